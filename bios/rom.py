@@ -1,0 +1,158 @@
+"""The 64 KB system ROM at F000:0000, laid out by a tiny assembler.
+
+Interrupt entry points are real code, so a program that calls, chains to or
+single-steps a BIOS vector sees what it would on an AT: STI, pushes, EOIs to
+the PIC, IRET.  The work itself is done by a *trap*: a two-byte ``INT FEh``
+whose address the machine looks up to find the Python service.  Because the
+service is found by the address of the trap, not by the interrupt number a
+program executed, chains such as the BASIC runtime's ``INT F0h`` (a saved
+copy of the INT 08h vector) reach the BIOS exactly as they did on hardware.
+
+Wait loops (INT 16h AH=00h, DOS console input) are ``STI; trap; JNC done;
+HLT; JMP back``: the service sets the live carry flag when there is nothing
+yet, the CPU halts until the next interrupt (the machine skips virtual time
+straight to it), then asks again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ROM_SEGMENT = 0xF000
+ROM_BASE = ROM_SEGMENT << 4
+TRAP_OPCODE = b"\xCD\xFE"
+
+IRET = 0xCF
+HLT = 0xF4
+
+# IBM's 6845 parameter tables (INT 1Dh): 40x25, 80x25, graphics, monochrome,
+# then page sizes, columns per mode and the CGA mode-control values per mode.
+VIDEO_PARAMETERS = bytes([
+    0x38, 0x28, 0x2D, 0x0A, 0x1F, 0x06, 0x19, 0x1C, 0x02, 0x07, 0x06, 0x07, 0, 0, 0, 0,
+    0x71, 0x50, 0x5A, 0x0A, 0x1F, 0x06, 0x19, 0x1C, 0x02, 0x07, 0x06, 0x07, 0, 0, 0, 0,
+    0x38, 0x28, 0x2D, 0x0A, 0x7F, 0x06, 0x64, 0x70, 0x02, 0x01, 0x06, 0x07, 0, 0, 0, 0,
+    0x61, 0x50, 0x52, 0x0F, 0x19, 0x06, 0x19, 0x19, 0x02, 0x0D, 0x0B, 0x0C, 0, 0, 0, 0,
+    0x00, 0x08, 0x00, 0x10, 0x00, 0x40, 0x00, 0x40,
+    40, 40, 80, 80, 40, 40, 80, 80,
+    0x2C, 0x28, 0x2D, 0x29, 0x2A, 0x2E, 0x1E, 0x29,
+])
+# Diskette parameters (INT 1Eh) as the AT BIOS sets them for 360 KB drives.
+DISKETTE_PARAMETERS = bytes([0xDF, 0x02, 0x25, 0x02, 0x09, 0x2A, 0xFF, 0x50, 0xF6, 0x0F, 0x02])
+# INT 15h AH=C0h system configuration: AT (model FCh, submodel 00h, BIOS rev 01h).
+CONFIGURATION_TABLE = bytes([0x08, 0x00, 0xFC, 0x00, 0x01, 0x70, 0x00, 0x00, 0x00, 0x00])
+
+
+@dataclass
+class Rom:
+    image: bytearray = field(default_factory=lambda: bytearray(b"\xFF" * 0x10000))
+    labels: dict[str, int] = field(default_factory=dict)        # name -> offset in F000
+    traps: dict[int, str] = field(default_factory=dict)         # linear address -> service name
+    position: int = 0xE000
+
+    # -- assembling -------------------------------------------------------------
+    def label(self, name: str) -> int:
+        self.labels[name] = self.position
+        return self.position
+
+    def emit(self, *parts: int | bytes) -> None:
+        for part in parts:
+            data = bytes([part]) if isinstance(part, int) else part
+            self.image[self.position:self.position + len(data)] = data
+            self.position += len(data)
+
+    def trap(self, service: str) -> None:
+        self.traps[ROM_BASE + self.position] = service
+        self.emit(TRAP_OPCODE)
+
+    def place(self, offset: int, data: bytes, name: str | None = None) -> None:
+        self.image[offset:offset + len(data)] = data
+        if name:
+            self.labels[name] = offset
+
+    def address(self, name: str) -> tuple[int, int]:
+        return ROM_SEGMENT, self.labels[name]
+
+    def linear(self, name: str) -> int:
+        return ROM_BASE + self.labels[name]
+
+    # -- routine shapes -----------------------------------------------------------
+    def service(self, name: str) -> None:
+        """``trap; IRET``: results in registers, flags patched in the stacked FLAGS."""
+        self.label(name)
+        self.trap(name)
+        self.emit(IRET)
+
+    def far_return_service(self, name: str) -> None:
+        """``trap; RETF``: INT 25h/26h leave the caller's flags on the stack."""
+        self.label(name)
+        self.trap(name)
+        self.emit(0xCB)
+
+    def waiting_service(self, name: str) -> None:
+        """A service that may have to wait for input: it sets CF live to mean 'not yet'."""
+        self.label(name)
+        self.emit(0xFB)                      # 0: STI
+        self.trap(name)                      # 1: trap
+        self.emit(0x73, 0x03)                # 3: JNC +3 (to IRET)
+        self.label(name + ".idle")
+        self.emit(HLT)                       # 5: HLT until an interrupt
+        self.emit(0xEB, 0xF8)                # 6: JMP back to STI
+        self.emit(IRET)                      # 8: IRET
+
+    def build(self) -> "Rom":
+        self.label("dummy_iret")
+        self.emit(IRET)
+        # INT 08h, IBM order: tick count, INT 1Ch, then EOI (DS, AX, DX preserved
+        # around INT 1Ch: runtimes hook 1Ch and clobber DX).
+        self.label("int08")
+        self.emit(0xFB, 0x1E, 0x50, 0x52)     # STI; PUSH DS; PUSH AX; PUSH DX
+        self.trap("timer_tick")
+        self.emit(0xCD, 0x1C)                # INT 1Ch
+        self.emit(0xFA, 0xB0, 0x20, 0xE6, 0x20)  # CLI; MOV AL,20h; OUT 20h,AL
+        self.emit(0x5A, 0x58, 0x1F, IRET)    # POP DX; POP AX; POP DS; IRET
+        # INT 09h: read the scancode from the controller, translate, EOI.
+        self.label("int09")
+        self.emit(0x50, 0xE4, 0x60)          # PUSH AX; IN AL,60h
+        self.trap("keyboard_scancode")
+        self.label("int09.done")
+        self.emit(0xFA, 0xB0, 0x20, 0xE6, 0x20, 0x58, IRET)
+        self.label("int09.break")            # Ctrl-Break: INT 1Bh, then finish
+        self.emit(0xCD, 0x1B, 0xEB, 0x100 - 11)
+        self.label("int09.prtsc")            # Print Screen: INT 05h, then finish
+        self.emit(0xCD, 0x05, 0xEB, 0x100 - 15)
+        # Hardware interrupts nobody claimed: acknowledge them so the PIC goes on.
+        self.label("irq_master")
+        self.emit(0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, IRET)
+        self.label("irq_slave")
+        self.emit(0x50, 0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20, 0x58, IRET)
+        for name in ("int10", "int11", "int12", "int13", "int14", "int15", "int17",
+                     "int1a", "int05", "int1b", "int20", "int27", "int29", "int2f", "int33",
+                     "int23_default", "int19", "int18"):
+            self.service(name)
+        for name in ("int16", "int21", "int24_default"):
+            self.waiting_service(name)
+        for name in ("int25", "int26"):
+            self.far_return_service(name)
+        # EXEC and INT 24h need to run guest code and come back to Python.
+        self.label("call24")                  # INT 24h on DOS's behalf, then resume
+        self.emit(0xCD, 0x24)
+        self.trap("int24_returned")
+        self.emit(IRET)
+        self.label("call23")                  # Ctrl-C on DOS's behalf: INT 23h, then retry
+        self.emit(0xCD, 0x23)
+        self.trap("int23_returned")
+        self.emit(IRET)
+        # The command interpreter's resident loop (its PSP and stack are in RAM).
+        self.label("shell")
+        self.trap("shell")
+        self.emit(0xEB, 0xFC)                 # JMP shell
+        self.place(0xE6F5, CONFIGURATION_TABLE, "configuration_table")
+        self.place(0xEFC7, DISKETTE_PARAMETERS, "diskette_parameters")
+        self.place(0xF0A4, VIDEO_PARAMETERS, "video_parameters")
+        # the 8x8 font for graphics-mode characters 00h-7Fh lives at F000:FA6E
+        self.labels["font8x8"] = 0xFA6E
+        self.place(0xFFF0, bytes([0xEA, 0x5B, 0xE0, 0x00, 0xF0]), "reset")
+        self.place(0xFFF5, b"01/10/84", "bios_date")
+        self.place(0xFFFE, bytes([0xFC]), "model")
+        self.image[0xFF53] = IRET                        # IBM's dummy return, where programs expect it
+        assert self.position < 0xE6F5, "ROM code overflows into the tables"
+        return self

@@ -1,0 +1,13 @@
+"""David Teach's Cribbage (CRIBBAGE.DOC v1.2, 1993) reimplemented in Python.
+
+Layout, as OpenSpiel separates a game:
+
+* ``scoring``  - what a hand or a pegging play is worth (pure functions);
+* ``state``    - the data of a game in progress, actions and events;
+* ``rules``    - legal actions and the transitions between states;
+* ``strategy`` - the computer's judgement (also used for hints);
+* ``players``  - computer, random, scripted and human seats;
+* ``match``    - drives one game between two players;
+* ``config`` / ``stats`` - CRIBBAGE.CFG options and the statistics file;
+* ``render`` / ``terminal`` - the line-based user interface.
+"""

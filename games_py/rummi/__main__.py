@@ -1,0 +1,51 @@
+"""python -m games_py.rummi play|demo [--seed N] ..."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from games_py.rummi.players import LEVELS
+from games_py.rummi.terminal import TerminalGame, run_demo
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games_py.rummi",
+        description="Rummi: Rummikub for two (no jokers), after the 1995 Amiga game.")
+    sub = parser.add_subparsers(dest="mode", required=True)
+    play = sub.add_parser("play", help="play against the computer")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed for the deal (default: a fresh random one)")
+    play.add_argument("--level", choices=sorted(LEVELS), default="beginner")
+    play.add_argument("--single", action="store_true",
+                      help="single play: the computer does not play")
+    play.add_argument("--colour", "--color", dest="colour", action="store_true",
+                      default=None, help="coloured pieces (default: when a terminal)")
+    play.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
+    demo = sub.add_parser("demo", help="watch the computer play itself")
+    demo.add_argument("--seed", type=int, default=None)
+    demo.add_argument("--levels", nargs=2, choices=sorted(LEVELS),
+                      default=["expert", "beginner"], metavar=("LEVEL0", "LEVEL1"),
+                      help="levels of the two computer players (default: expert beginner)")
+    demo.add_argument("--quiet", action="store_true", help="only the result")
+    demo.add_argument("--colour", "--color", dest="colour", action="store_true", default=None)
+    demo.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
+    args = parser.parse_args(argv)
+
+    seed = args.seed
+    if seed is None:
+        import random
+        seed = random.SystemRandom().randrange(2 ** 31)   # the only unseeded randomness
+        print(f"(seed {seed})")
+    colour = sys.stdout.isatty() if args.colour is None else args.colour
+    if args.mode == "demo":
+        run_demo(sys.stdout, seed, tuple(args.levels), colour=colour, quiet=args.quiet)
+        return 0
+    game = TerminalGame(input, sys.stdout, seed=seed, level=args.level,
+                        single=args.single, colour=colour)
+    game.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

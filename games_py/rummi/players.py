@@ -1,0 +1,191 @@
+"""Computer and scripted players.
+
+A player sees only a View (own tray, the table, the opponent's tray size and
+whether the opponent holds a duplicate) and answers with either a SwapOffer
+(give one of my duplicates; the opponent picks which of its duplicates comes
+back) or an EndTurn with the table as it will leave it.
+
+Levels, in the guide's words:
+* Beginner -- "the program doesn't try every (complex) combination": it lays
+  new series made from its own tray and adds single pieces to the ends of
+  series already on the table, never rearranging them.
+* Expert -- "the program will try every combination it can think of": the
+  exact solver (solver.py) over every rearrangement of the table.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from games_py.rummi.rules import OPENING_MINIMUM, EndTurn
+from games_py.rummi.solver import Plan, best_play
+from games_py.rummi.state import View, duplicates
+from games_py.rummi.tiles import (Tile, group_compatible, is_valid_series, run_compatible,
+                                  sort_series, value)
+
+
+@dataclass(frozen=True)
+class SwapOffer:
+    """Offer ``give`` (one of a duplicate pair) in a duplicate swap."""
+
+    give: Tile
+
+
+class Player(Protocol):
+    name: str
+
+    def act(self, view: View) -> SwapOffer | EndTurn: ...
+
+    def swap_return(self, view: View, offered: Tile) -> Tile: ...
+
+
+def minimum_for(view: View) -> int:
+    return 0 if view.opened else OPENING_MINIMUM
+
+
+class ComputerPlayer:
+    """Shared behaviour: plan a play, offer a swap of a duplicate the plan
+    does not need, answer swaps by giving away such a duplicate."""
+
+    name = "computer"
+    offers_swaps = True
+
+    def plan(self, view: View) -> Plan:
+        raise NotImplementedError
+
+    def act(self, view: View) -> SwapOffer | EndTurn:
+        plan = self.plan(view)
+        if self.offers_swaps and view.opponent_has_duplicate:
+            spare = self._spare_duplicate(view, plan)
+            if spare is not None:
+                return SwapOffer(spare)
+        return EndTurn(plan.table)
+
+    def swap_return(self, view: View, offered: Tile) -> Tile:
+        plan = self.plan(view)
+        spare = self._spare_duplicate(view, plan)
+        if spare is None:       # every duplicate is wanted: give the cheapest
+            kind = min(duplicates(view.tray), key=lambda k: (k[1], k[0]))
+            spare = next(t for t in view.tray if t.kind == kind)
+        return spare
+
+    @staticmethod
+    def _spare_duplicate(view: View, plan: Plan) -> Tile | None:
+        """A copy of a duplicate kind this turn's play leaves on the tray
+        twice -- highest number first, as it would cost most at the end."""
+        used = Counter(t.kind for t in plan.played)
+        idle = [k for k in duplicates(view.tray) if used[k] == 0]
+        if not idle:
+            return None
+        kind = max(idle, key=lambda k: (k[1], k[0]))
+        return max(t for t in view.tray if t.kind == kind)
+
+
+class ExpertPlayer(ComputerPlayer):
+    name = "Expert"
+
+    def plan(self, view: View) -> Plan:
+        return best_play(view.table, view.tray, minimum_for(view))
+
+
+class BeginnerPlayer(ComputerPlayer):
+    name = "Beginner"
+    offers_swaps = False
+
+    def plan(self, view: View) -> Plan:
+        return beginner_play(view.table, view.tray, minimum_for(view))
+
+
+def beginner_play(table: Sequence[Sequence[Tile]], tray: Sequence[Tile],
+                  minimum: int) -> Plan:
+    """New series from the tray (largest first), then single pieces added to
+    the ends of runs and to groups of three.  Nothing on the table moves."""
+    left = list(tray)
+    new_series = []
+    while True:
+        best = _largest_series(left)
+        if best is None:
+            break
+        new_series.append(best)
+        for t in best:
+            left.remove(t)
+    series = [list(s) for s in table] + [list(s) for s in new_series]
+    grew = True
+    while grew:
+        grew = False
+        for t in sorted(left, key=lambda t: -t.number):
+            for s in series:
+                if _extends(s, t):
+                    s.append(t)
+                    left.remove(t)
+                    grew = True
+                    break
+    played = sorted((Counter(tray) - Counter(left)).elements())
+    if minimum and value(played) < minimum:
+        return Plan(table=tuple(tuple(s) for s in table), played=())
+    return Plan(table=tuple(sort_series(s) for s in series), played=tuple(played))
+
+
+def _extends(series: Sequence[Tile], piece: Tile) -> bool:
+    """Adding at an end of a run, or a fourth colour to a group."""
+    grown = list(series) + [piece]
+    return (run_compatible(grown) and len(grown) <= 13) or \
+        (group_compatible(grown) and len(grown) <= 4)
+
+
+def _largest_series(items: Sequence[Tile]) -> tuple[Tile, ...] | None:
+    """The longest valid series among ``items`` (then the highest value)."""
+    firsts: dict[tuple[int, int], Tile] = {}
+    for t in sorted(items):
+        firsts.setdefault(t.kind, t)
+    candidates = []
+    by_number: dict[int, list[Tile]] = {}
+    for (c, n), t in firsts.items():
+        by_number.setdefault(n, []).append(t)
+    for group in by_number.values():
+        if len(group) >= 3:
+            candidates.append(tuple(group))
+    for c in {c for c, _ in firsts}:
+        run: list[Tile] = []
+        for n in range(1, 15):
+            t = firsts.get((c, n))
+            if t is not None:
+                run.append(t)
+                continue
+            if len(run) >= 3:
+                candidates.append(tuple(run))
+            run = []
+    candidates = [s for s in candidates if is_valid_series(s)]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda s: (len(s), value(s), sort_series(s)))
+
+
+class ScriptedPlayer:
+    """Plays a fixed list of actions (tests); answers swaps with the first
+    duplicate on its tray."""
+
+    name = "scripted"
+
+    def __init__(self, actions: Sequence[SwapOffer | EndTurn]):
+        self._actions = list(actions)
+
+    def act(self, view: View) -> SwapOffer | EndTurn:
+        if not self._actions:
+            return EndTurn(view.table)
+        return self._actions.pop(0)
+
+    def swap_return(self, view: View, offered: Tile) -> Tile:
+        kind = duplicates(view.tray)[0]
+        return next(t for t in view.tray if t.kind == kind)
+
+
+LEVELS = {"beginner": BeginnerPlayer, "expert": ExpertPlayer}
+
+
+def make_player(level: str) -> ComputerPlayer:
+    try:
+        return LEVELS[level.lower()]()
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; choose beginner or expert") from None

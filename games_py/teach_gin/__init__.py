@@ -1,0 +1,13 @@
+"""David Teach's GinRummy (1991-2004), reimplemented from its document.
+
+There is no original binary: every rule here comes from the document
+(seed 001) and the tests cite the lines they check.  Layout follows OpenSpiel:
+
+* ``state``    - what is on the table (hands, stock, pile, scores)
+* ``rules``    - legal moves and how a move changes the state
+* ``scoring``  - gin, knock, lay-offs and undercut at the end of a hand
+* ``strategy`` - the computer's fixed formulas (also used for hints)
+* ``players``  - computer, random and scripted players
+* ``files``    - GINRUMMY.CFG / .STA / .SCR
+* ``terminal`` - the line-based game the ``play`` command runs
+"""

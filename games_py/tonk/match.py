@@ -1,0 +1,97 @@
+"""A sequence of hands: the shuffle and cut, who deals, replaying a hand, and the
+loop that asks the players for moves.
+
+'THE INITIAL (FIRST HAND) DEALER IS CHOSEN RANDOMLY BY THE COMPUTER'; 'THE DEAL
+ALTERNATES', also after a dead hand ('WITH THE DEAL SWITCHING HANDS').
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from games_py.cards import Card, shuffled_deck
+from games_py.tonk.players import Observation, Player
+from games_py.tonk.rules import apply_action, deal
+from games_py.tonk.state import NUM_PLAYERS, Action, Kind, Phase, TonkState
+
+
+def shuffle_and_cut(rng: random.Random) -> tuple[Card, ...]:
+    deck = shuffled_deck(rng)
+    cut = rng.randrange(1, len(deck))
+    return tuple(deck[cut:] + deck[:cut])
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """Enough to play a hand again: the deck 'AFTER THE SHUFFLE & CUT' and the dealer."""
+    deck: tuple[Card, ...]
+    dealer: int
+
+
+class Session:
+    """Deals hands one after another from one seeded random generator."""
+
+    def __init__(self, rng: random.Random, no_passing: bool = False):
+        self.rng = rng
+        self.no_passing = no_passing
+        self.dealer = rng.randrange(NUM_PLAYERS)
+        self.last: HandSetup | None = None
+
+    @property
+    def can_replay(self) -> bool:
+        return self.last is not None
+
+    def new_hand(self, replay: bool = False) -> TonkState:
+        """Deal the next hand.  ``replay`` restores the last hand's deck and dealer
+        ('THE DECK IS RESTORED TO WHAT IT WAS AFTER THE SHUFFLE & CUT')."""
+        if replay:
+            if self.last is None:
+                raise ValueError("there is no last hand to replay yet")
+            setup = self.last
+        else:
+            setup = HandSetup(shuffle_and_cut(self.rng), self.dealer)
+        self.last = setup
+        self.dealer = (setup.dealer + 1) % NUM_PLAYERS   # "THE DEAL ALTERNATES"
+        return deal(setup.deck, setup.dealer, self.no_passing)
+
+
+Listener = Callable[[TonkState, Action], None]
+
+
+def run_hand(state: TonkState, players: Sequence[Player], *, patient: Sequence[bool] = (),
+             on_action: Listener | None = None) -> TonkState:
+    """Play ``state`` to its end with ``players`` (one per seat).
+
+    At the start of every turn the players who are not up may call tonk.  ``patient``
+    marks seats that are asked first (the human: 'THE COMPUTER GIVES YOU A HANDICAP');
+    the others are asked after the player up has chosen and before his move is made,
+    so a computer's tonk beats any move of the human but the human's own T.
+    """
+    patient = list(patient) + [False] * (len(players) - len(patient))
+    while state.phase is not Phase.OVER:
+        up = state.current
+        others = [(up + k) % state.num_players for k in range(1, state.num_players)]
+        if state.phase is Phase.TURN and _interrupt(state, players, [p for p in others if patient[p]], on_action):
+            break
+        action = players[up].choose(Observation.of(state, up))
+        if state.phase is Phase.TURN and action.kind is not Kind.TONK and \
+                _interrupt(state, players, [p for p in others if not patient[p]], on_action):
+            break
+        apply_action(state, action)
+        if on_action:
+            on_action(state, action)
+    return state
+
+
+def _interrupt(state: TonkState, players: Sequence[Player], seats: Sequence[int],
+               on_action: Listener | None) -> bool:
+    for p in seats:
+        obs = Observation.of(state, p)
+        if any(a.kind is Kind.TONK for a in obs.legal) and players[p].interrupt_tonk(obs):
+            action = Action(Kind.TONK, p)
+            apply_action(state, action)
+            if on_action:
+                on_action(state, action)
+            return True
+    return False

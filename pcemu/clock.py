@@ -1,0 +1,86 @@
+"""Virtual time: the machine's clock advances only with executed instructions.
+
+The master clock counts instructions.  Every other notion of time (PIT input
+clocks, BIOS ticks, seconds, the time of day) is derived from it, so two runs
+with the same inputs see exactly the same times.  ``Scheduler`` keeps device
+events (timer interrupts, key arrivals) ordered by the instruction count at
+which they fall due; the machine sizes each CPU slice to end on the next one.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+from typing import Callable
+
+PIT_HZ = 1193182                  # the 8253's input clock (14.31818 MHz / 12)
+TICKS_PER_DAY = 0x1800B0          # what the BIOS counts from midnight to midnight
+TICK_HZ = PIT_HZ / 65536          # 18.2065 BIOS ticks a second
+DEFAULT_MIPS = 1.2                # an 8 MHz 80286 averages about 1.2 million instructions a second
+
+
+class Clock:
+    def __init__(self, mips: float = DEFAULT_MIPS) -> None:
+        if mips <= 0:
+            raise ValueError("virtual MIPS must be positive")
+        self.ips = int(mips * 1_000_000)
+        self.now = 0                     # instructions executed since power-on
+        self.estimate_extra = 0          # instructions guessed inside the running slice
+
+    # conversions ---------------------------------------------------------
+    def seconds(self, instructions: int | None = None) -> float:
+        return (self.now if instructions is None else instructions) / self.ips
+
+    def pit_clocks(self, instructions: int | None = None) -> int:
+        """PIT input clocks elapsed since power-on."""
+        t = self.now + self.estimate_extra if instructions is None else instructions
+        return t * PIT_HZ // self.ips
+
+    def instructions_for_pit(self, pit_clocks: int) -> int:
+        """The first instruction count at which ``pit_clocks`` have elapsed."""
+        return -(-pit_clocks * self.ips // PIT_HZ)
+
+    def instructions_for_seconds(self, seconds: float) -> int:
+        return int(round(seconds * self.ips))
+
+    @property
+    def ticks(self) -> float:
+        """Virtual time since power-on in BIOS timer ticks (18.2065 a second)."""
+        return self.now * TICK_HZ / self.ips
+
+    def instructions_for_ticks(self, ticks: float) -> int:
+        return int(round(ticks * self.ips / TICK_HZ))
+
+
+class Scheduler:
+    """Timed device events, fired in order of due time (then of scheduling)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._queue: list[tuple[int, int, Callable[[], None]]] = []
+        self._seq = itertools.count()
+        self._cancelled: set[int] = set()
+
+    def at(self, when: int, action: Callable[[], None]) -> int:
+        seq = next(self._seq)
+        heapq.heappush(self._queue, (max(when, self.clock.now), seq, action))
+        return seq
+
+    def cancel(self, handle: int | None) -> None:
+        if handle is not None:
+            self._cancelled.add(handle)
+
+    def next_due(self) -> int | None:
+        q = self._queue
+        while q and q[0][1] in self._cancelled:
+            self._cancelled.discard(heapq.heappop(q)[1])
+        return q[0][0] if q else None
+
+    def fire_due(self) -> None:
+        q = self._queue
+        now = self.clock.now
+        while q and q[0][0] <= now:
+            _, seq, action = heapq.heappop(q)
+            if seq in self._cancelled:
+                self._cancelled.discard(seq)
+                continue
+            action()

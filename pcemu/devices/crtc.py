@@ -1,0 +1,43 @@
+"""Motorola 6845 CRT controller, the heart of both the CGA and the MDA.
+
+Only what software can see or what changes the picture is modelled: the
+register file behind the index/data port pair, the display start address
+(registers 0Ch/0Dh), the cursor shape (0Ah/0Bh) and position (0Eh/0Fh).
+"""
+from __future__ import annotations
+
+
+class Crtc6845:
+    READABLE = range(0x0C, 0x12)     # start address, cursor, light pen
+
+    def __init__(self, defaults: list[int]) -> None:
+        self.registers = list(defaults) + [0] * (18 - len(defaults))
+        self.index = 0
+
+    def select(self, value: int) -> None:
+        self.index = value & 0x1F
+
+    def write_data(self, value: int) -> None:
+        if self.index < 18:
+            self.registers[self.index] = value
+
+    def read_data(self) -> int:
+        if self.index in self.READABLE:
+            return self.registers[self.index]
+        return 0
+
+    @property
+    def start_address(self) -> int:
+        """First character shown, in character cells (words) from the card's memory."""
+        return (self.registers[0x0C] << 8) | self.registers[0x0D]
+
+    @property
+    def cursor_address(self) -> int:
+        return (self.registers[0x0E] << 8) | self.registers[0x0F]
+
+    @property
+    def cursor_shape(self) -> tuple[int, int, bool]:
+        """(start line, end line, visible)."""
+        start = self.registers[0x0A]
+        visible = (start & 0x60) != 0x20
+        return start & 0x1F, self.registers[0x0B] & 0x1F, visible

@@ -1,0 +1,498 @@
+"""The machine: an IBM 5170-class AT with 640 KB, wired together and run in slices.
+
+``Machine`` owns the CPU, memory, ROM, the devices on the I/O bus, the virtual
+clock, the BIOS services and the DOS kernel.  It runs the CPU in slices that end
+exactly when the next device event is due (a timer interrupt, a key arriving),
+delivers hardware interrupts between slices through the PIC and the IVT, and
+skips straight to the next event when the CPU halts waiting for one.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import logging
+from pathlib import Path
+from typing import Callable, Iterable
+
+from bios import bda, rom as romlib
+from bios import disk as bios_disk, keyboard as bios_keyboard, printer as bios_printer
+from bios import system as bios_system, timer as bios_timer, video as bios_video
+from pcemu.bus import IoBus
+from pcemu.clock import DEFAULT_MIPS, PIT_HZ, TICKS_PER_DAY, Clock, Scheduler
+from pcemu.cpu import FLAG_CF, FLAG_IF, STOP_HALT, Cpu
+from pcemu.devices.cga import CgaCard
+from pcemu.devices.cmos import CmosRtc
+from pcemu.devices.gameport import GamePort
+from pcemu.devices.kbc import KeyboardController
+from pcemu.devices.mda import MdaCard
+from pcemu.devices.pic import InterruptControllers
+from pcemu.devices.pit import Pit8253
+from pcemu.devices.printer import Printer
+from pcemu.devices.speaker import Speaker
+from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
+from pcemu import keys as keylib
+from pcemu.memory import Memory, linear
+from pcemu import screen as screenlib
+
+log = logging.getLogger("pcemu")
+
+MAX_SLICE = 20_000                 # instructions; bounds the latency of host requests
+IF_POLL_SLICE = 64                 # while an IRQ waits for STI
+KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
+KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break code
+
+
+class Machine:
+    """A deterministic DOS PC.  See the README for the API; boots to the DOS prompt."""
+
+    def __init__(self, disks: Iterable[str | Path] | str | Path | None = None, *,
+                 date: str | _dt.date | None = None, time: str | _dt.time | None = None,
+                 mips: float = DEFAULT_MIPS, video: str = "cga", mouse: bool = False,
+                 strict: bool = False, printer_capture: str | Path | None = None,
+                 host_dirs: dict[str, str | Path] | None = None, boot: bool = True) -> None:
+        self.strict = strict
+        self.memory = Memory()
+        self.clock = Clock(mips)
+        self.scheduler = Scheduler(self.clock)
+        self.bus = IoBus()
+        self.unimplemented_log: list[dict] = []
+        self.service_counts: dict[str, int] = {}
+        self.listeners: dict[str, list[Callable]] = {}
+        self._start = _parse_datetime(date, time)
+        self._time_offset = _dt.timedelta(0)
+        self._poll_count = 0
+        self._port_reads = 0
+        self._stopped: str | None = None
+        self._build_devices(video, printer_capture)
+        self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out)
+        self._build_firmware()
+        from pcemu.dos import Dos               # the kernel needs a machine to exist
+        from pcemu.storage.mount import mount_disks
+        self.mouse_enabled = mouse
+        self.dos = Dos(self)
+        for letter, drive in mount_disks(disks, host_dirs or {}).items():
+            self.dos.mount(letter, drive)
+        if boot:
+            self.dos.boot()
+
+    # ------------------------------------------------------------------ wiring
+    def _build_devices(self, video: str, printer_capture) -> None:
+        clock = self.clock
+        self.pic = InterruptControllers()
+        self.pit = Pit8253(self._pit_now, self._reschedule_timer, self._channel2_changed)
+        self.kbc = KeyboardController(lambda: self.pic.raise_irq(1), self._schedule_after,
+                                      clock.instructions_for_seconds(KEY_GAP_SECONDS))
+        self.speaker = Speaker(self.pit, self._pit_now, lambda: self.clock.seconds())
+        self.video_profile = video
+        if video == "cga":
+            self.video_card = CgaCard(self._instr_now, clock.ips)
+        elif video in ("mda", "hercules"):
+            self.video_card = MdaCard(self._instr_now, clock.ips, hercules=video == "hercules")
+        else:
+            raise MachineError(f"unknown video card {video!r}: choose cga, mda or hercules")
+        self.cmos = CmosRtc(self.now_datetime)
+        self.printer = Printer(Path(printer_capture) if printer_capture else None)
+        for device in (*self.pic.devices, self.pit, self.kbc, self.speaker, self.video_card,
+                       self.cmos, GamePort(), self.printer):
+            self.bus.attach(device)
+        self._timer_event: int | None = None
+
+    def _build_firmware(self) -> None:
+        self.rom = romlib.Rom().build()
+        self.memory.write(romlib.ROM_BASE, bytes(self.rom.image))
+        from bios.font import install_rom_font
+        install_rom_font(self.memory)
+        self.traps: dict[int, str] = dict(self.rom.traps)
+        self._services = self._service_table()
+        self._install_vectors()
+        ticks = self._ticks_since_midnight(self._start)
+        bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=2, ticks=ticks)
+        self.pic.master.imr = 0xB8          # IRQ 0, 1, 2 (cascade) and 6 enabled
+        self.pic.slave.imr = 0xFF
+        self._reschedule_timer()
+        # Start where POST hands over: the shell's loop will be set up by DOS.
+        self.cpu.set_registers(ss=0x0030, sp=0x0100, flags=0x0202)
+        self.cpu.jump(romlib.ROM_SEGMENT, self.rom.labels["dummy_iret"])
+
+    def _service_table(self) -> dict[str, tuple[Callable, str]]:
+        """Trap name -> (handler, how results return: 'stack', 'wait' or 'live')."""
+        return {
+            "timer_tick": (bios_timer.timer_tick, "live"),
+            "keyboard_scancode": (bios_keyboard.handle_scancode, "live"),
+            "int10": (bios_video.video.dispatch, "stack"),
+            "int11": (bios_system.equipment, "stack"),
+            "int12": (bios_system.memory_size, "stack"),
+            "int13": (bios_disk.diskette.dispatch, "stack"),
+            "int14": (bios_system.serial.dispatch, "stack"),
+            "int15": (bios_system.system.dispatch, "stack"),
+            "int16": (bios_keyboard.keyboard.dispatch, "wait"),
+            "int17": (bios_printer.printer.dispatch, "stack"),
+            "int1a": (bios_timer.time_of_day.dispatch, "stack"),
+            "int05": (lambda m: m.count_service("print screen"), "stack"),
+            "int1b": (lambda m: m.dos.control_break_seen(), "stack"),
+            "int18": (lambda m: m.halt("INT 18h: no ROM BASIC in this machine"), "stack"),
+            "int19": (lambda m: m.reboot_requested(), "stack"),
+        }
+
+    def _install_vectors(self) -> None:
+        mem = self.memory
+        seg = romlib.ROM_SEGMENT
+        dummy = self.rom.labels["dummy_iret"]
+        for vector in range(256):
+            mem.write_word(vector * 4, dummy)
+            mem.write_word(vector * 4 + 2, seg)
+        for irq in range(8):
+            self.set_vector(0x08 + irq, seg, self.rom.labels["irq_master"])
+            self.set_vector(0x70 + irq, seg, self.rom.labels["irq_slave"])
+        named = {0x08: "int08", 0x09: "int09", 0x10: "int10", 0x11: "int11", 0x12: "int12",
+                 0x13: "int13", 0x14: "int14", 0x15: "int15", 0x16: "int16", 0x17: "int17",
+                 0x18: "int18", 0x19: "int19", 0x1A: "int1a", 0x05: "int05", 0x1B: "int1b"}
+        for vector, label in named.items():
+            self.set_vector(vector, seg, self.rom.labels[label])
+        self.set_vector(0x1D, seg, self.rom.labels["video_parameters"])
+        self.set_vector(0x1E, seg, self.rom.labels["diskette_parameters"])
+        self.set_vector(0x1F, 0, 0)          # no extended graphics font until a program sets one
+        for vector in range(0x60, 0x68):     # user vectors start out empty
+            self.set_vector(vector, 0, 0)
+
+    def set_vector(self, vector: int, seg: int, off: int) -> None:
+        self.memory.write_word(vector * 4, off)
+        self.memory.write_word(vector * 4 + 2, seg)
+
+    def get_vector(self, vector: int) -> tuple[int, int]:
+        return self.memory.read_word(vector * 4 + 2), self.memory.read_word(vector * 4)
+
+    def add_trap(self, linear_address: int, name: str, handler: Callable, kind: str = "stack") -> None:
+        """Register a Python service at a trap in RAM (the DOS kernel's own entry points)."""
+        self.traps[linear_address] = name
+        self._services[name] = (handler, kind)
+
+    def register_service(self, name: str, handler: Callable, kind: str) -> None:
+        self._services[name] = (handler, kind)
+
+    def rom_bytes(self, offset: int, size: int) -> bytes:
+        return self.memory.read(romlib.ROM_BASE + offset, size)
+
+    # ------------------------------------------------------------------ time
+    def _instr_now(self) -> int:
+        return self.clock.now + self._port_reads * 3
+
+    def _pit_now(self) -> int:
+        return self._instr_now() * PIT_HZ // self.clock.ips
+
+    def _schedule_after(self, delay: int, action: Callable[[], None]) -> None:
+        self.scheduler.at(self._instr_now() + delay, action)
+
+    def _reschedule_timer(self) -> None:
+        self.scheduler.cancel(self._timer_event)
+        due = self.pit.next_irq0_after(self._pit_now())
+        self._timer_event = None
+        if due is not None:
+            self._timer_event = self.scheduler.at(self.clock.instructions_for_pit(due), self._timer_fired)
+
+    def _timer_fired(self) -> None:
+        self.pic.raise_irq(0)
+        self._timer_event = None
+        due = self.pit.next_irq0_after(self._pit_now())
+        if due is not None:
+            self._timer_event = self.scheduler.at(self.clock.instructions_for_pit(due), self._timer_fired)
+
+    def _channel2_changed(self) -> None:
+        self.speaker.channel2_changed()
+
+    @staticmethod
+    def _ticks_since_midnight(moment: _dt.datetime) -> int:
+        seconds = moment.hour * 3600 + moment.minute * 60 + moment.second + moment.microsecond / 1e6
+        return min(int(seconds * PIT_HZ / 65536), TICKS_PER_DAY - 1)
+
+    def now_datetime(self) -> _dt.datetime:
+        """The machine's date and time of day, from virtual time (to the hundredth)."""
+        hundredths = self._instr_now() * 100 // self.clock.ips
+        return self._start + self._time_offset + _dt.timedelta(milliseconds=10 * hundredths)
+
+    def set_time_of_day(self, hour: int, minute: int, second: int, hundredths: int) -> None:
+        now = self.now_datetime()
+        wanted = now.replace(hour=hour, minute=minute, second=second, microsecond=hundredths * 10_000)
+        self._time_offset += wanted - now
+        self.memory.write_dword(bda.BDA + bda.TIMER_COUNT, self._ticks_since_midnight(wanted))
+
+    def set_date(self, year: int, month: int, day: int) -> None:
+        now = self.now_datetime()
+        self._time_offset += now.replace(year=year, month=month, day=day) - now
+
+    @property
+    def ticks(self) -> float:
+        """Virtual time since power-on in BIOS timer ticks (18.2065 a second)."""
+        return self.clock.ticks
+
+    # ------------------------------------------------------------------ ports
+    def _port_in(self, port: int, size: int) -> int:
+        self._port_reads += 1
+        return self.bus.read(port, size)
+
+    def _port_out(self, port: int, size: int, value: int) -> None:
+        self.bus.write(port, size, value)
+        if port == 0x20 or port == 0xA0:
+            pass                              # EOIs are seen by the PIC itself
+
+    # ------------------------------------------------------------------ interrupts
+    def _on_interrupt(self, intno: int) -> None:
+        cpu = self.cpu
+        cs, ip = cpu.cs, cpu.ip
+        trap_at = linear(cs, ip - 2)
+        name = self.traps.get(trap_at)
+        if name is not None and intno == 0xFE:
+            self._run_service(name, trap_at)
+            return
+        mem = self.memory
+        if intno == 0 and not (mem[linear(cs, ip - 2)] == 0xCD and mem[linear(cs, ip - 1)] == 0x00):
+            cpu.deliver_interrupt(0)          # #DE: IP already at the faulting instruction
+            cpu.exception_happened()
+            return
+        if intno == 5 and mem[linear(cs, ip)] == 0x62:
+            cpu.deliver_interrupt(5)          # BOUND: the 286 pushes the BOUND's own address
+            cpu.exception_happened()
+            return
+        for watch in self.listeners.get("interrupt", ()):
+            watch(intno)
+        cpu.deliver_interrupt(intno)
+
+    def _run_service(self, name: str, trap_at: int) -> None:
+        handler, kind = self._services[name]
+        self._service_kind = kind
+        if kind == "wait":
+            self.cpu.set_flag(FLAG_CF, False)
+        try:
+            handler(self)
+        except MachineError:
+            raise
+        except UnimplementedService:
+            raise
+        except Exception as exc:                      # a bug of ours: never a bare traceback
+            log.exception("internal error in %s", name)
+            self.halt(f"internal error in {name}: {exc}")
+
+    def set_return_flag(self, mask: int, on: bool) -> None:
+        """Set or clear a flag in what the caller gets back from its INT."""
+        if self._service_kind == "live":
+            self.cpu.set_flag(mask, on)
+            return
+        cpu = self.cpu
+        address = linear(cpu.ss, cpu.sp + 4)
+        flags = self.memory.read_word(address)
+        self.memory.write_word(address, (flags | mask) if on else (flags & ~mask))
+
+    def return_live_flag(self, mask: int, on: bool) -> None:
+        self.cpu.set_flag(mask, on)
+
+    def wait_for_input(self) -> None:
+        """Inside a waiting service: nothing to return yet; halt until an interrupt, then retry."""
+        self.cpu.set_flag(FLAG_CF, True)
+
+    def caller(self) -> tuple[int, int]:
+        """CS:IP of the INT instruction's return address, for logs."""
+        cpu = self.cpu
+        return self.memory.rw(cpu.ss, cpu.sp + 2), self.memory.rw(cpu.ss, cpu.sp)
+
+    def unimplemented(self, interrupt: int, what: str) -> None:
+        cs, ip = self.caller()
+        ah, al = self.cpu.ah, self.cpu.al
+        message = (f"unimplemented: INT {interrupt:02X}h AH={ah:02X}h AL={al:02X}h ({what}) "
+                   f"called from {cs:04X}:{ip:04X}")
+        key = (interrupt, ah)
+        if not any(e["key"] == key for e in self.unimplemented_log):
+            log.warning(message)
+        self.unimplemented_log.append({"key": key, "message": message, "interrupt": interrupt,
+                                       "ah": ah, "al": al, "cs": cs, "ip": ip})
+        if self.strict:
+            raise UnimplementedService(message)
+
+    def count_service(self, what: str) -> None:
+        self.service_counts[what] = self.service_counts.get(what, 0) + 1
+
+    def halt(self, reason: str) -> None:
+        self._stopped = reason
+        self.cpu.request_stop()
+
+    def reboot_requested(self) -> None:
+        log.warning("the program asked to reboot the machine; stopping")
+        self.halt("reboot requested")
+
+    def beep(self) -> None:
+        for listener in self.listeners.get("beep", ()):
+            listener()
+
+    def keyboard_event(self, scancode: int) -> None:
+        for listener in self.listeners.get("scancode", ()):
+            listener(scancode)
+
+    def keyboard_polled(self) -> None:
+        self._poll_count += 1
+
+    def idle_poll(self, idle: bool) -> None:
+        """A program asked for input or the time and found nothing new (hook for fast-forward)."""
+
+    def bios_tick(self) -> None:
+        for listener in self.listeners.get("tick", ()):
+            listener()
+
+    def video_mode_changed(self, mode: int) -> None:
+        for listener in self.listeners.get("video_mode", ()):
+            listener(mode)
+
+    def wait_virtual(self, seconds: float) -> None:
+        """INT 15h AH=86h: the BIOS waits; virtual time simply moves on."""
+        self.clock.now += self.clock.instructions_for_seconds(seconds)
+
+    def floppy(self, number: int):
+        return self.dos.floppy_image(number)
+
+    # ------------------------------------------------------------------ running
+    def step(self) -> None:
+        """Run one slice of the CPU and service what fell due."""
+        if self._stopped:
+            raise MachineError(f"the machine has stopped: {self._stopped}")
+        clock = self.clock
+        due = self.scheduler.next_due()
+        budget = MAX_SLICE if due is None else max(1, min(MAX_SLICE, due - clock.now))
+        flags = self.cpu.flags
+        if not flags & FLAG_IF and self.pic.pending():
+            budget = min(budget, IF_POLL_SLICE)
+        self._port_reads = 0
+        result = self.cpu.run(budget)
+        self._port_reads = 0
+        clock.now += budget
+        if result.reason == STOP_HALT:
+            if self.cpu.flags & FLAG_IF or self.pic.pending():
+                due = self.scheduler.next_due()
+                if due is not None and due > clock.now:
+                    clock.now = due
+            else:
+                self.halt("the CPU halted with interrupts disabled")
+        self.scheduler.fire_due()
+        self._deliver_hardware_interrupt()
+        if self._stopped:
+            raise MachineError(f"the machine has stopped: {self._stopped}")
+
+    def _deliver_hardware_interrupt(self) -> None:
+        if not self.cpu.flags & FLAG_IF:
+            return
+        vector = self.pic.acknowledge()
+        if vector is not None:
+            self.cpu.deliver_interrupt(vector)
+
+    def run(self, ticks: float) -> None:
+        """Let ``ticks`` BIOS ticks of virtual time pass."""
+        end = self.clock.now + self.clock.instructions_for_ticks(ticks)
+        self._run_until_instruction(end)
+
+    def _run_until_instruction(self, end: int) -> None:
+        handle = self.scheduler.at(end, lambda: None)    # make a slice end exactly there
+        try:
+            while self.clock.now < end:
+                self.step()
+        finally:
+            self.scheduler.cancel(handle)
+
+    def run_until(self, text: str | None = None, max_ticks: float = 182.0,
+                  condition: Callable[["Machine"], bool] | None = None) -> None:
+        """Run until ``text`` is on screen (or ``condition`` holds); a clear error after max_ticks."""
+        if text is None and condition is None:
+            raise ValueError("run_until needs text or a condition")
+        test = condition or (lambda m: text in m.screen_text_flat())
+        deadline = self.clock.now + self.clock.instructions_for_ticks(max_ticks)
+        check_every = self.clock.instructions_for_ticks(0.5)
+        while not test(self):
+            if self.clock.now >= deadline:
+                what = f"text {text!r}" if text is not None else "the condition"
+                raise ScriptTimeout(f"{what} did not appear within {max_ticks:g} ticks "
+                                    f"({max_ticks / 18.2065:.1f} s of virtual time). Screen:\n"
+                                    + self.screen_text())
+            self._run_until_instruction(min(deadline, self.clock.now + check_every))
+
+    def type(self, script: str, max_ticks_per_wait: float = 18.2065 * 120) -> None:
+        """Deliver a key script (see pcemu.keys) and satisfy its waits."""
+        for action in keylib.parse_script(script):
+            if isinstance(action, keylib.WaitText):
+                self.run_until(text=action.text, max_ticks=max_ticks_per_wait)
+                polls = self._poll_count      # ...and the program has polled the keyboard since
+                self.run_until(text=action.text, max_ticks=max_ticks_per_wait,
+                               condition=lambda m, p=polls: m._poll_count > p)
+            elif isinstance(action, keylib.WaitTicks):
+                self.run(action.ticks)
+            else:
+                self.press(action.codes, max_ticks_per_wait)
+
+    def press(self, codes: Iterable[int], max_ticks: float = 18.2065 * 120) -> None:
+        """Send scancodes and run until the program has read them all from port 60h."""
+        codes = list(codes)
+        hold = self.clock.instructions_for_seconds(KEY_HOLD_SECONDS)
+        self.kbc.send_scancodes(codes)
+        deadline = self.clock.now + self.clock.instructions_for_ticks(max_ticks)
+        while not self.kbc.idle():
+            if self.clock.now >= deadline:
+                raise ScriptTimeout("the program stopped reading the keyboard (port 60h) "
+                                    "while keys were being typed")
+            self.step()
+        self._run_until_instruction(self.clock.now + hold)
+
+    # ------------------------------------------------------------------ screen
+    def screen_cells(self) -> list[list[tuple[int, int]]]:
+        return screenlib.text_cells(self)
+
+    def screen_text(self) -> str:
+        return screenlib.text(self)
+
+    def screen_text_flat(self) -> str:
+        return screenlib.text(self).replace("\n", "")
+
+    def screenshot(self, path: str | Path) -> None:
+        screenlib.save_png(self, Path(path))
+
+    def state_hash(self) -> str:
+        """Hash of RAM (conventional and video) and the CPU registers: equal runs, equal hashes."""
+        digest = hashlib.sha256(self.memory.read(0, 0xC0000))
+        digest.update(repr(sorted(self.cpu.registers().items())).encode())
+        return digest.hexdigest()
+
+
+def _parse_datetime(date, time) -> _dt.datetime:
+    if date is None:
+        day = _dt.date(1988, 1, 1)
+    elif isinstance(date, _dt.date):
+        day = date
+    else:
+        try:
+            day = _dt.date.fromisoformat(str(date))
+        except ValueError:
+            try:
+                day = _dt.datetime.strptime(str(date), "%m-%d-%Y").date()
+            except ValueError:
+                raise MachineError(f"bad date {date!r}: use YYYY-MM-DD") from None
+    if time is None:
+        clock = _dt.time(12, 0, 0)
+    elif isinstance(time, _dt.time):
+        clock = time
+    else:
+        clock = parse_time(str(time))
+    return _dt.datetime.combine(day, clock)
+
+
+def parse_time(text: str) -> _dt.time:
+    """HH:MM[:SS[.hh]] to a time, to the hundredth of a second."""
+    try:
+        parts = text.split(":")
+        if len(parts) not in (2, 3):
+            raise ValueError
+        hour, minute = int(parts[0]), int(parts[1])
+        second, hundredths = 0, 0
+        if len(parts) == 3:
+            sec_text, _, frac = parts[2].partition(".")
+            second = int(sec_text)
+            if frac:
+                if len(frac) > 2 or not frac.isdigit():
+                    raise ValueError
+                hundredths = int(frac.ljust(2, "0"))
+        return _dt.time(hour, minute, second, hundredths * 10_000)
+    except ValueError:
+        raise MachineError(f"bad time {text!r}: use HH:MM:SS.hh (24-hour)") from None

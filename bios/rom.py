@@ -143,8 +143,11 @@ class Rom:
         self.emit(IRET)
         # The command interpreter's resident loop (its PSP and stack are in RAM).
         self.label("shell")
-        self.trap("shell")
-        self.emit(0xEB, 0xFC)                 # JMP shell
+        self.emit(0xFB)                       # 0: STI
+        self.trap("shell")                    # 1: trap (CF set: wait for a key)
+        self.emit(0x73, 0x100 - 5)            # 3: JNC shell: more to do at once
+        self.emit(HLT)                        # 5: HLT until an interrupt
+        self.emit(0xEB, 0x100 - 8)            # 6: JMP shell
         self.place(0xE6F5, CONFIGURATION_TABLE, "configuration_table")
         self.place(0xEFC7, DISKETTE_PARAMETERS, "diskette_parameters")
         self.place(0xF0A4, VIDEO_PARAMETERS, "video_parameters")

@@ -363,12 +363,13 @@ class Machine:
         self._port_reads = 0
         clock.now += budget
         if result.reason == STOP_HALT:
-            if self.cpu.flags & FLAG_IF or self.pic.pending():
+            if not self.cpu.flags & FLAG_IF:
+                self.halt("the CPU halted with interrupts disabled")
+            elif not self.pic.pending():
+                # waiting for an interrupt: skip straight to the next device event
                 due = self.scheduler.next_due()
                 if due is not None and due > clock.now:
                     clock.now = due
-            else:
-                self.halt("the CPU halted with interrupts disabled")
         self.scheduler.fire_due()
         self._deliver_hardware_interrupt()
         if self._stopped:

@@ -32,9 +32,10 @@ def test_fifteen_two_points_for_each_combination():
     face cards count 10, an ace 1."""
     assert len(fifteens(cards("KH 5S"))) == 1
     assert len(fifteens(cards("JH QD KC 5S"))) == 3        # each face with the 5
-    assert len(fifteens(cards("AH 4D KC 9S"))) == 0        # 14, no fifteen
-    assert len(fifteens(cards("AH 4D KC 9S 5C"))) == 3     # A+4+K, K+5, A+9+5
-    assert total(fifteens(cards("AH 4D KC 9S 5C"))) == 6
+    assert len(fifteens(cards("AH 3D KC 9S"))) == 0        # no subset makes 15
+    assert len(fifteens(cards("AH 4D KC 9S"))) == 1        # A+4+K
+    assert len(fifteens(cards("AH 3D KC 9S 5C"))) == 2     # K+5, A+9+5
+    assert total(fifteens(cards("AH 3D KC 9S 5C"))) == 4
 
 
 def test_pair_two_points_and_three_of_a_kind_is_three_pairs():

@@ -109,7 +109,8 @@ def _peg(state: GameState, player: int, points: int, events: list[Event],
         state.winner = player
         state.phase = Phase.GAME_OVER
         state.to_move = None
-        events.append(Event("win", player, label=f"{state.scores[0]}-{state.scores[1]}"))
+        events.append(Event("win", player, label=f"{state.scores[player]}-"
+                                                  f"{state.scores[other(player)]}"))
         return True
     return False
 

@@ -47,10 +47,11 @@ def total(items: Iterable[ScoreItem]) -> int:
 def fifteens(cards: Sequence[Card]) -> list[ScoreItem]:
     """Every combination of cards totalling 15, 2 points each."""
     found = []
+    valued = [(value(c), c) for c in cards]
     for size in range(2, len(cards) + 1):
-        for combo in combinations(cards, size):
-            if sum(value(c) for c in combo) == 15:
-                found.append(ScoreItem("fifteen", 2, combo))
+        for combo in combinations(valued, size):
+            if sum(v for v, _ in combo) == 15:
+                found.append(ScoreItem("fifteen", 2, tuple(c for _, c in combo)))
     return found
 
 

@@ -12,11 +12,13 @@ fixed formulas:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from math import comb
+from typing import Iterable
 
-from games_py.cards import Card, full_deck
+from games_py.cards import SUITS, Card
 from games_py.cribbage.scoring import (
     JACK, MAX_COUNT, _rank_points, pegging_points, value)
 from games_py.cribbage.state import Discard, PlayerView
@@ -29,11 +31,25 @@ CRIB_NOBS_CHANCE = 12 / 50
 
 # --- discarding ------------------------------------------------------------------
 
-FULL_DECK = tuple(full_deck())
+@dataclass(frozen=True)
+class Unseen:
+    """How many cards of each rank and suit a player has not seen."""
+
+    n: int
+    by_rank: tuple[int, ...]       # index 1..13
+    by_suit: dict[str, int]
 
 
-def _unseen(known: set[Card]) -> list[Card]:
-    return [c for c in FULL_DECK if c not in known]
+def unseen_counts(known: Iterable[Card]) -> Unseen:
+    """Counts of the cards not among ``known`` (by key: hashing Card
+    dataclasses is slow and this runs for every decision)."""
+    by_rank = [0] + [4] * 13
+    by_suit = {s: 13 for s in SUITS}
+    keys = {(c.rank, c.suit) for c in known}
+    for rank, suit in keys:
+        by_rank[rank] -= 1
+        by_suit[suit] -= 1
+    return Unseen(52 - len(keys), tuple(by_rank), by_suit)
 
 
 @lru_cache(maxsize=None)
@@ -44,22 +60,16 @@ def _points_by_starter(keep_ranks: tuple[int, ...]) -> tuple[int, ...]:
                         for r in RANK_RANGE)
 
 
-def expected_hand(keep: tuple[Card, ...], unseen: list[Card]) -> float:
-    """Average show of ``keep`` over every starter among ``unseen``."""
-    by_rank = [0] * 14
-    by_suit: dict[str, int] = {}
-    for c in unseen:
-        by_rank[c.rank] += 1
-        by_suit[c.suit] = by_suit.get(c.suit, 0) + 1
+def expected_hand(keep: tuple[Card, ...], unseen: Unseen) -> float:
+    """Average show of ``keep`` over every starter the player has not seen."""
     table = _points_by_starter(tuple(sorted(c.rank for c in keep)))
-    points = float(sum(n * p for n, p in zip(by_rank, table)))
-    n = len(unseen)
+    points = float(sum(n * p for n, p in zip(unseen.by_rank, table)))
     if len({c.suit for c in keep}) == 1:
-        points += 4 * n + by_suit.get(keep[0].suit, 0)       # 4, or 5 with starter
+        points += 4 * unseen.n + unseen.by_suit[keep[0].suit]   # 4, or 5 with starter
     for c in keep:
         if c.rank == JACK:
-            points += by_suit.get(c.suit, 0)                 # his nobs
-    return points / n
+            points += unseen.by_suit[c.suit]                     # his nobs
+    return points / unseen.n
 
 
 @lru_cache(maxsize=None)
@@ -107,7 +117,7 @@ def crib_value(toss: tuple[Card, Card]) -> float:
 
 def rank_discards(hand: tuple[Card, ...], my_crib: bool) -> list[tuple[float, Discard]]:
     """Every discard with its expected value, best first (stable order)."""
-    unseen = _unseen(set(hand))
+    unseen = unseen_counts(hand)
     scored = []
     for toss in combinations(hand, 2):
         keep = tuple(c for c in hand if c not in toss)
@@ -124,25 +134,22 @@ def best_discard(view: PlayerView) -> Discard:
 
 # --- playing ----------------------------------------------------------------------
 
-def _cards_opponent_may_hold(view: PlayerView) -> list[Card]:
-    known = set(view.hand) | set(view.my_discards) | set(view.played[0]) \
-        | set(view.played[1])
+def _cards_opponent_may_hold(view: PlayerView) -> Unseen:
+    known = list(view.hand) + list(view.my_discards) + list(view.played[0]) \
+        + list(view.played[1])
     if view.starter is not None:
-        known.add(view.starter)
-    return _unseen(known)
+        known.append(view.starter)
+    return unseen_counts(known)
 
 
-def _expected_reply(pile: list[Card], unseen: list[Card], held: int) -> float:
-    """Expected points of the opponent's best reply to ``pile``, assuming his
-    ``held`` cards are a random choice of the ``unseen`` ones."""
-    if held == 0 or not unseen:
+def _expected_reply(ranks: tuple[int, ...], unseen: Unseen, held: int) -> float:
+    """Expected points of the opponent's best reply to a pile of ``ranks``,
+    assuming his ``held`` cards are a random choice of the unseen ones."""
+    n = unseen.n
+    if held == 0 or n == 0:
         return 0.0
-    room = MAX_COUNT - sum(value(c) for c in pile)
-    counts = [0] * 14
-    for c in unseen:
-        counts[c.rank] += 1
-    ranks = tuple(c.rank for c in pile)
-    n = len(unseen)
+    room = MAX_COUNT - sum(min(r, 10) for r in ranks)
+    counts = unseen.by_rank
     replies = []
     for r in RANK_RANGE:
         if counts[r] and min(r, 10) <= room:
@@ -163,13 +170,13 @@ def rank_plays(view: PlayerView) -> list[tuple[float, Card]]:
     """Every playable card with its value, best first."""
     room = MAX_COUNT - view.count
     unseen = _cards_opponent_may_hold(view)
-    pile = list(view.pile)
+    pile = tuple(c.rank for c in view.pile)
     scored = []
     for c in view.hand:
         if value(c) > room:
             continue
-        after = pile + [c]
-        gain = pegging_points(tuple(x.rank for x in after))
+        after = pile + (c.rank,)
+        gain = pegging_points(after)
         risk = _expected_reply(after, unseen, view.opponent_cards)
         score = gain - risk
         if not pile and value(c) < 5:

@@ -118,10 +118,24 @@ def best_play(table: Sequence[Sequence[Tile]], tray: Sequence[Tile],
     table_tiles = [t for s in table for t in s]
     tcount = Counter(t.kind for t in table_tiles)
     hcount = Counter(t.kind for t in tray)
-    choices = _search(tcount, hcount, minimum)
+    choices = _search(tcount, hcount, 0)
+    if choices is not None and minimum > 0 and 0 < _points(choices) < minimum:
+        # the best play overall is too small to open: search again with the
+        # points carried in the state (slower, so only when needed)
+        choices = _search(tcount, hcount, minimum)
     if choices is None:
         raise ValueError("the table given to the solver is not valid")
     return _rebuild(choices, table, table_tiles, tray)
+
+
+def _points(choices) -> int:
+    """Tray points placed by a solution (choices come in number order)."""
+    total, it = 0, iter(choices)
+    for n in NUMBERS:
+        for _ in range(NCOL):
+            total += next(it)[2] * n
+        next(it)
+    return total
 
 
 def _search(tcount: Counter, hcount: Counter, minimum: int):
@@ -158,7 +172,7 @@ def _search(tcount: Counter, hcount: Counter, minimum: int):
                         new[nk] = sc
                         back[nk] = (key, (ops, g, x))
             steps.append(back)
-            layer = new
+            layer = _pareto(new, caps) if caps > 1 else new
         # close the groups of number n
         new, back = {}, {}
         for key, score in layer.items():
@@ -192,6 +206,29 @@ def _search(tcount: Counter, hcount: Counter, minimum: int):
         choices.append(choice)
     choices.reverse()
     return choices
+
+
+def _pareto(layer: dict[int, int], caps: int) -> dict[int, int]:
+    """Drop states beaten on both counts by a state with the same runs:
+    at least as many points towards the minimum and at least the score.
+    States that placed nothing yet (cap 0) are kept: they may still end as
+    "play nothing", which a state with a few points placed may not."""
+    by_rest: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    kept = {}
+    for key, score in layer.items():
+        rest, cap = divmod(key, caps)
+        if cap == 0:
+            kept[key] = score
+        else:
+            by_rest[rest].append((cap, score))
+    for rest, entries in by_rest.items():
+        entries.sort(reverse=True)
+        best = -1
+        for cap, score in entries:
+            if score > best:
+                kept[rest * caps + cap] = score
+                best = score
+    return kept
 
 
 def _rebuild(choices, table, table_tiles, tray) -> Plan:

@@ -345,8 +345,9 @@ def run_demo(out: TextIO, seed: int, levels: tuple[str, str], colour: bool = Fal
 
     state, records = play_game(players, seed, show)
     winner = "draw" if state.winner is None else names[state.winner]
+    reason = state.end_reason.replace("player 0", names[0]).replace("player 1", names[1])
     out.write(f"{state.history[0].replace('player 0', names[0]).replace('player 1', names[1])}; "
-              f"game over after {len(records)} turns: {state.end_reason}. Winner: {winner}\n")
+              f"game over after {len(records)} turns: {reason}. Winner: {winner}\n")
     out.write(f"trays left: {names[0]} {fmt(state.trays[0]) or '-'}; "
               f"{names[1]} {fmt(state.trays[1]) or '-'}\n")
     return state

@@ -77,19 +77,32 @@ def _best(mask: int) -> tuple[int, int, tuple[int, ...]]:
     i = low.bit_length() - 1
     pts, dead, melds = _best(mask ^ low)
     best = (pts + VALUES[i], dead | low, melds)
-    best_cards = bin(best[1]).count("1")
+    best_cards = best[1].bit_count()
     for m in MELDS_WITH[i]:
         if m & mask == m:
             p2, d2, ml2 = _best(mask ^ m)
-            n2 = bin(d2).count("1")
+            n2 = d2.bit_count()
             if p2 < best[0] or (p2 == best[0] and n2 < best_cards):
                 best = (p2, d2, ml2 + (m,))
                 best_cards = n2
     return best
 
 
-def deadwood_of_mask(mask: int) -> int:
-    return _best(mask)[0]
+def best_of_mask(mask: int) -> tuple[int, int]:
+    """(deadwood points, deadwood mask) of a lowest-deadwood arrangement; among
+    equal points the fewest deadwood cards, so removing a deadwood card from
+    the hand leaves an arrangement that is still lowest for the smaller hand."""
+    pts, dead, _ = _best(mask)
+    return pts, dead
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def deadwood(cards: Iterable[Card]) -> int:

@@ -10,16 +10,31 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from games_py.cards import Card, shuffled_deck
+from games_py.cards import Card, full_deck, shuffled_deck
 from games_py.tonk.players import Observation, Player
 from games_py.tonk.rules import apply_action, deal
-from games_py.tonk.state import NUM_PLAYERS, Action, Kind, Phase, TonkState
+from games_py.tonk.state import HAND_SIZE, NUM_PLAYERS, Action, Kind, Phase, TonkState
 
 
 def shuffle_and_cut(rng: random.Random) -> tuple[Card, ...]:
     deck = shuffled_deck(rng)
     cut = rng.randrange(1, len(deck))
     return tuple(deck[cut:] + deck[:cut])
+
+
+def stacked_deck(hands: Sequence[Sequence[Card]], upcard: Card, dealer: int,
+                 stock_top: Sequence[Card] = ()) -> tuple[Card, ...]:
+    """A deck that deals ``hands`` (one 7-card list per seat), then ``upcard``, with
+    ``stock_top`` on top of the deck: for setting up known positions and puzzles."""
+    n = len(hands)
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    deck: list[Card] = []
+    for i in range(HAND_SIZE):
+        deck += [hands[seat][i] for seat in order]
+    deck += [upcard, *stock_top]
+    if len(set(deck)) != len(deck):
+        raise ValueError("a card appears twice in the stacked deck")
+    return tuple(deck + [c for c in full_deck() if c not in set(deck)])
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,8 @@ def legal_actions(state: TonkState, player: int) -> list[Action]:
 
 def apply_action(state: TonkState, action: Action) -> None:
     """Play ``action`` on ``state`` (in place).  Raises IllegalMove with the reason."""
+    if action.kind is Kind.MELD:   # the meld's cards may be given in any order
+        action = Action(Kind.MELD, action.player, tuple(sorted(action.cards)))
     if action not in legal_actions(state, action.player):
         raise IllegalMove(why_illegal(state, action))
     state.history.append(action)
@@ -262,7 +264,12 @@ def why_illegal(state: TonkState, action: Action) -> str:
         return "no passing (P): the plucked upcard must be melded"
     if action.kind is Kind.MELD:
         return "those cards do not make a new meld with the upcard (and one card must stay in hand to discard)"
-    if action.kind is Kind.HIT:
+    if action.kind is Kind.HIT and state.phase is Phase.DISCARD:
+        own = state.tables[action.player]
+        if not own:
+            return "you have no melds of your own on the table to hit (you may hit only your own melds)"
+        if not 0 <= action.meld < len(own):
+            return f"you have no meld {action.meld + 1}: your melds are 1..{len(own)}"
         return "that card does not extend that meld (you may hit only your own melds)"
     if action.kind is Kind.DRAW and not state.stock:
         return "the deck is exhausted"

@@ -111,7 +111,10 @@ class TonkState:
         return self.phase is Phase.OVER
 
     def cards_held(self, player: int) -> int:
-        """Cards in hand plus on the table: always 7 between turns."""
+        """Cards in hand plus on the player's own melds.  TONK.DOC says 'EACH PLAYER
+        THUS ALWAYS HAS 7 CARDS EITHER IN HAND OR ON THE TABLE'; that holds for every
+        play but the hit, which puts a card on the table with no card leaving, so
+        between turns this is 7 plus the player's hits."""
         return len(self.hands[player]) + sum(len(m) for m in self.tables[player])
 
     def all_cards(self) -> list[Card]:

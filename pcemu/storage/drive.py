@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import PATH_NOT_FOUND, DosError
-from .names import is_83_name
+from .names import InvalidNameError, from_fcb, to_fcb
 
 ATTR_READ_ONLY = 0x01
 ATTR_HIDDEN = 0x02
@@ -118,7 +118,11 @@ def check_path(path: list[str] | tuple[str, ...]) -> list[str]:
     """Validate a path given to a drive: upper-case 8.3 components only."""
     path = list(path)
     for part in path:
-        if not isinstance(part, str) or part.upper() != part or not is_83_name(part):
+        try:
+            canonical = isinstance(part, str) and from_fcb(to_fcb(part, truncate=False)) == part
+        except InvalidNameError:
+            canonical = False
+        if not canonical or part in (".", ".."):
             raise DosError(PATH_NOT_FOUND, f"not an upper-case 8.3 path component: {part!r}")
     return path
 

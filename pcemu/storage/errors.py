@@ -1,8 +1,8 @@
 """Errors of the storage layer.
 
 `DosError` carries the DOS error code that INT 21h returns in AX, so the DOS
-layer can hand it to the program unchanged.  `ImageError` is for a disk image
-that cannot be used at all (wrong size, no FAT, truncated): it is raised while
+layer can hand it to the program unchanged.  `MountError` (and `ImageError`
+for disk images) is for a drive that cannot be used at all (wrong size, no FAT, truncated): it is raised while
 mounting, before any program runs, and its message tells the user what is
 wrong with which file.
 """
@@ -62,6 +62,10 @@ class CorruptVolumeError(DosError):
         super().__init__(GENERAL_FAILURE, message)
 
 
-class ImageError(Exception):
-    """A disk image file that cannot be mounted or saved; the message names the
-    file and the problem."""
+class MountError(Exception):
+    """Something that cannot be mounted as a drive at all; the message names
+    the file or folder and the problem."""
+
+
+class ImageError(MountError):
+    """A disk image file that cannot be mounted or saved."""

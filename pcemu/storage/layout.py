@@ -100,13 +100,15 @@ FORMATS_BY_SIZE = {f.size: f for f in STANDARD_FORMATS}
 FORMATS_BY_NAME = {f.name: f for f in STANDARD_FORMATS}
 
 
+_ALIASES = {"1.2M": "1200K", "1.44M": "1440K"}
+
+
 def standard_format(name_or_kb: str | int) -> StandardFormat:
-    """A standard format by name ("360K") or size in KB (360)."""
-    key = f"{name_or_kb}K" if isinstance(name_or_kb, int) else str(name_or_kb).upper()
-    if not key.endswith("K"):
+    """A standard format by name ("360K", "1.44M") or size in KB (360)."""
+    key = str(name_or_kb).strip().upper()
+    key = _ALIASES.get(key, key)
+    if key.isdigit():
         key += "K"
-    if key == "1440K" or key == "1.44MK":
-        key = "1440K"
     try:
         return FORMATS_BY_NAME[key]
     except KeyError:

@@ -18,6 +18,8 @@ import capstone
 _PRINTABLE = re.compile(rb"[\x20-\x7e]{4,}")
 _HEX = re.compile(r"0x[0-9a-f]+")
 _BRANCH = {"call", "jmp", "loop", "loope", "loopne", "jcxz", "jecxz"}
+# capstone names 98h/99h by their 32-bit forms even in 16-bit mode
+_MNEMONIC_16 = {"cdq": "cwd", "cwde": "cbw"}
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,12 @@ class Disassembler:
     """
 
     def __init__(self, image: bytes, names: dict[int, str] | None = None,
-                 data: bytes | None = None) -> None:
+                 data: bytes | None = None, inline: dict[int, int] | None = None) -> None:
         self.image = image
         self.names = dict(names or {})
         self.data = data
+        # routines that read operand bytes placed after the call (linear address -> count)
+        self.inline = dict(inline or {})
         self._md = _cs()
 
     def string_reference(self, offset: int) -> str | None:
@@ -71,19 +75,28 @@ class Disassembler:
         match = _PRINTABLE.match(data, offset, min(len(data), offset + 60))
         return repr(match.group().decode("ascii")) if match else None
 
+    def _target(self, segment: int, mnemonic: str, operands: str) -> int | None:
+        """Linear address a direct call or jump goes to, else None."""
+        if not (mnemonic in _BRANCH or mnemonic.startswith("j") or mnemonic in ("lcall", "ljmp")):
+            return None
+        if operands.startswith("0x") and "," in operands:          # far: seg, off
+            seg_text, off_text = (p.strip() for p in operands.split(","))
+            return int(seg_text, 16) * 16 + int(off_text, 16)
+        if _HEX.fullmatch(operands):
+            return segment * 16 + (int(operands, 16) & 0xFFFF)
+        return None
+
     def _annotate(self, segment: int, mnemonic: str, operands: str) -> tuple[str, str]:
         notes: list[str] = []
-        is_branch = mnemonic in _BRANCH or mnemonic.startswith("j") or mnemonic == "lcall" or mnemonic == "ljmp"
-        if is_branch and operands.startswith("0x") and "," in operands:        # far: seg, off
+        target = self._target(segment, mnemonic, operands)
+        if target is not None and "," in operands:
             seg_text, off_text = (p.strip() for p in operands.split(","))
-            target = int(seg_text, 16) * 16 + int(off_text, 16)
             operands = f"{int(seg_text, 16):04X}:{int(off_text, 16):04X}"
             if target in self.names:
                 notes.append(self.names[target])
-        elif is_branch and _HEX.fullmatch(operands):
-            off = int(operands, 16) & 0xFFFF
-            operands = f"{off:04X}h"
-            name = self.names.get(segment * 16 + off)
+        elif target is not None:
+            operands = f"{target - segment * 16:04X}h"
+            name = self.names.get(target)
             if name:
                 notes.append(name)
         else:
@@ -110,12 +123,24 @@ class Disassembler:
                 out.append(Line(segment, off, chunk[:1], "db", f"{chunk[0]:02X}h"))
                 off += 1
                 continue
-            operands, comment = self._annotate(segment, insn.mnemonic, insn.op_str)
+            mnemonic = _MNEMONIC_16.get(insn.mnemonic, insn.mnemonic) if insn.bytes[0] != 0x66 else insn.mnemonic
+            operands, comment = self._annotate(segment, mnemonic, insn.op_str)
             label = self.names.get(base + off)
             if label:
                 comment = f"<{label}> {comment}".strip()
-            out.append(Line(segment, off, bytes(insn.bytes), insn.mnemonic, operands, comment))
+            out.append(Line(segment, off, bytes(insn.bytes), mnemonic, operands, comment))
             off += insn.size
+            target = self._target(segment, mnemonic, insn.op_str)
+            count = self.inline.get(target, 0) if mnemonic in ("call", "lcall") else 0
+            if count and off + count <= end:
+                raw = self.image[base + off: base + off + count]
+                if count == 2:
+                    word = raw[0] | raw[1] << 8
+                    note = self.names.get(base + word, "")
+                    out.append(Line(segment, off, raw, "dw", f"{word:04X}h", note))
+                else:
+                    out.append(Line(segment, off, raw, "db", ", ".join(f"{b:02X}h" for b in raw)))
+                off += count
         return out
 
     def text(self, segment: int, start: int, end: int) -> str:
@@ -123,6 +148,7 @@ class Disassembler:
 
 
 def disassemble(image: bytes, segment: int, start: int, end: int, *,
-                names: dict[int, str] | None = None, data: bytes | None = None) -> str:
+                names: dict[int, str] | None = None, data: bytes | None = None,
+                inline: dict[int, int] | None = None) -> str:
     """Convenience: the listing of SEG:start..SEG:end as text."""
-    return Disassembler(image, names, data).text(segment, start, end)
+    return Disassembler(image, names, data, inline).text(segment, start, end)

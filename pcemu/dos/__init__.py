@@ -1,0 +1,230 @@
+"""A high-level DOS 3.30 kernel written in Python.
+
+No DOS is booted.  INT 20h-2Fh point to ROM entry points whose traps reach the
+services in this package, grouped by area: ``console`` (01h-0Ch),
+``files`` (handles, find first/next, directories), ``process`` (EXEC,
+terminate, PSP, memory), ``system`` (vectors, date and time, version, drives).
+Guest-visible structures (PSPs, MCBs, the DTA, environment blocks) live in guest
+memory exactly where programs expect them.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bios.services import ServiceTable
+from pcemu.dos.memory import MemoryArena
+from pcemu.storage.drive import Drive, pack_date, pack_time
+from pcemu.storage.errors import DosError
+
+if TYPE_CHECKING:
+    from pcemu.machine import Machine
+
+log = logging.getLogger("pcemu.dos")
+
+DOS_VERSION = (3, 30)
+DOS_DATA_SEGMENT = 0x0070        # kernel variables programs may ask for (InDOS flag ...)
+FIRST_MCB = 0x0900               # leaves about 600 KB free, like DOS 3.3 with COMMAND.COM
+SHELL_PARAGRAPHS = 0x0100
+
+dos_services = ServiceTable(0x21, "DOS")
+
+
+@dataclass
+class OpenFile:
+    """A system file table entry: one open file or device, shared by duplicated handles."""
+    name: str
+    device: str | None = None          # "CON", "PRN", "AUX", "NUL" for character devices
+    file: object | None = None         # a storage DriveFile
+    drive: str = ""
+    path: list[str] = field(default_factory=list)
+    mode: int = 2
+    references: int = 1
+
+    @property
+    def is_device(self) -> bool:
+        return self.device is not None
+
+
+@dataclass
+class Process:
+    psp: int
+    parent: int
+    name: str
+    # what the parent had at EXEC time, restored when this process ends
+    return_registers: dict[str, int] = field(default_factory=dict)
+    return_flags: int = 0x0202
+
+
+class Dos:
+    def __init__(self, machine: "Machine") -> None:
+        self.m = machine
+        self.drives: dict[str, Drive] = {}
+        self.floppies: dict[int, object] = {}
+        self.current_drive = "A"
+        self.current_dirs: dict[str, list[str]] = {}
+        self.files: list[OpenFile | None] = []
+        self.processes: dict[int, Process] = {}
+        self.current_psp = 0
+        self.dta = (0, 0x80)
+        self.return_code = 0
+        self.termination_type = 0
+        self.verify = False
+        self.break_check = False
+        self.ctrl_break_pending = False
+        self.pending_scan: int | None = None     # second half of an extended key for 01h/07h/08h
+        self.extended_error = (0, 0, 0, 0)
+        self.switch_char = "/"
+        self.searches: dict[int, tuple[str, list[str]]] = {}   # FINDFIRST id -> (drive, directory)
+        self.arena: MemoryArena | None = None
+        self.shell = None
+        from pcemu.dos import console, files, process, system   # noqa: F401  (register services)
+
+    # ---------------------------------------------------------------- drives
+    def mount(self, letter: str, drive) -> None:
+        letter = letter.upper()
+        self.drives[letter] = drive.filesystem if hasattr(drive, "filesystem") else drive
+        if hasattr(drive, "filesystem"):
+            self.floppies[ord(letter) - ord("A")] = drive
+        self.current_dirs[letter] = []
+        fs = self.drives[letter]
+        fs.clock = self.file_clock
+
+    def floppy_image(self, number: int):
+        return self.floppies.get(number)
+
+    def file_clock(self) -> tuple[int, int]:
+        now = self.m.now_datetime()
+        return pack_date(now.year, now.month, now.day), pack_time(now.hour, now.minute, now.second)
+
+    # ---------------------------------------------------------------- boot
+    def boot(self) -> None:
+        m = self.m
+        mem = m.memory
+        mem.fill(DOS_DATA_SEGMENT << 4, 0x100, 0)
+        self.arena = MemoryArena(mem, FIRST_MCB)
+        for vector, label in {0x20: "int20", 0x21: "int21", 0x23: "int23_default",
+                              0x24: "int24_default", 0x25: "int25", 0x26: "int26",
+                              0x27: "int27", 0x29: "int29", 0x2F: "int2f"}.items():
+            m.set_vector(vector, *m.rom.address(label))
+        m.set_vector(0x28, *m.rom.address("dummy_iret"))
+        m.set_vector(0x2A, *m.rom.address("dummy_iret"))
+        if m.mouse_enabled:
+            m.set_vector(0x33, *m.rom.address("int33"))
+        from pcemu.dos import process
+        process.register_traps(m)
+        self.files = [OpenFile("AUX", device="AUX"), OpenFile("CON", device="CON", references=3),
+                      OpenFile("PRN", device="PRN")]
+        if "B" in self.drives and "A" not in self.drives:
+            self.current_drive = "B"
+        elif self.drives:
+            self.current_drive = min(self.drives)
+        from pcemu.shell import Shell
+        self.shell = Shell(m)
+        self.shell.start()
+
+    # ---------------------------------------------------------------- paths
+    def resolve(self, text: str) -> tuple[str, list[str]]:
+        """A DOS path as a program gives it -> (drive letter, components from the root)."""
+        from pcemu.storage.names import normalize_name
+        text = text.replace("/", "\\")
+        drive = self.current_drive
+        if len(text) >= 2 and text[1] == ":":
+            drive = text[0].upper()
+            text = text[2:]
+        if drive not in self.drives:
+            raise DosError(0x0F, f"invalid drive {drive}:")
+        parts = [] if text.startswith("\\") else list(self.current_dirs.get(drive, []))
+        for piece in text.split("\\"):
+            if piece in ("", "."):
+                continue
+            if piece == "..":
+                if parts:
+                    parts.pop()
+                continue
+            try:
+                parts.append(normalize_name(piece))
+            except DosError:
+                raise
+            except ValueError:
+                raise DosError(0x03, f"bad path {text!r}") from None
+        return drive, parts
+
+    def device_name(self, text: str) -> str | None:
+        """DOS finds devices by name in any directory, with or without an extension."""
+        base = text.replace("/", "\\").split("\\")[-1].split(":")[-1].upper().split(".")[0]
+        if base in ("CON", "PRN", "AUX", "NUL", "LPT1", "COM1", "CLOCK$"):
+            return {"LPT1": "PRN", "COM1": "AUX"}.get(base, base)
+        return None
+
+    # ---------------------------------------------------------------- handles
+    def psp_handle_table(self, psp: int | None = None) -> tuple[int, int, int]:
+        """(segment, offset, size) of the job file table of a PSP."""
+        psp = self.current_psp if psp is None else psp
+        mem = self.m.memory
+        size = mem.rw(psp, 0x32) or 20
+        off, seg = mem.rw(psp, 0x34), mem.rw(psp, 0x36)
+        if seg == 0 and off == 0:
+            seg, off = psp, 0x18
+        return seg, off, size
+
+    def handle_file(self, handle: int) -> OpenFile:
+        seg, off, size = self.psp_handle_table()
+        if handle >= size:
+            raise DosError(0x06, "invalid handle")
+        index = self.m.memory.rb(seg, off + handle)
+        if index == 0xFF or index >= len(self.files) or self.files[index] is None:
+            raise DosError(0x06, "invalid handle")
+        return self.files[index]
+
+    def new_handle(self, entry: OpenFile) -> int:
+        seg, off, size = self.psp_handle_table()
+        mem = self.m.memory
+        for handle in range(size):
+            if mem.rb(seg, off + handle) == 0xFF:
+                break
+        else:
+            raise DosError(0x04, "too many open files")
+        for index, existing in enumerate(self.files):
+            if existing is None:
+                self.files[index] = entry
+                break
+        else:
+            index = len(self.files)
+            if index >= 0xFE:
+                raise DosError(0x04, "too many open files")
+            self.files.append(entry)
+        mem.wb(seg, off + handle, index)
+        return handle
+
+    def close_handle(self, handle: int) -> None:
+        entry = self.handle_file(handle)
+        seg, off, _size = self.psp_handle_table()
+        index = self.m.memory.rb(seg, off + handle)
+        self.m.memory.wb(seg, off + handle, 0xFF)
+        entry.references -= 1
+        if entry.references <= 0:
+            if entry.file is not None:
+                entry.file.close()
+            self.files[index] = None
+
+    # ---------------------------------------------------------------- helpers
+    def succeed(self) -> None:
+        self.m.set_return_flag(0x01, False)
+
+    def fail(self, code: int) -> None:
+        """Error return: AX = code, CF set; remembered for function 59h."""
+        self.m.cpu.ax = code
+        self.extended_error = (code, {2: 8, 3: 8, 5: 3, 8: 1}.get(code, 7), 1, 2)
+        self.m.set_return_flag(0x01, True)
+
+    def control_break_seen(self) -> None:
+        self.ctrl_break_pending = True
+
+    def dispatch(self, m: "Machine") -> None:
+        dos_services.dispatch(m)
+
+    def now(self) -> _dt.datetime:
+        return self.m.now_datetime()

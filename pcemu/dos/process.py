@@ -1,0 +1,448 @@
+"""Processes: program loading (EXEC), the PSP, termination, and memory services.
+
+EXEC builds what DOS builds: an environment copy and a PSP in memory blocks of
+the MCB chain, the program image (a .COM at PSP:0100h, or an MZ .EXE loaded at
+PSP+10h and relocated), and a CPU state at its entry point.  The caller's SS:SP
+go into its own PSP at 2Eh and the return address into the child's PSP at 0Ah
+(the INT 22h vector), so termination returns exactly where DOS would.
+"""
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from pcemu.dos import Process, dos_services
+from pcemu.errors import ProgramLoadError
+from pcemu.storage.errors import DosError
+
+if TYPE_CHECKING:
+    from pcemu.machine import Machine
+
+SAVED = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
+
+
+def register_traps(m: "Machine") -> None:
+    m.register_service("int21", dos_entry, "wait")
+    m.register_service("int20", lambda m: terminate(m, 0, 0), "stack")
+    m.register_service("int27", tsr_int27, "stack")
+    m.register_service("int29", lambda m: m.dos.shell.console.write_char(m.cpu.al), "stack")
+    m.register_service("int2f", multiplex, "stack")
+    m.register_service("int23_default", lambda m: terminate(m, 0, 1), "stack")
+    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt(), "wait")
+    m.register_service("int25", lambda m: absolute_disk(m, write=False), "live")
+    m.register_service("int26", lambda m: absolute_disk(m, write=True), "live")
+    m.register_service("int33", lambda m: m.mouse.dispatch(m) if hasattr(m, "mouse") else None, "stack")
+
+
+def dos_entry(m: "Machine") -> None:
+    m.count_service(f"INT 21h AH={m.cpu.ah:02X}h")
+    for watch in m.listeners.get("dos", ()):
+        watch(m.cpu.ah)
+    try:
+        dos_services.dispatch(m)
+    except DosError as err:
+        m.dos.fail(err.code)
+
+
+def multiplex(m: "Machine") -> None:
+    """INT 2Fh: no TSR is installed; installation checks get AL unchanged (0 = not installed)."""
+    m.count_service(f"INT 2Fh AX={m.cpu.ax:04X}h")
+
+
+def absolute_disk(m: "Machine", write: bool) -> None:
+    cpu = m.cpu
+    image = m.dos.floppy_image(cpu.al)
+    if image is None:
+        cpu.ax = 0x8002                          # drive not ready
+        m.return_live_flag(0x01, True)
+        return
+    count, lba = cpu.cx, cpu.dx
+    if write:
+        image.write_sectors(lba, m.memory.read_far(cpu.ds, cpu.bx, count * 512))
+    else:
+        m.memory.write_far(cpu.ds, cpu.bx, image.read_sectors(lba, count))
+    m.return_live_flag(0x01, False)
+
+
+# ---------------------------------------------------------------- PSP
+def build_psp(m: "Machine", psp: int, parent: int, end_segment: int, env: int, tail: bytes) -> None:
+    mem = m.memory
+    mem.write(psp << 4, bytes(256))
+    mem.write(psp << 4, b"\xCD\x20")
+    mem.ww(psp, 0x02, end_segment)
+    # CP/M-style CALL 5: a far call that wraps to 0000:00C0
+    mem.write((psp << 4) + 5, b"\x9A\xF0\xFE\x1D\xF0")
+    mem.ww(psp, 0x0A, mem.read_word(0x22 * 4))
+    mem.ww(psp, 0x0C, mem.read_word(0x22 * 4 + 2))
+    mem.ww(psp, 0x0E, mem.read_word(0x23 * 4))
+    mem.ww(psp, 0x10, mem.read_word(0x23 * 4 + 2))
+    mem.ww(psp, 0x12, mem.read_word(0x24 * 4))
+    mem.ww(psp, 0x14, mem.read_word(0x24 * 4 + 2))
+    mem.ww(psp, 0x16, parent)
+    handles = bytes([0xFF] * 20)
+    if parent and parent != psp:
+        handles = _inherit_handles(m, parent)
+    mem.write((psp << 4) + 0x18, handles)
+    mem.ww(psp, 0x2C, env)
+    mem.ww(psp, 0x32, 20)
+    mem.ww(psp, 0x34, 0x18)
+    mem.ww(psp, 0x36, psp)
+    mem.write((psp << 4) + 0x38, b"\xFF\xFF\xFF\xFF")
+    mem.write((psp << 4) + 0x50, b"\xCD\x21\xCB")
+    tail = tail[:126]
+    mem.wb(psp, 0x80, len(tail))
+    mem.write((psp << 4) + 0x81, tail + b"\r")
+    m.dos.processes[psp] = m.dos.processes.get(psp) or Process(psp, parent, "")
+
+
+def _inherit_handles(m: "Machine", parent: int) -> bytes:
+    dos = m.dos
+    seg, off, size = dos.psp_handle_table(parent)
+    table = bytearray(m.memory.read_far(seg, off, min(size, 20)).ljust(20, b"\xFF"))
+    for i, index in enumerate(table):
+        if index != 0xFF and index < len(dos.files) and dos.files[index] is not None:
+            dos.files[index].references += 1
+        elif index != 0xFF:
+            table[i] = 0xFF
+    return bytes(table)
+
+
+def parse_fcb_name(m: "Machine", text: bytes) -> tuple[bytes, int]:
+    """Fill an unopened FCB from the first name in ``text`` (as DOS does for PSP:5Ch/6Ch)."""
+    from pcemu.storage.names import to_fcb
+    word = text.strip().split(b" ")[0] if text.strip() else b""
+    drive = 0
+    valid = 0
+    if len(word) >= 2 and word[1:2] == b":":
+        letter = chr(word[0]).upper()
+        drive = ord(letter) - 64
+        valid = 0 if letter in m.dos.drives else 0xFF
+        word = word[2:]
+    name = word.decode("latin-1").split("/")[0]
+    try:
+        packed = to_fcb(name) if name and "\\" not in name else b" " * 11
+    except (DosError, ValueError):
+        packed = b" " * 11
+    return bytes([drive]) + packed + bytes(4), valid
+
+
+def make_environment(m: "Machine", parent_env: int, program: str) -> bytes:
+    mem = m.memory
+    if parent_env:
+        data = bytearray()
+        off = 0
+        while off < 0x8000:
+            chunk = mem.read_far(parent_env, off, 2)
+            if chunk == b"\x00\x00":
+                break
+            data.append(chunk[0])
+            off += 1
+        strings = bytes(data).rstrip(b"\x00") + b"\x00\x00"
+    else:
+        strings = b"\x00\x00"
+    return strings + b"\x01\x00" + program.encode("latin-1") + b"\x00"
+
+
+# ---------------------------------------------------------------- loading
+def read_program(m: "Machine", path: str) -> tuple[str, bytes]:
+    dos = m.dos
+    drive, parts = dos.resolve(path)
+    fs = dos.drives[drive]
+    entry = fs.stat(parts)
+    if entry is None or entry.is_dir:
+        raise DosError(0x02, f"{path}: file not found")
+    with fs.open(parts) as f:
+        data = f.read(entry.size)
+    return f"{drive}:\\" + "\\".join(parts), data
+
+
+def exe_header(data: bytes) -> dict | None:
+    if len(data) < 2 or data[:2] not in (b"MZ", b"ZM"):
+        return None
+    if len(data) < 0x1C:
+        raise ProgramLoadError("the EXE header is truncated")
+    (_sig, last, pages, relocs, header_paras, min_alloc, max_alloc, ss, sp, _ck, ip, cs,
+     reloc_off, _ovl) = struct.unpack_from("<2s13H", data, 0)
+    image_size = pages * 512 - ((512 - last) if last else 0) - header_paras * 16
+    if pages == 0 or image_size < 0 or header_paras * 16 > len(data):
+        raise ProgramLoadError("the EXE header describes an impossible image size")
+    if header_paras * 16 + image_size > len(data):
+        raise ProgramLoadError(f"the EXE is truncated: its header promises "
+                               f"{header_paras * 16 + image_size} bytes, the file has {len(data)}")
+    if reloc_off + relocs * 4 > len(data):
+        raise ProgramLoadError("the EXE's relocation table runs past the end of the file")
+    return dict(image_size=image_size, header=header_paras * 16, relocs=relocs,
+                reloc_off=reloc_off, min_alloc=min_alloc, max_alloc=max_alloc,
+                ss=ss, sp=sp, ip=ip, cs=cs)
+
+
+def load_image(m: "Machine", data: bytes, header: dict, load_segment: int, relocation: int) -> None:
+    image = data[header["header"]:header["header"] + header["image_size"]]
+    m.memory.write(load_segment << 4, image)
+    for i in range(header["relocs"]):
+        off, seg = struct.unpack_from("<HH", data, header["reloc_off"] + 4 * i)
+        address = ((load_segment + seg) << 4) + off
+        m.memory.write_word(address, (m.memory.read_word(address) + relocation) & 0xFFFF)
+
+
+def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
+                 fcb1: bytes | None = None, fcb2: bytes | None = None,
+                 return_state: dict | None = None, load_only: bool = False) -> dict:
+    """Load and start a program as a child of the current process.
+
+    ``return_state`` is the CPU state to come back to when it ends (registers,
+    CS:IP as the terminate address, SS:SP, flags).  Returns the child's start state.
+    """
+    dos = m.dos
+    cpu = m.cpu
+    full_path, data = read_program(m, path)
+    header = exe_header(data)
+    parent = dos.current_psp
+    parent_env = m.memory.rw(parent, 0x2C) if parent else 0
+    env_data = make_environment(m, env_segment or parent_env, full_path)
+    env_paras = (len(env_data) + 15) >> 4
+    env = dos.arena.allocate(env_paras, 0xFFFF)
+    m.memory.write(env << 4, env_data)
+    largest = dos.arena.largest_free()
+    if header is None:
+        needed = (len(data) + 0x100 + 15) >> 4
+        if needed > 0x1000 and len(data) > 0xFF00:
+            dos.arena.free(env)
+            raise ProgramLoadError(f"{full_path}: a .COM program must be under 65,280 bytes")
+        paragraphs = largest
+        minimum = needed + 1
+    else:
+        load_paras = (header["image_size"] + 15) >> 4
+        minimum = load_paras + 0x10 + header["min_alloc"]
+        wanted = min(load_paras + 0x10 + header["max_alloc"], 0xFFFF)
+        paragraphs = min(largest, max(wanted, minimum))
+    if largest < minimum:
+        dos.arena.free(env)
+        raise DosError(0x08, "insufficient memory")
+    psp = dos.arena.allocate(paragraphs, 0)
+    dos.arena.set_owner(psp, psp)
+    dos.arena.set_owner(env, psp)
+    build_psp(m, psp, parent or psp, psp + paragraphs, env, tail)
+    name = full_path.split("\\")[-1]
+    dos.processes[psp] = Process(psp, parent or psp, name)
+    mem = m.memory
+    mem.write((psp << 4) + 0x5C, (fcb1 or parse_fcb_name(m, tail)[0]).ljust(16, b"\x00")[:16])
+    second = tail.strip().split(b" ", 1)[1] if b" " in tail.strip() else b""
+    mem.write((psp << 4) + 0x6C, (fcb2 or parse_fcb_name(m, second)[0]).ljust(16, b"\x00")[:16])
+    if header is None:
+        mem.write((psp << 4) + 0x100, data)
+        sp = 0xFFFE if paragraphs >= 0x1000 else (paragraphs << 4) - 2
+        mem.ww(psp, sp, 0)
+        start = dict(cs=psp, ip=0x100, ss=psp, sp=sp)
+    else:
+        load = psp + 0x10
+        load_image(m, data, header, load, load)
+        start = dict(cs=(load + header["cs"]) & 0xFFFF, ip=header["ip"],
+                     ss=(load + header["ss"]) & 0xFFFF, sp=header["sp"])
+    if return_state is not None:
+        proc = dos.processes[psp]
+        proc.return_registers = return_state
+        if parent:
+            mem.ww(parent, 0x2E, return_state["sp"])
+            mem.ww(parent, 0x30, return_state["ss"])
+        mem.ww(psp, 0x0A, return_state["ip"])
+        mem.ww(psp, 0x0C, return_state["cs"])
+        m.set_vector(0x22, return_state["cs"], return_state["ip"])
+    dos.current_psp = psp
+    dos.dta = (psp, 0x80)
+    if load_only:
+        return start
+    valid1 = parse_fcb_name(m, tail)[1]
+    cpu.set_registers(ax=valid1 | (valid1 << 8), bx=0, cx=0x00FF, dx=psp, si=start["ip"],
+                      di=start["sp"], bp=0x091C, ds=psp, es=psp, ss=start["ss"], sp=start["sp"])
+    cpu.jump(start["cs"], start["ip"])
+    cpu.flags = 0x0202
+    for watch in m.listeners.get("exec", ()):
+        watch(full_path, psp)
+    return start
+
+
+def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = None) -> None:
+    """End the current process and return to its parent's terminate address."""
+    dos = m.dos
+    psp = dos.current_psp
+    proc = dos.processes.get(psp)
+    mem = m.memory
+    parent = mem.rw(psp, 0x16)
+    if proc is None or parent == psp or not proc.return_registers:
+        m.halt(f"the top-level program ended (exit code {code})")
+        return
+    # vectors the child may have changed come back from its PSP
+    m.set_vector(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
+    m.set_vector(0x23, mem.rw(psp, 0x10), mem.rw(psp, 0x0E))
+    m.set_vector(0x24, mem.rw(psp, 0x14), mem.rw(psp, 0x12))
+    if keep_paragraphs is None:
+        seg, off, size = dos.psp_handle_table(psp)
+        for handle in range(size):
+            if mem.rb(seg, off + handle) != 0xFF:
+                try:
+                    dos.close_handle(handle)
+                except DosError:
+                    pass
+        dos.arena.free_owned_by(psp)
+        del dos.processes[psp]
+    else:
+        try:
+            dos.arena.resize(psp, max(keep_paragraphs, 6))
+        except DosError:
+            pass
+    dos.return_code = code & 0xFF
+    dos.termination_type = kind
+    dos.current_psp = parent
+    dos.dta = (parent, 0x80)
+    state = proc.return_registers
+    cpu = m.cpu
+    cpu.set_registers(**{r: state[r] for r in SAVED if r in state})
+    cpu.ss = mem.rw(parent, 0x30)
+    cpu.sp = mem.rw(parent, 0x2E)
+    cpu.jump(mem.rw(0, 0x22 * 4 + 2), mem.rw(0, 0x22 * 4))
+    cpu.flags = state.get("flags", 0x0202) & ~0x0001
+    m.set_vector(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
+    for watch in m.listeners.get("exit", ()):
+        watch(proc.name, code, kind)
+
+
+def caller_return_state(m: "Machine") -> dict:
+    """The state an INT 21h caller resumes in: its registers, IRET frame popped."""
+    cpu = m.cpu
+    mem = m.memory
+    ip, cs, flags = mem.rw(cpu.ss, cpu.sp), mem.rw(cpu.ss, cpu.sp + 2), mem.rw(cpu.ss, cpu.sp + 4)
+    state = {r: getattr(cpu, r) for r in SAVED}
+    state.update(ip=ip, cs=cs, flags=flags, ss=cpu.ss, sp=(cpu.sp + 6) & 0xFFFF)
+    return state
+
+
+def tsr_int27(m: "Machine") -> None:
+    terminate(m, 0, 3, keep_paragraphs=(m.cpu.dx + 15) >> 4)
+
+
+# ---------------------------------------------------------------- INT 21h services
+@dos_services.function(0x00)
+def terminate_program(m: "Machine") -> None:
+    terminate(m, 0, 0)
+
+
+@dos_services.function(0x4C)
+def exit_with_code(m: "Machine") -> None:
+    terminate(m, m.cpu.al, 0)
+
+
+@dos_services.function(0x31)
+def keep_resident(m: "Machine") -> None:
+    terminate(m, m.cpu.al, 3, keep_paragraphs=m.cpu.dx)
+
+
+@dos_services.function(0x4D)
+def get_return_code(m: "Machine") -> None:
+    m.cpu.ax = (m.dos.termination_type << 8) | m.dos.return_code
+    m.dos.return_code = 0
+    m.dos.termination_type = 0
+    m.dos.succeed()
+
+
+@dos_services.function(0x4B)
+def exec_service(m: "Machine") -> None:
+    cpu = m.cpu
+    mem = m.memory
+    path = mem.read_asciiz(cpu.ds, cpu.dx).decode("latin-1")
+    es, bx = cpu.es, cpu.bx
+    if cpu.al == 0x03:                           # load overlay
+        load_segment, relocation = mem.rw(es, bx), mem.rw(es, bx + 2)
+        _full, data = read_program(m, path)
+        header = exe_header(data)
+        if header is None:
+            mem.write(load_segment << 4, data)
+        else:
+            load_image(m, data, header, load_segment, relocation)
+        m.cpu.flush_translations()
+        m.dos.succeed()
+        return
+    if cpu.al not in (0x00, 0x01):
+        m.dos.fail(0x01)
+        return
+    env = mem.rw(es, bx)
+    tail_off, tail_seg = mem.rw(es, bx + 2), mem.rw(es, bx + 4)
+    length = mem.rb(tail_seg, tail_off)
+    tail = mem.read_far(tail_seg, tail_off + 1, min(length, 126))
+    fcb1 = mem.read_far(mem.rw(es, bx + 8), mem.rw(es, bx + 6), 16)
+    fcb2 = mem.read_far(mem.rw(es, bx + 12), mem.rw(es, bx + 10), 16)
+    state = caller_return_state(m)
+    try:
+        start = exec_program(m, path, tail, env, fcb1, fcb2, return_state=state,
+                             load_only=cpu.al == 0x01)
+    except ProgramLoadError:
+        m.dos.fail(0x0B)                         # invalid format
+        return
+    if cpu.al == 0x01:
+        mem.ww(es, bx + 0x0E, start["sp"])
+        mem.ww(es, bx + 0x10, start["ss"])
+        mem.ww(es, bx + 0x12, start["ip"])
+        mem.ww(es, bx + 0x14, start["cs"])
+        m.dos.succeed()
+    m.cpu.flush_translations()
+
+
+@dos_services.function(0x26)
+def create_psp(m: "Machine") -> None:
+    seg = m.cpu.dx
+    mem = m.memory
+    mem.write(seg << 4, mem.read(m.dos.current_psp << 4, 0x80))
+    mem.ww(seg, 0x02, mem.rw(m.dos.current_psp, 0x02))
+
+
+@dos_services.function(0x50)
+def set_psp(m: "Machine") -> None:
+    m.dos.current_psp = m.cpu.bx
+
+
+@dos_services.function(0x51, 0x62)
+def get_psp(m: "Machine") -> None:
+    m.cpu.bx = m.dos.current_psp
+
+
+@dos_services.function(0x48)
+def allocate_memory(m: "Machine") -> None:
+    try:
+        m.cpu.ax = m.dos.arena.allocate(m.cpu.bx, m.dos.current_psp)
+        m.dos.succeed()
+    except DosError as err:
+        m.dos.fail(err.code)
+        if err.code == 0x08:
+            m.cpu.bx = m.dos.arena.largest_free()
+
+
+@dos_services.function(0x49)
+def free_memory(m: "Machine") -> None:
+    try:
+        m.dos.arena.free(m.cpu.es)
+        m.dos.succeed()
+    except DosError as err:
+        m.dos.fail(err.code)
+
+
+@dos_services.function(0x4A)
+def resize_memory(m: "Machine") -> None:
+    try:
+        m.dos.arena.resize(m.cpu.es, m.cpu.bx)
+        m.dos.succeed()
+    except DosError as err:
+        m.dos.fail(err.code)
+        if hasattr(err, "largest"):
+            m.cpu.bx = err.largest
+
+
+@dos_services.function(0x58)
+def allocation_strategy(m: "Machine") -> None:
+    if m.cpu.al == 0x00:
+        m.cpu.ax = m.dos.arena.strategy
+        m.dos.succeed()
+    elif m.cpu.al == 0x01:
+        m.dos.arena.strategy = m.cpu.bx
+        m.dos.succeed()
+    else:
+        m.dos.fail(0x01)

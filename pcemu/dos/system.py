@@ -1,0 +1,297 @@
+"""DOS system services: vectors, drives, the DTA, date and time, version, settings.
+
+Date and time come from the machine's virtual clock (to the hundredth of a
+second), so ``RANDOMIZE TIMER`` reads the same value in every identical run.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pcemu.dos import DOS_DATA_SEGMENT, DOS_VERSION, dos_services
+from pcemu.storage.errors import DosError
+from pcemu.storage import names
+
+if TYPE_CHECKING:
+    from pcemu.machine import Machine
+
+INDOS_OFFSET = 0x01
+CRITICAL_ERROR_OFFSET = 0x00
+COUNTRY_US = bytes([0, 0, ord("$"), 0, 0, 0, 0, ord(","), 0, ord("."), 0, ord("-"), 0,
+                    ord(":"), 0, 0, 2, 0]) + bytes(16)
+
+
+@dos_services.function(0x25)
+def set_vector(m: "Machine") -> None:
+    cpu = m.cpu
+    m.set_vector(cpu.al, cpu.ds, cpu.dx)
+
+
+@dos_services.function(0x35)
+def get_vector(m: "Machine") -> None:
+    cpu = m.cpu
+    seg, off = m.get_vector(cpu.al)
+    cpu.es, cpu.bx = seg, off
+
+
+@dos_services.function(0x30)
+def get_version(m: "Machine") -> None:
+    cpu = m.cpu
+    cpu.al, cpu.ah = DOS_VERSION
+    cpu.bx = 0                              # OEM: IBM is 00h with BL=00h
+    cpu.cx = 0
+
+
+@dos_services.function(0x33)
+def break_flag(m: "Machine") -> None:
+    cpu = m.cpu
+    dos = m.dos
+    if cpu.al == 0x00:
+        cpu.dl = 1 if dos.break_check else 0
+    elif cpu.al == 0x01:
+        dos.break_check = bool(cpu.dl & 1)
+    elif cpu.al == 0x05:
+        cpu.dl = 1                          # booted from A:
+    else:
+        cpu.al = 0xFF
+
+
+@dos_services.function(0x2E)
+def set_verify(m: "Machine") -> None:
+    m.dos.verify = bool(m.cpu.al & 1)
+
+
+@dos_services.function(0x54)
+def get_verify(m: "Machine") -> None:
+    m.cpu.al = 1 if m.dos.verify else 0
+
+
+@dos_services.function(0x0D)
+def disk_reset(m: "Machine") -> None:
+    for entry in m.dos.files:
+        if entry is not None and entry.file is not None:
+            entry.file.flush()
+
+
+@dos_services.function(0x0E)
+def select_drive(m: "Machine") -> None:
+    dos = m.dos
+    letter = chr(65 + m.cpu.dl)
+    if letter in dos.drives:
+        dos.current_drive = letter
+    m.cpu.al = 5 if len(dos.drives) < 5 else 26     # LASTDRIVE
+
+
+@dos_services.function(0x19)
+def current_drive(m: "Machine") -> None:
+    m.cpu.al = ord(m.dos.current_drive) - 65
+
+
+@dos_services.function(0x1A)
+def set_dta(m: "Machine") -> None:
+    m.dos.dta = (m.cpu.ds, m.cpu.dx)
+
+
+@dos_services.function(0x2F)
+def get_dta(m: "Machine") -> None:
+    m.cpu.es, m.cpu.bx = m.dos.dta
+
+
+@dos_services.function(0x36)
+def free_space(m: "Machine") -> None:
+    dos = m.dos
+    cpu = m.cpu
+    letter = dos.current_drive if cpu.dl == 0 else chr(64 + cpu.dl)
+    if letter not in dos.drives:
+        cpu.ax = 0xFFFF
+        return
+    per_cluster, sector_size, free, total = dos.drives[letter].free_space()
+    cpu.ax, cpu.cx = per_cluster, sector_size
+    cpu.bx, cpu.dx = min(free, 0xFFFF), min(total, 0xFFFF)
+
+
+@dos_services.function(0x1B, 0x1C)
+def allocation_info(m: "Machine") -> None:
+    dos = m.dos
+    cpu = m.cpu
+    letter = dos.current_drive if cpu.ah == 0x1B or cpu.dl == 0 else chr(64 + cpu.dl)
+    if letter not in dos.drives:
+        cpu.al = 0xFF
+        return
+    per_cluster, sector_size, _free, total = dos.drives[letter].free_space()
+    cpu.al, cpu.cx, cpu.dx = per_cluster, sector_size, total
+    media = 0xF8
+    image = dos.floppy_image(ord(letter) - 65)
+    if image is not None:
+        media = image.read_sectors(1, 1)[0]
+    mem = m.memory
+    mem.wb(DOS_DATA_SEGMENT, 0x10, media)
+    cpu.ds, cpu.bx = DOS_DATA_SEGMENT, 0x10
+
+
+@dos_services.function(0x2A)
+def get_date(m: "Machine") -> None:
+    now = m.dos.now()
+    cpu = m.cpu
+    cpu.cx = now.year
+    cpu.dh, cpu.dl = now.month, now.day
+    cpu.al = (now.weekday() + 1) % 7        # 0 = Sunday
+    m.idle_poll(True)
+
+
+@dos_services.function(0x2B)
+def set_date(m: "Machine") -> None:
+    cpu = m.cpu
+    try:
+        m.set_date(cpu.cx, cpu.dh, cpu.dl)
+        cpu.al = 0
+    except ValueError:
+        cpu.al = 0xFF
+
+
+@dos_services.function(0x2C)
+def get_time(m: "Machine") -> None:
+    now = m.dos.now()
+    cpu = m.cpu
+    cpu.ch, cpu.cl = now.hour, now.minute
+    cpu.dh, cpu.dl = now.second, now.microsecond // 10_000
+    for watch in m.listeners.get("time_read", ()):
+        watch(now)
+    m.idle_poll(True)
+
+
+@dos_services.function(0x2D)
+def set_time(m: "Machine") -> None:
+    cpu = m.cpu
+    if cpu.ch > 23 or cpu.cl > 59 or cpu.dh > 59 or cpu.dl > 99:
+        cpu.al = 0xFF
+        return
+    m.set_time_of_day(cpu.ch, cpu.cl, cpu.dh, cpu.dl)
+    cpu.al = 0
+
+
+@dos_services.function(0x34)
+def indos_flag(m: "Machine") -> None:
+    m.cpu.es, m.cpu.bx = DOS_DATA_SEGMENT, INDOS_OFFSET
+
+
+@dos_services.function(0x37)
+def switch_char(m: "Machine") -> None:
+    cpu = m.cpu
+    if cpu.al == 0:
+        cpu.dl = ord(m.dos.switch_char)
+        cpu.al = 0
+    elif cpu.al == 1:
+        m.dos.switch_char = chr(cpu.dl)
+        cpu.al = 0
+    else:
+        cpu.al = 0xFF
+
+
+@dos_services.function(0x38)
+def country_info(m: "Machine") -> None:
+    cpu = m.cpu
+    if cpu.dx == 0xFFFF:
+        m.dos.fail(0x01)
+        return
+    m.memory.write_far(cpu.ds, cpu.dx, COUNTRY_US)
+    cpu.bx = 1
+    m.dos.succeed()
+
+
+@dos_services.function(0x59)
+def extended_error(m: "Machine") -> None:
+    code, error_class, action, locus = m.dos.extended_error
+    cpu = m.cpu
+    cpu.ax, cpu.bh, cpu.bl, cpu.ch = code, error_class, action, locus
+
+
+@dos_services.function(0x29)
+def parse_filename(m: "Machine") -> None:
+    """Parse a file name at DS:SI into the FCB at ES:DI, as DOS does for command lines."""
+    cpu = m.cpu
+    mem = m.memory
+    flags = cpu.al
+    seg, off = cpu.ds, cpu.si
+    text = mem.read_far(seg, off, 128)
+    i = 0
+    if flags & 1:
+        while i < len(text) and text[i] in b" \t:;.,=+":
+            i += 1
+    else:
+        while i < len(text) and text[i] in b" \t":
+            i += 1
+    drive = 0
+    result = 0
+    if i + 1 < len(text) and text[i + 1:i + 2] == b":" and chr(text[i]).isalpha():
+        letter = chr(text[i]).upper()
+        drive = ord(letter) - 64
+        if letter not in m.dos.drives:
+            result = 0xFF
+        i += 2
+    existing = mem.read_far(cpu.es, cpu.di, 12)
+    name = bytearray(existing[1:9]) if flags & 4 else bytearray(b" " * 8)
+    ext = bytearray(existing[9:12]) if flags & 8 else bytearray(b" " * 3)
+    terminators = b" \t\r\n\0:;.,=+/\"[]<>|"
+
+    def field(width: int) -> tuple[bytearray | None, bool]:
+        nonlocal i
+        out = bytearray()
+        wild = False
+        while i < len(text) and (text[i] not in terminators or (text[i] == ord(".") and False)):
+            ch = text[i]
+            if ch == ord("*"):
+                out.extend(b"?" * (width - len(out)))
+                wild = True
+                i += 1
+                while i < len(text) and text[i] not in terminators:
+                    i += 1
+                break
+            if ch == ord("?"):
+                wild = True
+            if len(out) < width:
+                out.append(ord(chr(ch).upper()) if ch < 0x80 else ch)
+            i += 1
+        return (out if out else None), wild
+
+    got_name, wild1 = field(8)
+    if got_name is not None:
+        name = got_name.ljust(8, b" ")
+    wild2 = False
+    if i < len(text) and text[i] == ord("."):
+        i += 1
+        got_ext, wild2 = field(3)
+        ext = (got_ext or bytearray()).ljust(3, b" ")
+    if result == 0 and (wild1 or wild2):
+        result = 1
+    if not (flags & 2) or drive:
+        mem.wb(cpu.es, cpu.di, drive)
+    mem.write_far(cpu.es, cpu.di + 1, bytes(name) + bytes(ext))
+    cpu.si = (off + i) & 0xFFFF
+    cpu.al = result
+
+
+@dos_services.function(0x52)
+def list_of_lists(m: "Machine") -> None:
+    # The first MCB's segment sits just before the list (at ES:BX-2), which is
+    # what memory-walking programs use this call for.
+    mem = m.memory
+    mem.ww(DOS_DATA_SEGMENT, 0x20 - 2, m.dos.arena.first)
+    m.cpu.es, m.cpu.bx = DOS_DATA_SEGMENT, 0x20
+
+
+@dos_services.function(0x63, 0x66, 0x67, 0x68, 0x69, 0x6C)
+def later_dos(m: "Machine") -> None:
+    """Functions of later DOS versions: DOS 3.30 answers 'invalid function'."""
+    if m.cpu.ah == 0x66 or m.cpu.ah == 0x67 or m.cpu.ah == 0x68:
+        # 66h-68h exist in 3.30: code page, handle count, commit
+        if m.cpu.ah == 0x68:
+            m.dos.handle_file(m.cpu.bx)
+            m.dos.succeed()
+            return
+        if m.cpu.ah == 0x66:
+            m.cpu.bx = m.cpu.dx = 437
+            m.dos.succeed()
+            return
+        m.dos.succeed()
+        return
+    m.dos.fail(0x01)

@@ -1,0 +1,270 @@
+"""The command interpreter: a COMMAND.COM written in Python, resident as the root process.
+
+It owns a PSP, an environment and a stack in guest memory like COMMAND.COM,
+and runs in the ROM loop ``STI; trap; JNC loop; HLT; JMP loop``: each trap
+advances its state machine (print the prompt, edit the command line, run a
+batch line, wait for PAUSE's key), and asks to halt when it needs a key.
+Programs are started with DOS EXEC and return to the loop when they end.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bios import keyboard as kb
+from bios import video
+from pcemu.dos import console
+from pcemu.dos import process
+from pcemu.errors import ProgramLoadError
+from pcemu.shell import builtins
+from pcemu.storage.errors import ERROR_NAMES, DosError
+
+if TYPE_CHECKING:
+    from pcemu.machine import Machine
+
+SHELL_ENVIRONMENT = b"COMSPEC=A:\\COMMAND.COM\0PATH=\0PROMPT=$P$G\0\0"
+SHELL_STACK_TOP = 0x0FFE
+SHELL_PARAGRAPHS = 0x0100
+
+
+@dataclass
+class Batch:
+    lines: list[str]
+    arguments: list[str]
+    position: int = 0
+    echo_before: bool = True
+
+
+@dataclass
+class ShellState:
+    echo: bool = True
+    line: bytearray = field(default_factory=bytearray)
+    need_prompt: bool = True
+    waiting_key_for: str | None = None      # "pause" or "critical"
+    running: str | None = None              # name of the program we started
+    batch: list[Batch] = field(default_factory=list)
+    errorlevel: int = 0
+
+
+class Shell:
+    def __init__(self, machine: "Machine") -> None:
+        self.m = machine
+        self.state = ShellState()
+        self.psp = 0
+        self.console = _Console(machine)
+        self.exit_codes: list[tuple[str, int]] = []
+        self.critical_state: dict | None = None
+        self.pending_commands: list[str] = []
+
+    # ------------------------------------------------------------------ setup
+    def start(self) -> None:
+        m = self.m
+        dos = m.dos
+        env = dos.arena.allocate((len(SHELL_ENVIRONMENT) + 0x10F) >> 4, 0xFFFF)
+        m.memory.write(env << 4, SHELL_ENVIRONMENT)
+        self.psp = dos.arena.allocate(SHELL_PARAGRAPHS, 0)
+        dos.arena.set_owner(self.psp, self.psp)
+        dos.arena.set_owner(env, self.psp)
+        process.build_psp(m, self.psp, self.psp, self.psp + SHELL_PARAGRAPHS, env, b"")
+        mem = m.memory
+        for handle, sft in enumerate((1, 1, 1, 0, 2)):
+            mem.wb(self.psp, 0x18 + handle, sft)
+        dos.current_psp = self.psp
+        dos.dta = (self.psp, 0x80)
+        seg, off = m.rom.address("shell")
+        mem.ww(self.psp, 0x0A, off)
+        mem.ww(self.psp, 0x0C, seg)
+        m.set_vector(0x22, seg, off)
+        m.register_service("shell", lambda _m: self.step(), "wait")
+        m.register_service("int23_returned", lambda mm: mm.cpu.jump(*mm.rom.address("int21")), "live")
+        m.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP, ds=self.psp, es=self.psp)
+        m.cpu.jump(seg, off)
+        m.cpu.flags = 0x0202
+
+    def return_state(self) -> dict:
+        seg, off = self.m.rom.address("shell")
+        return dict(ax=0, bx=0, cx=0, dx=0, si=0, di=0, bp=0, ds=self.psp, es=self.psp,
+                    ss=self.psp, sp=SHELL_STACK_TOP, cs=seg, ip=off, flags=0x0202)
+
+    # ------------------------------------------------------------------ the loop
+    def step(self) -> None:
+        """One turn of the interpreter; sets CF live when it must wait for a key."""
+        m = self.m
+        st = self.state
+        m.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP)
+        if st.running is not None:
+            code = m.dos.return_code
+            self.exit_codes.append((st.running, code))
+            st.errorlevel = code
+            st.running = None
+            st.need_prompt = True
+            if video.columns(m) and video.cursor(m, m.memory[0x462])[1] != 0:
+                self.console.write(b"\r\n")
+        if st.waiting_key_for == "pause":
+            if console._next_key(m) is None:
+                m.wait_for_input()
+                return
+            st.waiting_key_for = None
+            self.console.write(b"\r\n")
+        if st.batch:
+            self._batch_step()
+            return
+        if st.need_prompt:
+            self.console.write(builtins.expand_prompt(self, self.prompt_text()).encode("cp437", "replace"))
+            st.need_prompt = False
+        line = self._edit_line()
+        if line is None:
+            m.wait_for_input()
+            return
+        self.execute(line)
+        if line.strip() and st.running is None and not st.batch:
+            st.need_prompt = True
+            self.console.write(b"\r\n")
+
+    def prompt_text(self) -> str:
+        env = builtins.environment(self)
+        return env.get("PROMPT", "$N$G")
+
+    def _edit_line(self) -> str | None:
+        m = self.m
+        st = self.state
+        while True:
+            key = console._next_key(m)
+            if key is None:
+                return None
+            if key == 0:
+                console._next_key(m)                 # F-keys do nothing at this prompt
+                continue
+            if key == 0x0D:
+                self.console.write(b"\r\n")
+                text = st.line.decode("cp437")
+                st.line.clear()
+                return text
+            if key in (0x08, 0x7F):
+                if st.line:
+                    st.line.pop()
+                    self.console.write(b"\x08 \x08")
+                continue
+            if key == 0x1B:
+                st.line.clear()
+                self.console.write(b"\\\r\n")
+                continue
+            if key == 0x03:
+                st.line.clear()
+                self.console.write(b"^C\r\n")
+                st.need_prompt = True
+                return ""
+            if len(st.line) < 127:
+                st.line.append(key)
+                self.console.write(bytes([key]))
+
+    # ------------------------------------------------------------------ commands
+    def execute(self, line: str, batch_args: list[str] | None = None) -> None:
+        line = line.strip()
+        if not line:
+            return
+        if line.startswith("@"):
+            line = line[1:].lstrip()
+        if batch_args is not None:
+            line = builtins.substitute_arguments(line, batch_args)
+        word, rest = builtins.split_command(line)
+        upper = word.upper()
+        if len(upper) == 2 and upper[1] == ":" and upper[0].isalpha() and not rest.strip():
+            builtins.change_drive(self, upper[0])
+            return
+        handler = builtins.COMMANDS.get(upper)
+        if handler is not None:
+            handler(self, rest)
+            return
+        self.run_external(word, rest)
+
+    def run_external(self, word: str, rest: str) -> None:
+        found = builtins.find_program(self, word)
+        if found is None:
+            self.console.write(b"Bad command or file name\r\n")
+            return
+        if found.upper().endswith(".BAT"):
+            self.start_batch(found, [word] + rest.split())
+            return
+        # the tail is everything after the program name, leading blank included, as DOS passes it
+        tail = rest.encode("cp437", "replace")
+        try:
+            process.exec_program(self.m, found, tail, return_state=self.return_state())
+        except ProgramLoadError as err:
+            self.console.write(f"Program too big to fit in memory\r\n".encode()
+                               if "memory" in str(err) else b"EXEC failure\r\n")
+            self.m.unimplemented_log.append({"key": ("load", found), "message": f"cannot load {found}: {err}"})
+            return
+        except DosError as err:
+            message = {8: b"Program too big to fit in memory\r\n", 2: b"Bad command or file name\r\n",
+                       11: b"EXEC failure\r\n"}.get(err.code, b"EXEC failure\r\n")
+            self.console.write(message)
+            return
+        self.state.running = found
+
+    def start_batch(self, path: str, arguments: list[str]) -> None:
+        data = builtins.read_file(self, path)
+        if data is None:
+            self.console.write(b"Batch file missing\r\n")
+            return
+        text = data.split(b"\x1a")[0].decode("cp437")
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        self.state.batch.append(Batch(lines, arguments, echo_before=self.state.echo))
+
+    def _batch_step(self) -> None:
+        st = self.state
+        batch = st.batch[-1]
+        if batch.position >= len(batch.lines):
+            st.batch.pop()
+            if not st.batch:
+                st.need_prompt = True
+                self.console.write(b"\r\n")
+            return
+        line = batch.lines[batch.position]
+        batch.position += 1
+        stripped = line.strip()
+        if not stripped or stripped.startswith(":"):
+            return
+        if st.echo and not stripped.startswith("@"):
+            self.console.write(builtins.expand_prompt(self, self.prompt_text()).encode("cp437", "replace"))
+            self.console.write(builtins.substitute_arguments(stripped, batch.arguments).encode("cp437", "replace") + b"\r\n")
+        self.execute(stripped, batch.arguments)
+
+    # ------------------------------------------------------------------ INT 24h
+    def critical_error_prompt(self) -> None:
+        """COMMAND.COM's critical error handler: Abort, Retry, Fail?"""
+        m = self.m
+        cpu = m.cpu
+        if self.critical_state is None:
+            drive = chr(65 + cpu.al)
+            action = "writing" if cpu.ah & 1 else "reading"
+            error = {0: "Write protect error", 2: "Not ready", 0x0C: "General failure"}.get(
+                cpu.di & 0xFF, "General failure")
+            self.console.write(f"\r\n{error} {action} drive {drive}\r\nAbort, Retry, Fail?".encode())
+            self.critical_state = {"ax": cpu.ax}
+        key = console._next_key(m)
+        if key is None:
+            m.wait_for_input()
+            return
+        choice = {ord("a"): 2, ord("A"): 2, ord("r"): 1, ord("R"): 1, ord("f"): 3, ord("F"): 3}.get(key)
+        if choice is None:
+            m.wait_for_input()
+            return
+        self.console.write(bytes([key]) + b"\r\n")
+        ah = self.critical_state["ax"] >> 8
+        self.critical_state = None
+        cpu.al = choice
+        cpu.ah = ah
+
+
+class _Console:
+    """Output to the screen as COMMAND.COM's writes to CON do."""
+
+    def __init__(self, machine: "Machine") -> None:
+        self.m = machine
+
+    def write(self, data: bytes) -> None:
+        console.write_bytes(self.m, data)
+
+    def write_char(self, char: int) -> None:
+        console.write_char(self.m, char)

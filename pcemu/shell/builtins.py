@@ -1,0 +1,448 @@
+"""COMMAND.COM's built-in commands, with DOS 3.30's wording and layout.
+
+DIR, TYPE, CLS, ECHO, VER, CD/CHDIR, MD, RD, DEL/ERASE, REN, COPY (to PRN too),
+PAUSE, REM, SET, PROMPT, PATH, DATE, TIME, GOTO, IF and drive changes.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bios import video
+from pcemu.storage.errors import DosError
+from pcemu.storage import names
+
+if TYPE_CHECKING:
+    from pcemu.shell import Shell
+
+
+def split_command(line: str) -> tuple[str, str]:
+    """'TYPE GO.TXT' -> ('TYPE', ' GO.TXT'); 'CD\\' and 'ECHO.' split as DOS does."""
+    i = 0
+    while i < len(line) and line[i] not in " \t/;,=+":
+        i += 1
+    word = line[:i]
+    for cut, ch in enumerate(word):
+        if ch in ".\\" and word[:cut].upper() in COMMANDS:
+            return word[:cut], line[cut:]
+    return word, line[i:]
+
+
+def substitute_arguments(line: str, arguments: list[str]) -> str:
+    out = []
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "%" and i + 1 < len(line):
+            nxt = line[i + 1]
+            if nxt.isdigit():
+                index = int(nxt)
+                out.append(arguments[index] if index < len(arguments) else "")
+                i += 2
+                continue
+            if nxt == "%":
+                out.append("%")
+                i += 2
+                continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def environment(shell: "Shell") -> dict[str, str]:
+    m = shell.m
+    env_seg = m.memory.rw(shell.psp, 0x2C)
+    data = m.memory.read(env_seg << 4, 0x400)
+    result: dict[str, str] = {}
+    for item in data.split(b"\0\0")[0].split(b"\0"):
+        if b"=" in item:
+            key, _, value = item.partition(b"=")
+            result[key.decode("cp437").upper()] = value.decode("cp437")
+    return result
+
+
+def set_environment(shell: "Shell", key: str, value: str | None) -> None:
+    env = environment(shell)
+    if value:
+        env[key.upper()] = value
+    else:
+        env.pop(key.upper(), None)
+    block = b"".join(f"{k}={v}".encode("cp437") + b"\0" for k, v in env.items()) + b"\0"
+    m = shell.m
+    env_seg = m.memory.rw(shell.psp, 0x2C)
+    if len(block) > 0x100:
+        shell.console.write(b"Out of environment space\r\n")
+        return
+    m.memory.write(env_seg << 4, block.ljust(0x100, b"\0"))
+
+
+def expand_prompt(shell: "Shell", prompt: str) -> str:
+    m = shell.m
+    dos = m.dos
+    now = m.now_datetime()
+    out = []
+    i = 0
+    while i < len(prompt):
+        ch = prompt[i]
+        if ch == "$" and i + 1 < len(prompt):
+            code = prompt[i + 1].upper()
+            i += 2
+            out.append({
+                "P": f"{dos.current_drive}:\\" + "\\".join(dos.current_dirs.get(dos.current_drive, [])),
+                "G": ">", "L": "<", "B": "|", "Q": "=", "$": "$", "N": dos.current_drive,
+                "_": "\r\n", "E": "\x1b", "H": "\x08",
+                "V": "IBM Personal Computer DOS Version 3.30",
+                "D": f"{'Sun Mon Tue Wed Thu Fri Sat'.split()[(now.weekday() + 1) % 7]} "
+                     f"{now.month:02}-{now.day:02}-{now.year}",
+                "T": f"{now.hour:2}:{now.minute:02}:{now.second:02}.{now.microsecond // 10000:02}",
+            }.get(code, ""))
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def read_file(shell: "Shell", path: str) -> bytes | None:
+    dos = shell.m.dos
+    try:
+        drive, parts = dos.resolve(path)
+        fs = dos.drives[drive]
+        entry = fs.stat(parts)
+        if entry is None or entry.is_dir:
+            return None
+        with fs.open(parts) as f:
+            return f.read(entry.size)
+    except DosError:
+        return None
+
+
+def find_program(shell: "Shell", word: str) -> str | None:
+    """Look for word.COM, .EXE, .BAT in the current directory, then along PATH."""
+    dos = shell.m.dos
+    places = [""]
+    for folder in environment(shell).get("PATH", "").split(";"):
+        if folder:
+            places.append(folder.rstrip("\\") + "\\")
+    has_ext = "." in word.split("\\")[-1]
+    for place in places if "\\" not in word and ":" not in word[2:] else [""]:
+        candidates = [word] if has_ext else [word + ext for ext in (".COM", ".EXE", ".BAT")]
+        for name in candidates:
+            path = place + name
+            if not path.upper().endswith((".COM", ".EXE", ".BAT")):
+                continue
+            try:
+                drive, parts = dos.resolve(path)
+                entry = dos.drives[drive].stat(parts)
+            except DosError:
+                continue
+            if entry is not None and not entry.is_dir:
+                return f"{drive}:\\" + "\\".join(parts)
+    return None
+
+
+def change_drive(shell: "Shell", letter: str) -> None:
+    dos = shell.m.dos
+    if letter.upper() not in dos.drives:
+        shell.console.write(b"Invalid drive specification\r\n")
+        return
+    dos.current_drive = letter.upper()
+
+
+# ---------------------------------------------------------------- the commands
+def cmd_dir(shell: "Shell", rest: str) -> None:
+    dos = shell.m.dos
+    args = [a for a in rest.split() if not a.startswith("/")]
+    switches = {a.upper() for a in rest.split() if a.startswith("/")}
+    target = args[0] if args else ""
+    try:
+        drive, parts = dos.resolve(target or ".")
+    except DosError:
+        shell.console.write(b"Invalid drive specification\r\n")
+        return
+    fs = dos.drives[drive]
+    pattern = "*.*"
+    entry = fs.stat(parts) if parts else None
+    if parts and (entry is None or not entry.is_dir):
+        pattern = parts[-1]
+        parts = parts[:-1]
+        if "." not in pattern:
+            pattern += ".*"
+    try:
+        entries = fs.listdir(parts)
+    except DosError:
+        shell.console.write(b"Path not found\r\n")
+        return
+    label = fs.volume_label
+    out = [""]
+    out.append(f" Volume in drive {drive} is {label}" if label else f" Volume in drive {drive} has no label")
+    out.append(f" Directory of  {drive}:\\" + "\\".join(parts))
+    out.append("")
+    pat = names.pattern_to_fcb(pattern)
+    count = 0
+    wide = []
+    for e in entries:
+        if e.is_label or e.attr & 0x06:
+            continue
+        fcb = names.to_fcb(e.name) if e.name not in (".", "..") else e.name.encode().ljust(11)
+        if not names.fcb_matches(pat, fcb):
+            continue
+        count += 1
+        base, _, ext = e.name.partition(".") if e.name not in (".", "..") else (e.name, "", "")
+        if "/W" in switches:
+            wide.append(f"{base:<8} {ext:<3}")
+            continue
+        size = "<DIR>   " if e.is_dir else f"{e.size:>9}"
+        year, month, day = ((e.date >> 9) + 1980, (e.date >> 5) & 15, e.date & 31)
+        hour, minute = e.time >> 11, (e.time >> 5) & 63
+        suffix = "a" if hour < 12 else "p"
+        hour12 = hour % 12 or 12
+        size_field = f"    {size}" if e.is_dir else size
+        out.append(f"{base:<8} {ext:<3}{size_field:>9}  {month:>2}-{day:02}-{year % 100:02}  "
+                   f"{hour12:>2}:{minute:02}{suffix}")
+    for i in range(0, len(wide), 5):
+        out.append("    ".join(wide[i:i + 5]))
+    if count == 0:
+        out.append("File not found")
+    else:
+        per_cluster, sector, free, _total = fs.free_space()
+        out.append(f"{count:>9} File(s) {free * per_cluster * sector:>8} bytes free")
+    shell.console.write(("\r\n".join(out) + "\r\n").encode("cp437", "replace"))
+
+
+def cmd_type(shell: "Shell", rest: str) -> None:
+    name = rest.strip()
+    if not name:
+        shell.console.write(b"Required parameter missing\r\n")
+        return
+    data = read_file(shell, name.split()[0])
+    if data is None:
+        shell.console.write(b"File not found - " + name.encode("cp437", "replace") + b"\r\n")
+        return
+    shell.console.write(data.split(b"\x1a")[0])
+
+
+def cmd_cls(shell: "Shell", rest: str) -> None:
+    m = shell.m
+    page = m.memory[0x462]
+    video.scroll(m, 0, 0x07, 0, 0, 24, video.columns(m) - 1, up=True, page=page)
+    video.set_cursor(m, page, 0, 0)
+
+
+def cmd_echo(shell: "Shell", rest: str) -> None:
+    text = rest[1:] if rest[:1] in (" ", ".", "\t") else rest
+    word = text.strip().upper()
+    if word == "OFF":
+        shell.state.echo = False
+    elif word == "ON":
+        shell.state.echo = True
+    elif not text.strip() and rest[:1] != ".":
+        shell.console.write(f"ECHO is {'on' if shell.state.echo else 'off'}\r\n".encode())
+    else:
+        shell.console.write(text.encode("cp437", "replace") + b"\r\n")
+
+
+def cmd_ver(shell: "Shell", rest: str) -> None:
+    shell.console.write(b"\r\nIBM Personal Computer DOS Version 3.30\r\n")
+
+
+def cmd_cd(shell: "Shell", rest: str) -> None:
+    dos = shell.m.dos
+    target = rest.strip()
+    if not target or (len(target) == 2 and target[1] == ":"):
+        letter = target[0].upper() if target else dos.current_drive
+        if letter not in dos.drives:
+            shell.console.write(b"Invalid drive specification\r\n")
+            return
+        path = "\\".join(dos.current_dirs.get(letter, []))
+        shell.console.write(f"{letter}:\\{path}\r\n".encode())
+        return
+    try:
+        drive, parts = dos.resolve(target)
+        entry = dos.drives[drive].stat(parts) if parts else None
+        if parts and (entry is None or not entry.is_dir):
+            raise DosError(3)
+    except DosError:
+        shell.console.write(b"Invalid directory\r\n")
+        return
+    dos.current_dirs[drive] = parts
+
+
+def cmd_md(shell: "Shell", rest: str) -> None:
+    _simple(shell, lambda fs, parts: fs.mkdir(parts), rest, b"Unable to create directory\r\n")
+
+
+def cmd_rd(shell: "Shell", rest: str) -> None:
+    _simple(shell, lambda fs, parts: fs.rmdir(parts), rest,
+            b"Invalid path, not directory,\r\nor directory not empty\r\n")
+
+
+def _simple(shell, action, rest, failure: bytes) -> None:
+    dos = shell.m.dos
+    try:
+        drive, parts = dos.resolve(rest.strip())
+        action(dos.drives[drive], parts)
+    except DosError:
+        shell.console.write(failure)
+
+
+def cmd_del(shell: "Shell", rest: str) -> None:
+    dos = shell.m.dos
+    target = rest.strip()
+    if not target:
+        shell.console.write(b"Required parameter missing\r\n")
+        return
+    try:
+        drive, parts = dos.resolve(target)
+    except DosError:
+        shell.console.write(b"Invalid drive specification\r\n")
+        return
+    fs = dos.drives[drive]
+    pat = names.pattern_to_fcb(parts[-1]) if parts else names.pattern_to_fcb("*.*")
+    found = False
+    for e in fs.listdir(parts[:-1]):
+        if e.is_dir or e.is_label or e.name in (".", ".."):
+            continue
+        if names.fcb_matches(pat, names.to_fcb(e.name)):
+            fs.remove(parts[:-1] + [e.name])
+            found = True
+    if not found:
+        shell.console.write(b"File not found\r\n")
+
+
+def cmd_ren(shell: "Shell", rest: str) -> None:
+    dos = shell.m.dos
+    args = rest.split()
+    if len(args) != 2:
+        shell.console.write(b"Invalid number of parameters\r\n")
+        return
+    try:
+        drive, old = dos.resolve(args[0])
+        dos.drives[drive].rename(old, old[:-1] + [names.normalize_name(args[1])])
+    except DosError:
+        shell.console.write(b"Duplicate file name or File not found\r\n")
+
+
+def cmd_copy(shell: "Shell", rest: str) -> None:
+    dos = shell.m.dos
+    args = [a for a in rest.split() if not a.startswith("/")]
+    if not args:
+        shell.console.write(b"Required parameter missing\r\n")
+        return
+    source = args[0]
+    data = read_file(shell, source)
+    if data is None:
+        shell.console.write(f"File not found - {source}\r\n".encode("cp437", "replace"))
+        shell.console.write(b"        0 File(s) copied\r\n")
+        return
+    target = args[1] if len(args) > 1 else "."
+    device = dos.device_name(target)
+    if device == "PRN":
+        for b in data:
+            shell.m.printer.print_byte(b)
+    elif device == "CON":
+        shell.console.write(data)
+    elif device == "NUL":
+        pass
+    else:
+        try:
+            drive, parts = dos.resolve(target)
+            fs = dos.drives[drive]
+            entry = fs.stat(parts) if parts else None
+            if not parts or (entry is not None and entry.is_dir):
+                parts = parts + [dos.resolve(source)[1][-1]]
+            with fs.create(parts) as f:
+                f.write(data)
+        except DosError as err:
+            shell.console.write(f"File creation error ({err})\r\n".encode("cp437", "replace"))
+            return
+    shell.console.write(b"        1 File(s) copied\r\n")
+
+
+def cmd_pause(shell: "Shell", rest: str) -> None:
+    shell.console.write(b"Strike a key when ready . . . ")
+    shell.state.waiting_key_for = "pause"
+
+
+def cmd_rem(shell: "Shell", rest: str) -> None:
+    pass
+
+
+def cmd_set(shell: "Shell", rest: str) -> None:
+    text = rest.strip()
+    if not text:
+        for k, v in environment(shell).items():
+            shell.console.write(f"{k}={v}\r\n".encode("cp437", "replace"))
+        return
+    key, _, value = text.partition("=")
+    set_environment(shell, key.strip(), value)
+
+
+def cmd_prompt(shell: "Shell", rest: str) -> None:
+    set_environment(shell, "PROMPT", rest.strip())
+
+
+def cmd_path(shell: "Shell", rest: str) -> None:
+    text = rest.strip().lstrip("=")
+    if not text:
+        shell.console.write(f"PATH={environment(shell).get('PATH', '')}\r\n".encode())
+        return
+    set_environment(shell, "PATH", "" if text == ";" else text.upper())
+
+
+def cmd_date(shell: "Shell", rest: str) -> None:
+    now = shell.m.now_datetime()
+    day = "Sun Mon Tue Wed Thu Fri Sat".split()[(now.weekday() + 1) % 7]
+    shell.console.write(f"Current date is {day} {now.month:02}-{now.day:02}-{now.year}\r\n".encode())
+
+
+def cmd_time(shell: "Shell", rest: str) -> None:
+    now = shell.m.now_datetime()
+    shell.console.write(f"Current time is {now.hour:2}:{now.minute:02}:{now.second:02}."
+                        f"{now.microsecond // 10000:02}\r\n".encode())
+
+
+def cmd_goto(shell: "Shell", rest: str) -> None:
+    if not shell.state.batch:
+        return
+    batch = shell.state.batch[-1]
+    label = rest.strip().lstrip(":").upper()[:8]
+    for i, line in enumerate(batch.lines):
+        if line.strip().startswith(":") and line.strip()[1:].strip().upper()[:8] == label:
+            batch.position = i + 1
+            return
+    shell.console.write(b"Label not found\r\n")
+    batch.position = len(batch.lines)
+
+
+def cmd_if(shell: "Shell", rest: str) -> None:
+    words = rest.split()
+    negate = bool(words) and words[0].upper() == "NOT"
+    if negate:
+        words = words[1:]
+    if len(words) < 2:
+        shell.console.write(b"Syntax error\r\n")
+        return
+    kind = words[0].upper()
+    if kind == "ERRORLEVEL" and len(words) >= 3:
+        result = shell.state.errorlevel >= int(words[1]) if words[1].isdigit() else False
+        command = " ".join(words[2:])
+    elif kind == "EXIST" and len(words) >= 3:
+        result = read_file(shell, words[1]) is not None
+        command = " ".join(words[2:])
+    elif "==" in words[0]:
+        left, _, right = words[0].partition("==")
+        result = left == right
+        command = " ".join(words[1:])
+    else:
+        shell.console.write(b"Syntax error\r\n")
+        return
+    if result != negate:
+        shell.execute(command)
+
+
+COMMANDS = {
+    "DIR": cmd_dir, "TYPE": cmd_type, "CLS": cmd_cls, "ECHO": cmd_echo, "VER": cmd_ver,
+    "CD": cmd_cd, "CHDIR": cmd_cd, "MD": cmd_md, "MKDIR": cmd_md, "RD": cmd_rd, "RMDIR": cmd_rd,
+    "DEL": cmd_del, "ERASE": cmd_del, "REN": cmd_ren, "RENAME": cmd_ren, "COPY": cmd_copy,
+    "PAUSE": cmd_pause, "REM": cmd_rem, "SET": cmd_set, "PROMPT": cmd_prompt, "PATH": cmd_path,
+    "DATE": cmd_date, "TIME": cmd_time, "GOTO": cmd_goto, "IF": cmd_if,
+}

@@ -1,0 +1,67 @@
+"""Turning the machine's disk arguments into mounted drives.
+
+``mount_disks(disks, host_dirs)`` takes what `pcemu.machine.Machine` is given:
+
+* `disks`: one disk or a list of disks, each a catalogue name ("1612") or an
+  image path, optionally prefixed with a drive letter ("B:1612",
+  "B:/tmp/x.img").  Disks without a letter take the free letters from A:
+  on, in order.
+* `host_dirs`: drive letter -> host folder, mounted with `HostDirDrive`.
+
+It returns letter -> drive: a `FloppyImage` for images (its ``filesystem`` is
+the `Drive` DOS uses, the image itself serves INT 13h) or a `HostDirDrive`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Iterable
+
+from .errors import MountError
+from .hostdir import HostDirDrive
+from .image import FloppyImage
+
+_LETTER = re.compile(r"^([A-Za-z]):(?=.)")
+
+
+def _split_letter(spec: str | os.PathLike) -> tuple[str | None, str | os.PathLike]:
+    if isinstance(spec, Path):
+        return None, spec
+    m = _LETTER.match(spec)
+    # "C:\\x.img" on Windows is a path, not drive C: - only take a letter
+    # followed by something that is not itself an absolute Windows path.
+    if m and not (os.name == "nt" and spec[2:3] in ("\\", "/")):
+        return m.group(1).upper(), spec[2:]
+    return None, spec
+
+
+def mount_disks(disks: Iterable[str | os.PathLike] | str | os.PathLike | None,
+                host_dirs: dict[str, str | os.PathLike] | None = None) -> dict[str, object]:
+    from disks.catalog import DiskError, find_disk
+
+    if disks is None:
+        disks = []
+    elif isinstance(disks, (str, os.PathLike)):
+        disks = [disks]
+    mounted: dict[str, object] = {}
+    for letter, folder in (host_dirs or {}).items():
+        letter = letter.rstrip(":").upper()
+        if len(letter) != 1 or not letter.isalpha():
+            raise MountError(f"{letter!r} is not a drive letter")
+        mounted[letter] = HostDirDrive(folder)
+    pending = [_split_letter(d) for d in disks]
+    # Lettered disks first, so the others fill the letters left free.
+    order = [p for p in pending if p[0] is not None] + [p for p in pending if p[0] is None]
+    for letter, spec in order:
+        if letter is None:
+            letter = next(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in mounted)
+        if letter in mounted:
+            raise MountError(f"drive {letter}: is given twice")
+        try:
+            path = find_disk(spec)
+        except DiskError as exc:
+            raise MountError(str(exc)) from None
+        mounted[letter] = FloppyImage.open(path)
+    return dict(sorted(mounted.items()))

@@ -25,7 +25,7 @@ def check_turn(record) -> None:
     before, after, me = record.before, record.after, record.player
     assert sorted(after.all_tiles()) == ALL, "a piece was made or lost"
     assert rules.is_valid_table(after.table)
-    assert not any("invalid series" in line for line in after.history), \
+    assert after.last_turn_end in ("play", "draw", "pass"), \
         "a computer play was penalised"
     old_table = Counter(before.table_tiles())
     new_table = Counter(after.table_tiles())
@@ -107,7 +107,7 @@ def test_random_human_turns_conserve_pieces_and_leave_a_valid_table(index, choic
     me = state.current
     assert sorted(after.all_tiles()) == ALL
     assert rules.is_valid_table(after.table)
-    if any("invalid series" in line for line in after.history[len(state.history):]):
+    if after.last_turn_end == "penalty":
         assert len(after.pile) == max(0, len(state.pile) - rules.PENALTY_DRAW)
         assert not after.over
     if not after.opened[me]:

@@ -144,7 +144,7 @@ def test_no_minimum_after_the_first_play():
     """"In the second and following turns there is no minimum.\""""
     state = make_state("R8 K1", "B1", table=["R5 R6 R7"], pile="O2", opened=(True, True))
     after = played_state(state, [S("R5 R6 R7 R8")])
-    assert after.trays[0] == (T("K1"),) and "plays R8" in after.history[-1]
+    assert after.trays[0] == (T("K1"),) and after.last_turn_end == "play"
 
 
 def test_first_play_must_total_30():
@@ -181,7 +181,7 @@ def test_cannot_play_takes_a_piece_from_the_pile():
     after = rules.apply(state, rules.draw_action(state))
     assert sorted(after.trays[0]) == sorted([T("R1"), T("K5"), T("O3")])   # the top piece
     assert after.pile == (T("O1"), T("O2"))
-    assert after.current == 1 and after.table == ()
+    assert after.current == 1 and after.table == () and after.last_turn_end == "draw"
 
 
 def test_first_to_lose_all_pieces_wins():
@@ -334,7 +334,7 @@ def test_invalid_series_first_gives_a_requester_then_a_penalty():
     assert sorted(str(t) for t in after.trays[0]) == \
         sorted(["K1", "R7", "R9", "O3", "O4", "O5", "O6", "O7"])
     assert after.table == (S("R4 R5 R6"),)
-    assert len(after.pile) == 2 and after.current == 1
+    assert len(after.pile) == 2 and after.current == 1 and after.last_turn_end == "penalty"
     assert sorted(after.all_tiles()) == sorted(state.all_tiles())
 
 
@@ -391,7 +391,7 @@ def test_empty_pile_two_passes_end_the_game_lowest_tray_wins():
     tray value wins."""
     state = make_state("R1 K2", "B13", pile="", opened=(True, True))
     once = rules.apply(state, rules.draw_action(state))
-    assert not once.over and once.passes == 1
+    assert not once.over and once.passes == 1 and once.last_turn_end == "pass"
     assert [sorted(t) for t in once.trays] == [sorted(t) for t in state.trays]
     twice = rules.apply(once, rules.draw_action(once))
     assert twice.over and twice.winner == 0 and "pile is empty" in twice.end_reason

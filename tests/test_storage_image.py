@@ -530,3 +530,15 @@ def test_disk1612_source_unchanged_after_writes(disk1612, tmp_path):
     report = {(c.path, c.status) for c in img.changes()}
     assert report == {("\\TREE1.EZT", "new"), ("\\TREE2.EZT", "new"), ("\\TREE3.EZT", "new"),
                       ("\\GO.BAT", "deleted"), ("\\GO.TXT", "changed")}
+
+
+def test_drive_paths_must_be_canonical_components():
+    vol = mount().drive
+    for bad in (["foo.txt"], ["."], [".."], ["A B"], ["TOOLONGNAME"], ["X.TXT", ""]):
+        with pytest.raises(DosError) as info:
+            vol.stat(bad)
+        assert info.value.code == 3
+    # a cp437 name byte above 7Fh is canonical as DOS packs it (not upper-cased)
+    write_file(vol, ["CAF\u00e9.TXT"], b"x")
+    assert vol.listdir([])[0].name == "CAF\u00e9.TXT"
+    assert vol.read_file(["CAF\u00e9.TXT"]) == b"x"

@@ -345,6 +345,8 @@ def test_unknown_or_contradictory_switches_are_explained(capsys):
     assert "unknown switch 'Q'" in capsys.readouterr().err
     assert main(["demo", "--bet", "0"]) == 2
     assert "--bet must be" in capsys.readouterr().err
+    assert main(["demo", "--delay", "-1"]) == 2
+    assert "--delay cannot be negative" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------- the program itself
@@ -370,3 +372,37 @@ def test_play_from_stdin_keeps_tonk_scr_in_the_current_directory(tmp_path):
     assert (tmp_path / "TONK.SCR").read_text().splitlines()[2] == "bet none"
     r = run_module(["play", "--seed", "9"], stdin="", cwd=tmp_path)
     assert r.returncode == 0 and "No TONK.SCR" not in r.stdout
+
+
+def test_playing_to_the_end_of_the_deck_shows_the_break_and_the_showdown():
+    """'THE BREAK' and 'IF THE DECK IS EXHAUSTED AND NO PLAYER GOES TONK, THE PLAYER WITH
+    THE LOWEST TOTAL UNMATCHED POINTS WINS'.  The computer is told never to tonk short
+    of zero, and the human draws and throws back every card."""
+    from games_py.tonk.players import ComputerPlayer
+    bets = ["10"]
+
+    def answer(prompt, text):
+        if "YOUR BET" in prompt:
+            return bets.pop() if bets else "F7"
+        if "REPLAY" in prompt:
+            return "N"
+        if "YOU'RE UP" in prompt:
+            return "D"
+        if "DISCARD" in prompt:
+            return "8"
+        return ""          # the computer's turn, and the exhausted deck
+    g, out = game(lambda o: Feeder(o, answer), seed=3)
+    g.computer = ComputerPlayer(caution=0.0)
+    g.run()
+    text = out.getvalue()
+    assert "DECK: 2   AT THE BREAK" in text
+    breaker = re.search(r"AFTER THE BREAK \(BREAKER: (YOU|ME)\)", text).group(1)
+    assert "DECK: 0" in text
+    assert "DECK EXHAUSTED: LOWEST COUNT WINS" in text
+    mine = int(re.search(r"YOUR HAND: .*UNMATCHED: (\d+)", text).group(1))
+    theirs = int(re.search(r"MY HAND: .*UNMATCHED: (\d+)", text).group(1))
+    winner = re.search(r"LOWEST COUNT WINS.*: (YOU|I) WIN\.", text).group(1)
+    if mine == theirs:
+        assert winner == ("YOU" if breaker == "YOU" else "I")
+    else:
+        assert winner == ("YOU" if mine < theirs else "I")

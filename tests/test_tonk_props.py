@@ -119,7 +119,7 @@ def test_computer_beats_a_random_player():
         st = play_game(seed, lambda s: [RandomPlayer(random.Random(s), tonk_chance=0.05),
                                         ComputerPlayer(random.Random(s))])
         pot.settle(st.outcome, 10, 0)
-    assert pot.balance < -1000          # of at most about -4000 (every hand lost double)
+    assert pot.balance < -1000          # -4000 would be every hand lost double
 
 
 def test_money_is_zero_sum_and_bets_stay_in_range():

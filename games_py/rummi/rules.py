@@ -134,7 +134,7 @@ def apply_swap(state: GameState, swap: Swap) -> GameState:
     trays[me] = sort_tray([t for t in trays[me] if t != swap.give] + [swap.receive])
     trays[other] = sort_tray([t for t in trays[other] if t != swap.receive] + [swap.give])
     return state.with_(trays=tuple(trays)).log(
-        f"player {me}: swaps duplicate {swap.give} for {swap.receive}")
+        f"player {me}: swap duplicate {swap.give} for {swap.receive}")
 
 
 def apply_end_turn(state: GameState, table: Iterable[Sequence[Tile]]) -> GameState:
@@ -144,12 +144,14 @@ def apply_end_turn(state: GameState, table: Iterable[Sequence[Tile]]) -> GameSta
     if table_problems(table, added, state.opened[me]):
         return _penalty(state, table, added)
     if not added:
-        return _draw(state, table, 1, f"player {me}: takes a piece")
+        return _draw(state.with_(last_turn_end="draw"), table, 1,
+                     f"player {me}: take a piece")
     tray = sort_tray((Counter(state.trays[me]) - Counter(added)).elements())
     trays = _replace(state.trays, me, tray)
     opened = _replace(state.opened, me, True)
-    after = state.with_(table=table, trays=trays, opened=opened, passes=0).log(
-        f"player {me}: plays {format_tiles(added)}")
+    after = state.with_(table=table, trays=trays, opened=opened, passes=0,
+                        last_turn_end="play").log(
+        f"player {me}: play {format_tiles(added)}")
     if not tray:
         return after.with_(over=True, winner=me,
                            end_reason=f"player {me} has played all pieces")
@@ -180,9 +182,9 @@ def _penalty(state: GameState, table: Table, added: list[Tile]) -> GameState:
     after = state.with_(table=normalise_table(good),
                         trays=_replace(state.trays, me, sort_tray(tray)),
                         opened=_replace(state.opened, me, opened))
-    return _draw(after, after.table, PENALTY_DRAW,
-                 f"player {me}: leaves invalid series; {format_tiles(back)} "
-                 f"go back to the tray and 5 pieces are taken as a penalty")
+    return _draw(after.with_(last_turn_end="penalty"), after.table, PENALTY_DRAW,
+                 f"player {me}: penalty -- {format_tiles(back)} back to the tray "
+                 f"and 5 pieces taken")
 
 
 def _draw(state: GameState, table: Table, count: int, message: str) -> GameState:
@@ -191,10 +193,13 @@ def _draw(state: GameState, table: Table, count: int, message: str) -> GameState
     drawn = [pile.pop() for _ in range(min(count, len(pile)))]
     trays = _replace(state.trays, me, sort_tray(state.trays[me] + tuple(drawn)))
     passes = 0 if drawn else state.passes + 1
+    end = state.last_turn_end
     if not drawn:
-        message += " but the pile is empty"
+        message += " -- the pile is empty"
+        if end == "draw":
+            end = "pass"
     after = state.with_(pile=tuple(pile), trays=trays, table=table,
-                        passes=passes).log(message)
+                        passes=passes, last_turn_end=end).log(message)
     if passes >= 2:
         return _end_by_count(after)
     return _next_turn(after)
@@ -206,7 +211,7 @@ def skip_turn(state: GameState) -> GameState:
     if state.over:
         raise IllegalAction("the game is over")
     passes = state.passes + 1 if not state.pile else 0
-    after = state.with_(passes=passes).log(f"player {state.current}: does not play (single play)")
+    after = state.with_(passes=passes, last_turn_end="skip").log(f"player {state.current}: single play, no move")
     return _end_by_count(after) if passes >= 2 else _next_turn(after)
 
 

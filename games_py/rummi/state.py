@@ -31,6 +31,9 @@ class GameState:
     over: bool = False
     winner: int | None = None              # None with over=True: a draw
     end_reason: str = ""
+    # how the last turn ended: "play", "draw", "pass" (pile empty),
+    # "penalty" or "skip" (single play); "" before the first turn
+    last_turn_end: str = ""
     history: tuple[str, ...] = field(default=(), compare=False)
 
     @property
@@ -66,7 +69,7 @@ def new_game(rng: random.Random) -> GameState:
         del pile[-HAND_SIZE:]
     first = rng.randrange(PLAYERS)
     return GameState(pile=tuple(pile), trays=tuple(trays), table=(),
-                     current=first, history=(f"player {first} begins",))
+                     current=first, history=(f"first turn: player {first}",))
 
 
 def duplicates(tray: tuple[Tile, ...]) -> list[tuple[int, int]]:

@@ -89,7 +89,7 @@ class TerminalGame:
     # -- the game loop -----------------------------------------------------------
     def run(self) -> None:
         self.say("Rummi -- type 'help' for commands.")
-        self.say(_humanise(self.state.history[0]) + ".")
+        self.say(_humanise(self.state.history[0]))
         try:
             while True:
                 if self.state.over:
@@ -106,7 +106,7 @@ class TerminalGame:
 
     def _new_game(self) -> None:
         self.state = self._deal()
-        self.say("New game; " + _humanise(self.state.history[0]) + ".")
+        self.say("New game; " + _humanise(self.state.history[0]))
 
     def _game_over(self) -> None:
         s = self.state
@@ -247,6 +247,9 @@ class TerminalGame:
         before = builder.state
         self.state = rules.apply(builder.state, result)
         self._report(before)
+        gained = Counter(self.state.trays[HUMAN]) - Counter(before.trays[HUMAN])
+        if gained:
+            self.say(f"You took {self.fmt(sorted(gained.elements()))}.")
         return True
 
     def _report(self, before: GameState) -> None:
@@ -296,7 +299,7 @@ class _HumanSwapAnswer:
 
 def _humanise(line: str) -> str:
     """The log speaks of player 0 and 1; here they are you and the computer."""
-    line = line.replace("player 0:", "you:").replace("player 1:", "computer:")
+    line = line.replace("player 0:", "You:").replace("player 1:", "Computer:")
     return line.replace("player 0", "you").replace("player 1", "the computer")
 
 

@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     except SwitchError as e:
         print(f"tonk: {e}", file=sys.stderr)
         return 2
+    if args.delay is not None and args.delay < 0:
+        print("tonk: --delay cannot be negative", file=sys.stderr)
+        return 2
     if args.mode == "demo":
         if not MIN_BET <= args.bet <= MAX_BET:
             print(f"tonk: --bet must be ${MIN_BET} to ${MAX_BET}", file=sys.stderr)

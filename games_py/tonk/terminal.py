@@ -17,7 +17,8 @@ from games_py.tonk.match import Session, run_hand
 from games_py.tonk.options import Options
 from games_py.tonk.players import ComputerPlayer, Observation
 from games_py.tonk.pot import BetError, Pot, load_pot, parse_bet, save_pot
-from games_py.tonk.rules import autosort, is_ten_card_hand, swap_cards, why_illegal
+from games_py.tonk.rules import (DEADLOCK_RETURNS_EACH, autosort, is_ten_card_hand, swap_cards,
+                                 why_illegal)
 from games_py.tonk.state import Action, Kind, Phase, Reason, TonkState
 
 YOU, ME = 0, 1            # the human sits in seat 0, the computer in seat 1
@@ -179,7 +180,7 @@ class TerminalGame:
         elif k is Kind.MELD:
             self.say(f"{name} MELD {self.cards_text(state.tables[p][-1])}.")
         elif k is Kind.RETURN:
-            left = 3 * state.num_players - state.returns_in_row
+            left = DEADLOCK_RETURNS_EACH * state.num_players - state.returns_in_row
             note = f" ({state.returns_in_row} PASSES IN A ROW)" if state.returns_in_row > 1 and left > 0 else ""
             self.say(f"{name} RETURN THE UPCARD {self.card_text(action.cards[0])}.{note}")
         elif k is Kind.DRAW:

@@ -7,6 +7,7 @@
 * `names` - 8.3 names, the FCB form and DOS wildcard matching;
 * `layout` - BPBs, standard diskette formats and layout detection;
 * `pcjs` - PCjs diskette JSON import;
+* `mount` - the machine's disk arguments -> mounted drives (`mount_disks`);
 * `errors` - `DosError` (with DOS error codes), `ImageError`, `MountError`.
 """
 

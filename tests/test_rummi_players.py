@@ -1,0 +1,150 @@
+"""The two levels of the guide's Level menu:
+"Beginner -- the program doesn't try every (complex) combination" and
+"Expert -- the program will try every combination it can think of"."""
+from __future__ import annotations
+
+from collections import Counter
+import time
+
+import pytest
+
+from games_py.rummi import rules
+from games_py.rummi.game import play_game, play_turn
+from games_py.rummi.players import (BeginnerPlayer, ExpertPlayer, ScriptedPlayer, SwapOffer,
+                                    beginner_play, make_player)
+from games_py.rummi.rules import EndTurn
+from games_py.rummi.solver import best_play
+from games_py.rummi.state import GameState, duplicates, view_for
+from games_py.rummi.tiles import Tile, parse_kind, tiles
+
+
+def S(text):
+    return tuple(tiles(text))
+
+
+def make_state(tray0, tray1, table=(), pile="O1 O2", opened=(True, True)):
+    taken: Counter = Counter()
+
+    def take(text):
+        out = []
+        for word in text.split():
+            kind = parse_kind(word)
+            out.append(Tile(*kind, taken[kind]))
+            taken[kind] += 1
+        return tuple(out)
+
+    table_t = tuple(take(s) for s in table)
+    return GameState(pile=take(pile), trays=(take(tray0), take(tray1)), table=table_t,
+                     current=0, opened=opened)
+
+
+def game_positions():
+    """Positions from real games between the two levels."""
+    out = []
+    for seed in range(10):
+        players = [ExpertPlayer(), BeginnerPlayer()] if seed % 2 else \
+            [BeginnerPlayer(), ExpertPlayer()]
+        _, records = play_game(players, seed)
+        out += [r.before for r in records]
+    return out
+
+
+POSITIONS = game_positions()
+
+
+def test_expert_never_plays_fewer_pieces_than_beginner():
+    """From the same position (the player to move, same tray and table)."""
+    more = 0
+    for state in POSITIONS:
+        view = view_for(state, state.current)
+        expert = ExpertPlayer().plan(view)
+        beginner = BeginnerPlayer().plan(view)
+        assert len(expert.played) >= len(beginner.played)
+        more += len(expert.played) > len(beginner.played)
+    assert more > 0          # and sometimes strictly more: it does search
+
+
+def test_expert_rearranges_where_beginner_cannot():
+    """R4-R5-R6-R7 on the table, B7 K7 on the tray: only taking R7 off the run
+    ("the program will try every combination") plays them."""
+    state = make_state("B7 K7 O1", "B1", table=["R4 R5 R6 R7"])
+    view = view_for(state, 0)
+    assert BeginnerPlayer().plan(view).played == ()
+    expert = ExpertPlayer().plan(view)
+    assert Counter(t.kind for t in expert.played) == Counter(t.kind for t in tiles("B7 K7"))
+
+
+def test_beginner_lays_tray_series_and_adds_to_ends_without_rearranging():
+    """"doesn't try every (complex) combination": new series from the tray,
+    single pieces at the ends of table series; table series are not split."""
+    table = [S("R3 R4 R5"), S("K9 B9 O9")]
+    plan = beginner_play(table, tiles("R6 R9 B1 B2 B3 K5"), 0)
+    assert Counter(str(t) for t in plan.played) == Counter(["R6", "R9", "B1", "B2", "B3"])
+    assert [str(t) for t in plan.table[0]] == ["R3", "R4", "R5", "R6"]
+    assert sorted(str(t) for t in plan.table[1]) == ["B9", "K9", "O9", "R9"]
+    # splitting R3..R7 for the second R5 is beyond the beginner
+    assert beginner_play([S("R3 R4 R5 R6 R7")], [Tile(3, 5, 1)], 0).played == ()
+    assert len(best_play([S("R3 R4 R5 R6 R7")], [Tile(3, 5, 1)], 0).played) == 1
+
+
+def test_beginner_opening_needs_30():
+    """"he must play at least a total of 30" -- or the beginner draws."""
+    assert beginner_play([], tiles("R1 R2 R3 K4"), 30).played == ()
+    plan = beginner_play([], tiles("R10 R11 R12 K4"), 30)
+    assert plan.points == 33
+
+
+def test_expert_offers_a_duplicate_it_does_not_need():
+    """"If both players have duplicate pieces ... they may swap": the Expert
+    offers a duplicate its play leaves idle, only if the opponent has one."""
+    state = make_state("R5 R5 K1 K2 K3", "B9 B9 O4")
+    action = ExpertPlayer().act(view_for(state, 0))
+    assert isinstance(action, SwapOffer) and action.give.kind == parse_kind("R5")
+    no_dup = make_state("R5 R5 K1 K2 K3", "B9 B8 O4")
+    assert isinstance(ExpertPlayer().act(view_for(no_dup, 0)), EndTurn)
+    assert isinstance(BeginnerPlayer().act(view_for(state, 0)), EndTurn)
+
+
+def test_swap_through_play_turn_exchanges_duplicates():
+    state = make_state("R5 R5 K1", "B9 B9 O4", opened=(True, True))
+    scripted = ScriptedPlayer([SwapOffer(state.trays[0][0])])
+    after, record = play_turn(state, [scripted, ExpertPlayer()])
+    assert len(record.swaps) == 1
+    assert record.swaps[0].receive.kind == parse_kind("B9")
+    assert duplicates(after.trays[0]) == [] and duplicates(after.trays[1]) == []
+    assert sorted(after.all_tiles()) == sorted(state.all_tiles())
+
+
+def test_swap_return_gives_a_duplicate():
+    state = make_state("B9 B9 O4 O5 O6", "R5 R5 K1")
+    view = view_for(state, 0)
+    for player in (ExpertPlayer(), BeginnerPlayer()):
+        back = player.swap_return(view, state.trays[1][0])
+        assert back.kind in duplicates(view.tray)
+
+
+def test_expert_moves_within_two_seconds_mid_game():
+    """The brief: the Expert must move within about 2 s on this machine."""
+    worst = 0.0
+    for state in POSITIONS[::3]:
+        view = view_for(state, state.current)
+        start = time.perf_counter()
+        ExpertPlayer().act(view)
+        worst = max(worst, time.perf_counter() - start)
+    assert worst < 2.0
+
+
+def test_computer_moves_are_legal_plays():
+    """Every computer EndTurn is accepted without penalty."""
+    for state in POSITIONS[::5]:
+        for player in (ExpertPlayer(), BeginnerPlayer()):
+            plan = player.plan(view_for(state, state.current))
+            after = rules.apply(state, EndTurn(plan.table))
+            assert after.last_turn_end == "play" or not plan.played
+            assert rules.is_valid_table(after.table)
+
+
+def test_make_player_rejects_unknown_levels():
+    assert make_player("Expert").name == "Expert"
+    with pytest.raises(ValueError, match="beginner or expert"):
+        make_player("grandmaster")

@@ -74,6 +74,8 @@ class Machine:
             self.dos.mount(letter, drive)
         if boot:
             self.dos.boot()
+            self.run_until(condition=lambda m: m.dos.shell.at_prompt, max_ticks=18.2,
+                           text="the DOS prompt")
 
     # ------------------------------------------------------------------ wiring
     def _build_devices(self, video: str, printer_capture) -> None:

@@ -198,6 +198,8 @@ class TerminalGame:
         if missing:
             raise MoveError("not on your tray: " + " ".join(
                 f"{COLOURS[c]}{n}" for c, n in sorted(missing.elements())))
+        if target is None:          # a new series: lay it low to high
+            pieces.sort(key=lambda p: parse_kind(p)[::-1])
         done = 0
         try:
             for i, text in enumerate(pieces):

@@ -54,7 +54,7 @@ class Shell:
         self.console = _Console(machine)
         self.exit_codes: list[tuple[str, int]] = []
         self.critical_state: dict | None = None
-        self.pending_commands: list[str] = []
+        self.at_prompt = False                 # the prompt is shown and the line is being edited
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -114,8 +114,10 @@ class Shell:
             st.need_prompt = False
         line = self._edit_line()
         if line is None:
+            self.at_prompt = True
             m.wait_for_input()
             return
+        self.at_prompt = False
         self.execute(line)
         if line.strip() and st.running is None and not st.batch:
             st.need_prompt = True

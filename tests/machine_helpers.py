@@ -1,0 +1,38 @@
+"""Helpers for the machine tests: where the originals are, and tiny programs assembled here.
+
+The test programs are assembled with keystone (a test dependency) from source in
+the tests themselves, so they show exactly what they exercise.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED = REPO_ROOT.parent / "shared"
+DISK1612 = SHARED / "disks" / "DISK1612.img"
+
+needs_originals = pytest.mark.skipif(
+    not DISK1612.exists(), reason=f"the original disk image is not at {DISK1612} (../shared is absent)")
+
+
+def md5(path: Path) -> str:
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+def assemble(source: str, origin: int = 0x100) -> bytes:
+    """16-bit code, for a .COM program loaded at CS:0100h."""
+    import keystone
+    ks = keystone.Ks(keystone.KS_ARCH_X86, keystone.KS_MODE_16)
+    encoding, _count = ks.asm(source, origin)
+    return bytes(encoding)
+
+
+def com_program(tmp_path: Path, name: str, source: str) -> Path:
+    """Write NAME.COM into a folder that the test mounts as a drive."""
+    folder = tmp_path / "progs"
+    folder.mkdir(exist_ok=True)
+    (folder / name.upper()).write_bytes(assemble(source))
+    return folder

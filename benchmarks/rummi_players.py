@@ -36,11 +36,45 @@ class TimedExpert(ExpertPlayer):
         return action
 
 
+def stress(count: int, seed: int) -> None:
+    """Worst cases real games rarely reach: nearly every piece on the table,
+    opening (30 needed) or not."""
+    import random
+    from games_py.rummi.solver import best_play
+    from games_py.rummi.tiles import full_set
+
+    rng = random.Random(seed)
+    for minimum in (0, 30):
+        times, sizes = [], []
+        for _ in range(count):
+            pieces = full_set()
+            rng.shuffle(pieces)
+            table = best_play([], pieces[:90]).table
+            on_table = {t for s in table for t in s}
+            tray = [t for t in pieces if t not in on_table]
+            sizes.append((len(on_table), len(tray)))
+            start = time.perf_counter()
+            best_play(table, tray, minimum)
+            times.append(time.perf_counter() - start)
+        table_mean = statistics.mean(a for a, _ in sizes)
+        tray_mean = statistics.mean(b for _, b in sizes)
+        print(f"stress, minimum {minimum:2}: {count} positions, on average {table_mean:.0f} "
+              f"pieces on the table and {tray_mean:.0f} on the tray; "
+              f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--stress", type=int, default=0, metavar="N",
+                        help="also time the solver on N crowded positions (as many "
+                             "of 90 random pieces as fit on the table, the rest on the tray)")
     args = parser.parse_args(argv)
+    if args.stress:
+        stress(args.stress, args.first_seed)
+    if args.games < 1:
+        return 0
 
     times: list[float] = []
     pieces = {"Expert": [], "Beginner": []}

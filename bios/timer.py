@@ -27,6 +27,7 @@ def timer_tick(m: "Machine") -> None:
     if ticks >= TICKS_PER_DAY:
         ticks = 0
         mem[bda.BDA + bda.TIMER_OVERFLOW] = 1
+        m.dos_clock.midnight()
     mem.write_dword(bda.BDA + bda.TIMER_COUNT, ticks)
     motor = mem[bda.BDA + bda.DISK_MOTOR_COUNT]
     if motor:
@@ -56,7 +57,7 @@ def set_ticks(m: "Machine") -> None:
 
 @time_of_day.function(0x02)
 def read_rtc_time(m: "Machine") -> None:
-    t = m.now_datetime()
+    t = m.rtc_datetime()
     cpu = m.cpu
     cpu.ch, cpu.cl, cpu.dh, cpu.dl = bcd(t.hour), bcd(t.minute), bcd(t.second), 0
     m.set_return_flag(0x01, False)
@@ -65,7 +66,7 @@ def read_rtc_time(m: "Machine") -> None:
 
 @time_of_day.function(0x04)
 def read_rtc_date(m: "Machine") -> None:
-    t = m.now_datetime()
+    t = m.rtc_datetime()
     cpu = m.cpu
     cpu.ch, cpu.cl, cpu.dh, cpu.dl = bcd(t.year // 100), bcd(t.year % 100), bcd(t.month), bcd(t.day)
     m.set_return_flag(0x01, False)
@@ -78,7 +79,7 @@ def _from_bcd(value: int) -> int:
 @time_of_day.function(0x03)
 def set_rtc_time(m: "Machine") -> None:
     cpu = m.cpu
-    m.set_time_of_day(_from_bcd(cpu.ch), _from_bcd(cpu.cl), _from_bcd(cpu.dh), 0)
+    m.set_rtc_time(_from_bcd(cpu.ch), _from_bcd(cpu.cl), _from_bcd(cpu.dh))
     m.set_return_flag(0x01, False)
 
 
@@ -86,7 +87,7 @@ def set_rtc_time(m: "Machine") -> None:
 def set_rtc_date(m: "Machine") -> None:
     cpu = m.cpu
     year = _from_bcd(cpu.ch) * 100 + _from_bcd(cpu.cl)
-    m.set_date(year, _from_bcd(cpu.dh), _from_bcd(cpu.dl))
+    m.set_rtc_date(year, _from_bcd(cpu.dh), _from_bcd(cpu.dl))
     m.set_return_flag(0x01, False)
 
 

@@ -29,6 +29,7 @@ from pcemu.devices.pic import InterruptControllers
 from pcemu.devices.pit import Pit8253
 from pcemu.devices.printer import Printer
 from pcemu.devices.speaker import Speaker
+from pcemu.timeofday import DosClock
 from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
 from pcemu import keys as keylib
 from pcemu.memory import Memory, linear
@@ -39,6 +40,7 @@ log = logging.getLogger("pcemu")
 MAX_SLICE = 20_000                 # instructions; bounds the latency of host requests
 IF_POLL_SLICE = 64                 # while an IRQ waits for STI
 KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
+IDLE_POLLS = 4                     # polls in a row that mean "only waiting"
 KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break code
 
 
@@ -49,8 +51,13 @@ class Machine:
                  date: str | _dt.date | None = None, time: str | _dt.time | None = None,
                  mips: float = DEFAULT_MIPS, video: str = "cga", mouse: bool = False,
                  strict: bool = False, printer_capture: str | Path | None = None,
-                 host_dirs: dict[str, str | Path] | None = None, boot: bool = True) -> None:
+                 host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
+                 fast_forward: bool = True) -> None:
         self.strict = strict
+        self.fast_forward = fast_forward
+        self._service_serial = 0
+        self._last_poll_serial = -2
+        self._idle_streak = 0
         self.memory = Memory()
         self.clock = Clock(mips)
         self.scheduler = Scheduler(self.clock)
@@ -59,7 +66,8 @@ class Machine:
         self.service_counts: dict[str, int] = {}
         self.listeners: dict[str, list[Callable]] = {}
         self._start = _parse_datetime(date, time)
-        self._time_offset = _dt.timedelta(0)
+        self.dos_clock = DosClock(self._start)
+        self._rtc_offset = _dt.timedelta(0)
         self._poll_count = 0
         self._port_reads = 0
         self._stopped: str | None = None
@@ -92,7 +100,7 @@ class Machine:
             self.video_card = MdaCard(self._instr_now, clock.ips, hercules=video == "hercules")
         else:
             raise MachineError(f"unknown video card {video!r}: choose cga, mda or hercules")
-        self.cmos = CmosRtc(self.now_datetime)
+        self.cmos = CmosRtc(self.rtc_datetime)
         self.printer = Printer(Path(printer_capture) if printer_capture else None)
         for device in (*self.pic.devices, self.pit, self.kbc, self.speaker, self.video_card,
                        self.cmos, GamePort(), self.printer):
@@ -107,7 +115,7 @@ class Machine:
         self.traps: dict[int, str] = dict(self.rom.traps)
         self._services = self._service_table()
         self._install_vectors()
-        ticks = self._ticks_since_midnight(self._start)
+        ticks = self.dos_clock.start_ticks
         bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=2, ticks=ticks)
         self.pic.master.imr = 0xB8          # IRQ 0, 1, 2 (cascade) and 6 enabled
         self.pic.slave.imr = 0xFF
@@ -202,25 +210,30 @@ class Machine:
     def _channel2_changed(self) -> None:
         self.speaker.channel2_changed()
 
-    @staticmethod
-    def _ticks_since_midnight(moment: _dt.datetime) -> int:
-        seconds = moment.hour * 3600 + moment.minute * 60 + moment.second + moment.microsecond / 1e6
-        return min(int(seconds * PIT_HZ / 65536), TICKS_PER_DAY - 1)
-
     def now_datetime(self) -> _dt.datetime:
-        """The machine's date and time of day, from virtual time (to the hundredth)."""
+        """The date and time of day DOS reports now (it follows the BIOS tick count)."""
+        return self.dos_clock.now(self.memory.read_dword(bda.BDA + bda.TIMER_COUNT))
+
+    def rtc_datetime(self) -> _dt.datetime:
+        """The CMOS real-time clock: runs from virtual time, to the hundredth."""
         hundredths = self._instr_now() * 100 // self.clock.ips
-        return self._start + self._time_offset + _dt.timedelta(milliseconds=10 * hundredths)
+        return self._start + self._rtc_offset + _dt.timedelta(milliseconds=10 * hundredths)
 
     def set_time_of_day(self, hour: int, minute: int, second: int, hundredths: int) -> None:
-        now = self.now_datetime()
-        wanted = now.replace(hour=hour, minute=minute, second=second, microsecond=hundredths * 10_000)
-        self._time_offset += wanted - now
-        self.memory.write_dword(bda.BDA + bda.TIMER_COUNT, self._ticks_since_midnight(wanted))
+        """What DOS function 2Dh does: the tick count and the sub-tick offset change."""
+        ticks = self.dos_clock.set_time(hour, minute, second, hundredths)
+        self.memory.write_dword(bda.BDA + bda.TIMER_COUNT, ticks)
+
+    def set_rtc_time(self, hour: int, minute: int, second: int) -> None:
+        now = self.rtc_datetime()
+        self._rtc_offset += now.replace(hour=hour, minute=minute, second=second, microsecond=0) - now
 
     def set_date(self, year: int, month: int, day: int) -> None:
-        now = self.now_datetime()
-        self._time_offset += now.replace(year=year, month=month, day=day) - now
+        self.dos_clock.date = _dt.date(year, month, day)
+
+    def set_rtc_date(self, year: int, month: int, day: int) -> None:
+        now = self.rtc_datetime()
+        self._rtc_offset += now.replace(year=year, month=month, day=day) - now
 
     @property
     def ticks(self) -> float:
@@ -261,6 +274,7 @@ class Machine:
 
     def _run_service(self, name: str, trap_at: int) -> None:
         handler, kind = self._services[name]
+        self._service_serial += 1
         self._service_kind = kind
         if kind == "wait":
             self.cpu.set_flag(FLAG_CF, False)
@@ -332,7 +346,25 @@ class Machine:
         self._poll_count += 1
 
     def idle_poll(self, idle: bool) -> None:
-        """A program asked for input or the time and found nothing new (hook for fast-forward)."""
+        """A program asked for a key or the time and found nothing new.
+
+        After IDLE_POLLS such calls in a row with no other service between them,
+        the program is only waiting: the slice ends at once and, being charged
+        whole, brings virtual time to the next device event, as a HLT would.
+        DOS time moves in whole ticks, so a waiting loop reads the same values
+        either way.
+        """
+        if not idle:
+            self._idle_streak = 0
+            return
+        if self._last_poll_serial == self._service_serial - 1:
+            self._idle_streak += 1
+        else:
+            self._idle_streak = 1
+        self._last_poll_serial = self._service_serial
+        if self.fast_forward and self._idle_streak >= IDLE_POLLS:
+            self._idle_streak = 0
+            self.cpu.request_stop()
 
     def bios_tick(self) -> None:
         for listener in self.listeners.get("tick", ()):

@@ -148,3 +148,14 @@ def test_make_player_rejects_unknown_levels():
     assert make_player("Expert").name == "Expert"
     with pytest.raises(ValueError, match="beginner or expert"):
         make_player("grandmaster")
+
+
+@pytest.mark.slow
+def test_expert_never_plays_fewer_pieces_than_beginner_many_games():
+    """The same comparison over every position of 60 more games."""
+    for seed in range(1000, 1060):
+        _, records = play_game([ExpertPlayer(), BeginnerPlayer()], seed)
+        for r in records:
+            view = view_for(r.before, r.before.current)
+            assert len(ExpertPlayer().plan(view).played) >= \
+                len(BeginnerPlayer().plan(view).played)

@@ -136,3 +136,15 @@ def test_unchanged_series_keep_their_pieces_and_places():
 def test_solver_rejects_an_invalid_table():
     with pytest.raises(ValueError, match="not valid"):
         best_play([S("R1 R2")], [])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(100, 110))
+def test_solver_matches_brute_force_larger(seed):
+    """Larger trays (up to 13) and tables (up to 70 pieces)."""
+    rng = random.Random(seed)
+    for _ in range(20):
+        table, tray = random_position(rng, rng.randint(20, 70), rng.randint(8, 13))
+        minimum = rng.choice([0, 30])
+        plan = best_play(table, tray, minimum)
+        assert (len(plan.played), plan.points) == brute_best(table, tray, minimum)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from datetime import date
 from pathlib import Path
 
@@ -210,17 +209,18 @@ class DataStore:
         if not self.writable:
             self._say(f"{self.dir} is read-only: {filename} was not saved.")
             return False
+        # a temporary file beside the real one, then an atomic rename
+        tmp = self.dir / f".{filename}.{os.getpid()}.tmp"
         try:
-            fd, tmp = tempfile.mkstemp(prefix=".ginrummy-", dir=self.dir)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
                 f.write(text)
             os.replace(tmp, self.dir / filename)
             return True
         except OSError as e:
             self._say(f"Cannot save {filename}: {e.strerror}.")
             try:
-                os.unlink(tmp)
-            except (OSError, UnboundLocalError):
+                tmp.unlink()
+            except OSError:
                 pass
             return False
 

@@ -71,6 +71,13 @@ class MZFile:
         """Offset of CS:IP in the load module (CS is relative to the module)."""
         return self.header.e_cs * 16 + self.header.e_ip
 
+    def rebuild(self) -> bytes:
+        """A canonical MZ file with this load module, relocations, registers and
+        memory needs (header bytes beyond the fixed part are not kept)."""
+        h = self.header
+        return build_mz(self.image, self.relocations, cs=h.e_cs, ip=h.e_ip, ss=h.e_ss, sp=h.e_sp,
+                        minalloc=h.e_minalloc, maxalloc=h.e_maxalloc, overlay=self.overlay)
+
 
 def checksum(data: bytes) -> int:
     """The MZ checksum: one's complement of the 16-bit sum of the file's words,

@@ -1,0 +1,1 @@
+"""Tools for reading the original programs: MZ/EXEPACK, runtime signatures, disassembly."""

@@ -182,6 +182,19 @@ def test_no_last_card_point_when_the_play_ends_on_31():
     assert s.phase is Phase.SHOW
 
 
+def test_each_card_laid_announces_the_sum():
+    """Doc: "Each time a player lays down a card he announces the sum of all
+    the cards that have been laid down so far"."""
+    from games_py.cribbage.render import describe
+    s = play_state(dealer_hand="KH 3H", pone_hand="4S AS", dealer=1)
+    sums = []
+    for c in ("4S", "KH", "AS", "3H"):
+        _, events = play(s, c)
+        sums.append(events[0].count)
+        assert f"count {events[0].count}" in describe(events[0], s, ("A", "B"), None)
+    assert sums == [4, 14, 15, 18]
+
+
 def test_cards_not_in_hand_are_refused():
     s = play_state("2H 3H", "4S 5S", dealer=1)
     with pytest.raises(rules.IllegalAction, match="not in your hand"):

@@ -158,7 +158,8 @@ def test_the_deal_alternates_after_each_hand():
 
 def test_cut_for_deal_lower_card_deals():
     """Standard rule (the document is silent): each cuts, lower card deals,
-    equal cards cut again."""
+    equal cards cut again; "Rank of cards: (High) K, Q, J, 10, ... 2, A", so
+    an ace is the lowest cut."""
     for seed in range(40):
         s = rules.new_game()
         events = rules.step(s, random.Random(seed))

@@ -395,15 +395,21 @@ def compare(fac: MBF, other: MBF) -> int:
 
 
 # -- conversions to and from integers ------------------------------------------------------
+def from_fixed(magnitude: int, exponent: int, negative: bool = False, fac: MBF = ZERO) -> MBF:
+    """0C88:3A00 on a 32-bit magnitude BX:DX read as 0.xxx * 2**(exponent-128):
+    normalise, round, pack; a zero only clears ``fac``'s exponent byte.
+    RND passes its 24-bit state with exponent 88h, CSNG an integer with 90h."""
+    if not 0 <= magnitude <= 0xFFFFFFFF or not 0 < exponent <= 0xFF:
+        raise ValueError("magnitude is 32 bits and the exponent 1..255")
+    sign = 0x80 if negative else 0
+    return _fac_result(fac, lambda: _normalise(sign, exponent, magnitude >> 16, magnitude & 0xFFFF))
+
+
 def from_int(value: int, fac: MBF = ZERO) -> MBF:
     """CSNG of a 16-bit integer (0C88:3487); ``fac`` is the FAC it overwrites."""
     if not -32768 <= value <= 32767:
         raise ValueError(f"{value} is not a 16-bit BASIC integer")
-    bx = value & 0xFFFF
-    al = 0x80 if value < 0 else 0
-    if value < 0:
-        bx = (-bx) & 0xFFFF
-    return _fac_result(fac, lambda: _normalise(al, 0x90, bx, 0))
+    return from_fixed(abs(value) << 16, 0x90, value < 0, fac)
 
 
 def _truncate(raw: bytearray) -> bool:

@@ -33,7 +33,7 @@ ONE = MBF.from_hex("00 00 00 81")    # the constant 1.0 at DGROUP:1350h
 
 def _state_value(state: int, fac: MBF) -> MBF:
     """0C88:38C9: BL:DX = state, AX = 8800h, normalise into the FAC."""
-    return mbf._fac_result(fac, lambda: mbf._normalise(0x00, 0x88, state >> 16, state & 0xFFFF))
+    return mbf.from_fixed(state, 0x88, fac=fac)
 
 
 def timer(hour: int, minute: int, second: int, hundredths: int, fac: MBF = mbf.ZERO) -> MBF:

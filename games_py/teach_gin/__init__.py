@@ -8,6 +8,7 @@ There is no original binary: every rule here comes from the document
 * ``scoring``  - gin, knock, lay-offs and undercut at the end of a hand
 * ``strategy`` - the computer's fixed formulas (also used for hints)
 * ``players``  - computer, random and scripted players
-* ``files``    - GINRUMMY.CFG / .STA / .SCR
-* ``terminal`` - the line-based game the ``play`` command runs
+* ``files``    - GINRUMMY.CFG / .STA / .SCR (``records`` holds the lists)
+* ``screens``, ``human``, ``console`` - the line-based program ``play`` runs
+* ``commandline``, ``cli`` - the DOS command line and ``python -m`` entry
 """

@@ -6,6 +6,9 @@ GinRummy (after David Teach's GinRummy) - command line
   python -m games_py.teach_gin [play] [parameters] [--seed N]
   python -m games_py.teach_gin demo  [parameters] [--seed N] [--oklahoma] [--easy] [--no-knock]
 
+demo: the computer plays both seats (South first, as the human would); --easy makes
+South use the EASY discard rule, --oklahoma and --no-knock set those options.
+
 The first parameter may instead be:
   ? /? help    this help            list   the names in GINRUMMY.STA
   view         the rules (GINRUMMY.DOC if the data directory has one)

@@ -44,10 +44,12 @@ class Console:
             line = self._readline()
             if line is None:        # blanked by the timer and woken up again
                 continue
-            if ESC in line and self.blank_after is not None:
+            if ESC in line:
+                if self.blank_after is None:    # NOBLANK: "also disable the manual screen blanking"
+                    return "ESC"
                 self.blank()
                 continue
-            return line.replace(ESC, "").strip()
+            return line.strip()
 
     def _readline(self) -> str | None:
         if self.blank_after is not None and self._is_tty():

@@ -71,11 +71,12 @@ def parse_config(text: str) -> Options:
     if not lines or lines[0] != f"{CFG_FILE} 1":
         raise CorruptFile(CFG_FILE, 1, "not a GinRummy configuration file")
     values: dict[str, str] = {}
+    where: dict[str, int] = {}
     for n, line in enumerate(lines[1:], start=2):
         key, sep, value = line.partition("=")
         if not sep or key in values:
             raise CorruptFile(CFG_FILE, n, f"bad or repeated line {line!r}")
-        values[key] = value
+        values[key], where[key] = value, n
     wanted = {"name", "gin_bonus", "undercut_bonus", "score_limit", "pointer", "sort", *_BOOL_KEYS}
     if set(values) != wanted:
         raise CorruptFile(CFG_FILE, len(lines), "missing or unknown settings")
@@ -83,18 +84,18 @@ def parse_config(text: str) -> Options:
     def number(key: str, ok) -> int:
         v = values[key]
         if not v.isdigit() or not ok(int(v)):
-            raise CorruptFile(CFG_FILE, 0, f"bad {key} {v!r}")
+            raise CorruptFile(CFG_FILE, where[key], f"bad {key} {v!r}")
         return int(v)
 
     def flag(key: str) -> bool:
         if values[key] not in ("YES", "NO"):
-            raise CorruptFile(CFG_FILE, 0, f"bad {key} {values[key]!r}")
+            raise CorruptFile(CFG_FILE, where[key], f"bad {key} {values[key]!r}")
         return values[key] == "YES"
 
     if not valid_stored_name(values["name"]):
-        raise CorruptFile(CFG_FILE, 0, "bad name")
+        raise CorruptFile(CFG_FILE, where["name"], "bad name")
     if values["sort"] not in opt.SORTS:
-        raise CorruptFile(CFG_FILE, 0, "bad sort")
+        raise CorruptFile(CFG_FILE, where["sort"], "bad sort")
     return Options(
         name=values["name"],
         gin_bonus=number("gin_bonus", lambda v: v in opt.BONUS_CHOICES),

@@ -40,7 +40,7 @@ class TerminalPlayer:
         knock = f"Knock card: {obs.knock_limit}"
         if obs.doubled:     # "a RED box will be drawn around the knock card" (line 190)
             knock = style.paint(f"[{knock} - spade upcard: points doubled]", "red")
-        pile = style.card(obs.top)
+        pile = style.card(obs.top) if obs.pile else "(empty)"
         if game.hand.computer_took_pile:   # the RED bar over the pile (line 84)
             pile += " " + style.paint("*** computer took your discard", "*")
         con.say(f"Deck: {deck_count(obs.stock_count, style)}   Discard pile: {pile}   {knock}")

@@ -93,7 +93,7 @@ class App:
             if key == "N":
                 typed = self.con.ask("New name (up to 8: letters, 1-9, ! \" - : / ? space) > ")
                 name = opt.edit_name(typed)
-                if name:
+                if name.strip():
                     self.options = o.with_(name=name)
                 else:
                     c.say("No usable characters: the name is unchanged.")

@@ -17,6 +17,7 @@ import capstone
 
 _PRINTABLE = re.compile(rb"[\x20-\x7e]{4,}")
 _HEX = re.compile(r"0x[0-9a-f]+")
+_NUMBER = re.compile(r"0x[0-9a-f]+|[0-9]+")    # capstone prints values below 10 in decimal
 _BRANCH = {"call", "jmp", "loop", "loope", "loopne", "jcxz", "jecxz"}
 # capstone names 98h/99h by their 32-bit forms even in 16-bit mode
 _MNEMONIC_16 = {"cdq": "cwd", "cwde": "cbw"}
@@ -79,19 +80,19 @@ class Disassembler:
         """Linear address a direct call or jump goes to, else None."""
         if not (mnemonic in _BRANCH or mnemonic.startswith("j") or mnemonic in ("lcall", "ljmp")):
             return None
-        if operands.startswith("0x") and "," in operands:          # far: seg, off
-            seg_text, off_text = (p.strip() for p in operands.split(","))
-            return int(seg_text, 16) * 16 + int(off_text, 16)
-        if _HEX.fullmatch(operands):
-            return segment * 16 + (int(operands, 16) & 0xFFFF)
-        return None
+        parts = [p.strip() for p in operands.split(",")]
+        if not all(_NUMBER.fullmatch(p) for p in parts):
+            return None
+        if len(parts) == 2:                                        # far: seg, off
+            return int(parts[0], 0) * 16 + int(parts[1], 0)
+        return segment * 16 + (int(parts[0], 0) & 0xFFFF)
 
     def _annotate(self, segment: int, mnemonic: str, operands: str) -> tuple[str, str]:
         notes: list[str] = []
         target = self._target(segment, mnemonic, operands)
         if target is not None and "," in operands:
             seg_text, off_text = (p.strip() for p in operands.split(","))
-            operands = f"{int(seg_text, 16):04X}:{int(off_text, 16):04X}"
+            operands = f"{int(seg_text, 0):04X}:{int(off_text, 0):04X}"
             if target in self.names:
                 notes.append(self.names[target])
         elif target is not None:

@@ -77,17 +77,22 @@ def line_table(image: bytes, runtime_segment: int, code_segment: int = 0) -> dic
             continue
         pos = at + 2
         pairs: list[tuple[int, int]] = []
+        misses = 0
         while pos + 4 <= len(image) and len(pairs) < 40000:
             offset, line = struct.unpack_from("<HH", image, pos)
             if offset == 0 and line == 0:
                 break
             pairs.append((offset, line))
             pos += 4
+            if not (base + offset < len(image) and image[base + offset] == 0xCC):
+                misses += 1
+                if misses > 8 + len(pairs) // 50:       # cannot be a statement table: give up early
+                    break
         else:
             continue
-        if len(pairs) < 8:
+        if len(pairs) < 8 or misses > 8 + len(pairs) // 50:
             continue
-        traps = sum(1 for offset, _ in pairs if base + offset < len(image) and image[base + offset] == 0xCC)
+        traps = len(pairs) - misses
         # code before the real table also parses as "pairs" up to its terminator, but
         # far fewer of those point at INT 3s: keep the best ratio, then the shortest
         key = (traps / len(pairs), -len(pairs), pairs)

@@ -1,0 +1,99 @@
+"""The pcemu command line on the originals and on bad input: clear messages, exit codes, no tracebacks."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.machine_helpers import DISK1612, REPO_ROOT, md5, needs_originals
+
+
+def pcemu(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pcemu.cli", *args], cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@needs_originals
+def test_the_acceptance_command_prints_both_hands_face_up():
+    result = pcemu("boot", "1612", "--headless", "--keys",
+                   "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}",
+                   "--print-screen")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert sum(ch in "♥♦♣♠" for ch in lines[1]) == 10
+    assert sum(ch in "♥♦♣♠" for ch in lines[7]) == 10
+    assert "YOU'RE UP" in result.stdout
+
+
+def test_an_unknown_disk_is_a_clear_error():
+    result = pcemu("boot", "nosuchdisk", "--headless")
+    assert result.returncode == 2
+    assert "unknown disk 'nosuchdisk'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_file_that_is_not_a_disk_image_is_refused(tmp_path):
+    bogus = tmp_path / "notes.img"
+    bogus.write_bytes(b"this is not a floppy\n" * 100)
+    result = pcemu("boot", str(bogus), "--headless")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert str(bogus.name) in result.stderr
+
+
+def test_a_bad_key_name_is_a_clear_error():
+    result = pcemu("boot", "--headless", "--keys", "{NOSUCHKEY}")
+    assert result.returncode == 2
+    assert "unknown key name {NOSUCHKEY}" in result.stderr
+
+
+@needs_originals
+def test_a_wait_that_never_comes_true_times_out_with_the_screen():
+    result = pcemu("boot", "1612", "--headless", "--keys", "{WAIT:NEVER ON SCREEN}")
+    assert result.returncode == 2
+    assert "'NEVER ON SCREEN' did not appear" in result.stderr
+    assert "B:\\>" in result.stderr               # the screen is shown to explain
+
+
+@needs_originals
+def test_save_disk_writes_the_changes_and_leaves_the_source_alone(tmp_path):
+    before = md5(DISK1612)
+    out = tmp_path / "out.img"
+    result = pcemu("boot", str(DISK1612), "--headless", "--keys", "COPY GO.TXT COPY.TXT{ENTER}",
+                   "--ticks", "5", "--save-disk", str(out))
+    assert result.returncode == 0, result.stderr
+    from pcemu.storage.image import FloppyImage
+    saved = FloppyImage.open(out)
+    assert saved.filesystem.read_file(["COPY.TXT"]) == saved.filesystem.read_file(["GO.TXT"])
+    assert md5(DISK1612) == before
+
+
+def test_a_truncated_exe_gets_exec_failure_not_a_crash(tmp_path):
+    folder = tmp_path / "c"
+    folder.mkdir()
+    header = bytearray(64)
+    header[0:2] = b"MZ"
+    header[2:4] = (100).to_bytes(2, "little")     # bytes in last page
+    header[4:6] = (40).to_bytes(2, "little")      # pages: promises ~20 KB
+    header[8:10] = (4).to_bytes(2, "little")      # header paragraphs
+    (folder / "BROKEN.EXE").write_bytes(bytes(header))
+    result = pcemu("boot", "--headless", "--host-dir", f"C:{folder}", "--keys",
+                   "C:{ENTER}BROKEN{ENTER}", "--ticks", "3", "--print-screen")
+    assert result.returncode == 0, result.stderr
+    assert "EXEC failure" in result.stdout
+    assert result.stdout.rstrip().endswith("C:\\>")
+
+
+def test_strict_mode_stops_at_an_unimplemented_service(tmp_path):
+    from tests.machine_helpers import assemble
+    folder = tmp_path / "c"
+    folder.mkdir()
+    # INT 21h AH=6Ch does not exist in DOS 3.30... but 3.30 answers it (invalid function);
+    # IOCTL subfunction 0Dh (generic block request) is one pcemu does not implement.
+    (folder / "ODD.COM").write_bytes(assemble("mov ax, 0x440d; mov bl, 1; int 0x21; mov ax, 0x4c00; int 0x21"))
+    result = pcemu("boot", "--headless", "--strict", "--host-dir", f"C:{folder}", "--keys",
+                   "C:{ENTER}ODD{ENTER}", "--ticks", "3")
+    assert result.returncode == 2
+    assert "unimplemented: INT 21h AH=44h AL=0Dh" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -23,7 +23,7 @@ from pcemu.tools.disasm import Disassembler, disassemble
 from pcemu.tools.exepack import CORRUPT_MESSAGE, ExepackCorrupt, find_exepack, unpack
 from pcemu.tools.mz import ExeError, build_mz, checksum, parse_mz
 from pcemu.tools.qb_layout import analyse_layout
-from pcemu.tools.signatures import REQUIRED, find_runtime_routines, locate_runtime
+from pcemu.tools.signatures import REQUIRED, find_runtime_routines, inline_operand_sizes, locate_runtime
 
 SHARED = Path(os.environ.get("PCEMU_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 DISK = SHARED / "disks" / "DISK1612.img"
@@ -283,9 +283,10 @@ def test_gin_rummy_runtime_addresses_and_line_table():
     assert lay.dgroup == 0x18B2 and lay.constants_dgroup_offset == 0x1350
     assert lay.line_at(0xA8) == 110 and lay.line_at(0x6191) == 10650      # RANDOMIZE TIMER; A = FNR(N) in the shuffle
     data = lay.initial_dgroup(report.unpacked.image)
-    listing = disassemble(report.unpacked.image, 0, 0x6160, 0x6166, data=data,
-                          names={v: k for k, v in rt.routines.items()})
+    listing = disassemble(report.unpacked.image, 0, 0x6160, 0x6175, data=data,
+                          names={v: k for k, v in rt.routines.items()}, inline=inline_operand_sizes(rt))
     assert "*SHUFFLING*" in listing
+    assert "GOSUB" in listing and "dw      7976h" in listing        # GOSUB 12640, the message routine
 
 
 @needs_originals

@@ -4,7 +4,10 @@ Expected values are worked out by hand from the disassembled algorithm
 (0C88:3885 RND, 0C88:390C RANDOMIZE, 0C88:3DC9 TIMER; see
 docs/ginrummy-internals.md), each derivation in a comment; one agrees with
 NOTES-originals.md (12:00:00.00 seeds 502805h).  With ../shared present the
-same calls also run through the original runtime on Unicorn and must agree.
+same calls also run through the original runtime on Unicorn and must agree,
+and the call sequence of the docs (start-up to the first deal, written out
+as ``first_deal_model``) must reproduce the deck the original deals when it
+runs in pcemu's Machine.
 """
 from __future__ import annotations
 
@@ -206,3 +209,123 @@ def test_rnd_randomize_sequence_matches_the_runtime(probe):
             probe.call("RND")
             ours = g.rnd()
         assert probe.read(FAC, 4) == ours.raw and _runtime_state(probe) == g.state, i
+
+
+# -- the documented call sequence against the original running in the machine ---------------
+QUARTER, TENTH, HALF = (MBF.from_hex(h) for h in ("00 00 00 7f", "cd cc 4c 7d", "00 00 00 80"))
+
+
+def _below(g: rng.QuickBasicRandom, limit: MBF) -> bool:
+    return mbf.compare(g.rnd(), limit) < 0                   # IF RND < limit
+
+
+def _card_back(g: rng.QuickBasicRandom, previous: int) -> int:
+    while True:                                              # lines 490-520
+        back = 0xB1
+        if _below(g, QUARTER):
+            back = 0xD8
+        elif _below(g, QUARTER):
+            back = 0xD7
+        if _below(g, TENTH):
+            back = 0xC5
+        if back != previous:
+            return back
+
+
+def first_deal_model(time: tuple[int, int, int, int], colour: bool, sound: bool) -> dict:
+    """docs/ginrummy-internals.md section 8 as code: RND calls from RANDOMIZE TIMER to the deal."""
+    g = rng.QuickBasicRandom()
+    g.randomize_timer(*time)
+    back = _card_back(g, 0)
+    colours = [7, 7, 7, 0]
+    if colour:                                               # lines 640-670
+        c2 = g.random_int(5)
+        while c2 in (2, 3, 7):
+            c2 = g.random_int(5)
+        c4 = g.random_int(5)
+        while c4 in (2, 3, c2):
+            c4 = g.random_int(5)
+        c3 = g.random_int(5) + 1
+        while c3 in (7, c2):
+            c3 = g.random_int(5) + 1
+        colours = [7, c2, c3, c4]
+    dealer = 1 if _below(g, HALF) else 2                     # line 1790
+    message = (lambda: g.random_int(4)) if colour else (lambda: None)   # line 12650
+    message()                                                # "YOU DEAL" / "I DEAL"
+    deck = list(range(53))
+    message()                                                # "*SHUFFLING*"
+    for _pass in range(3):
+        for i in range(1, 53):
+            a = g.random_int(52)
+            b = g.random_int(52)
+            deck[a], deck[b] = deck[b], deck[a]
+            if sound and i % 5 == 1:
+                g.rnd()
+                g.rnd()
+        if sound:
+            g.rnd()
+    message()                                                # ""
+    back = _card_back(g, back)
+    return {"deck": deck[1:], "dealer": dealer, "back": back, "colours": colours, "state": g.state}
+
+
+def _run_original(time: str, command: str, keys: str):
+    from pcemu import Machine
+    machine = Machine(disks=[f"B:{DISK}"], time=time)
+    reads: list[tuple[int, int, int, int]] = []
+    machine.listeners.setdefault("time_read", []).append(
+        lambda now: reads.append((now.hour, now.minute, now.second, now.microsecond // 10_000)))
+    machine.type(command + "{ENTER}{WAIT:COWBOY GIN?}" + keys + "S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}")
+    memory = bytes(machine.memory.view[:0xA0000])
+    module = memory.find(b"brGINRUMMY")                    # offset 0 of the program's segment 0
+    dgroup = module + 0x18B2 * 16
+
+    def word(offset: int, base: int = dgroup) -> int:
+        return int.from_bytes(memory[base + offset:base + offset + 2], "little")
+
+    deck_base = word(0xF68) * 16                            # D(): descriptor's data segment
+    return {
+        "seed_time": reads[0],                               # line 110 is the first TIMER
+        "deck": [word(2 * i, deck_base) for i in range(1, 53)],
+        "dealer": word(0x10D8), "back": word(0xF4C) & 0xFF,
+        "colours": [word(o) for o in (0xF5E, 0xF60, 0xF62, 0xF64)],
+        "colour": word(0xF40) != 0, "sound": word(0xF46) != 0,
+        "state": int.from_bytes(memory[dgroup + 0x850:dgroup + 0x853], "little"),
+    }
+
+
+def _check_against_original(time: str, command: str = "GINRUMMY", keys: str = "") -> None:
+    seen = _run_original(time, command, keys)
+    ours = first_deal_model(seen["seed_time"], seen["colour"], seen["sound"])
+    assert ours["deck"] == seen["deck"]
+    assert (ours["dealer"], ours["back"]) == (seen["dealer"], seen["back"])
+    if seen["colour"]:
+        assert ours["colours"] == seen["colours"]
+    # the original goes on to call RND a few more times before "YOU'RE UP" (message colour,
+    # the computer's first move): the state must lie a few steps past ours
+    state = ours["state"]
+    for _ in range(40):
+        if state == seen["state"]:
+            break
+        state = (state * rng.MULTIPLIER + rng.INCREMENT) % M
+    assert state == seen["state"]
+
+
+@pytest.mark.originals
+def test_documented_sequence_deals_what_the_original_deals():
+    if not DISK.exists():
+        pytest.skip(f"original disk image not found at {DISK}")
+    _check_against_original("12:00:00")
+
+
+@pytest.mark.originals
+@pytest.mark.slow
+@pytest.mark.parametrize("time, command, keys", [
+    ("23:59:58", "GINRUMMY", ""),            # you deal: the computer plays before YOU'RE UP
+    ("07:00:00", "GINRUMMY /M", ""),         # mono: no colour RNDs
+    ("13:13:13", "GINRUMMY", "{F1}"),        # sound off before the first shuffle
+])
+def test_documented_sequence_other_settings(time, command, keys):
+    if not DISK.exists():
+        pytest.skip(f"original disk image not found at {DISK}")
+    _check_against_original(time, command, keys)

@@ -161,9 +161,17 @@ ordinary = st.builds(lambda mant, exp, neg: MBF(bytes([mant & 0xFF, mant >> 8 & 
 @given(ordinary, ordinary)
 def test_arithmetic_is_exactly_rounded(a, b):
     fa, fb = Fraction(a.to_float()), Fraction(b.to_float())
-    assert mbf.add(a, b).to_float() == round_to_mbf(fa + fb)
-    assert mbf.sub(a, b).to_float() == round_to_mbf(fa - fb)
-    assert mbf.rsub(a, b).to_float() == round_to_mbf(fb - fa)
+    if abs(a.exponent - b.exponent) <= 24:
+        assert mbf.add(a, b).to_float() == round_to_mbf(fa + fb)
+        assert mbf.sub(a, b).to_float() == round_to_mbf(fa - fb)
+        assert mbf.rsub(a, b).to_float() == round_to_mbf(fb - fa)
+    else:
+        # 0C88:396C: an operand more than 24 places smaller is dropped, unrounded (exact
+        # rounding would differ for a power of two minus a tiny value; hypothesis found it)
+        big, sign = (fa, 1) if a.exponent > b.exponent else (fb, -1)
+        assert mbf.add(a, b).to_float() == big
+        assert mbf.sub(a, b).to_float() == (big if sign > 0 else -big)
+        assert mbf.rsub(a, b).to_float() == (-big if sign > 0 else big)
     assert mbf.mul(a, b).to_float() == round_to_mbf(fa * fb)
     assert mbf.div(a, b).to_float() == round_to_mbf(fa / fb)
     assert mbf.rdiv(a, b).to_float() == round_to_mbf(fb / fa)

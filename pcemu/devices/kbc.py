@@ -64,12 +64,13 @@ class KeyboardController:
     # -- ports --------------------------------------------------------------------
     def read(self, port: int) -> int:
         if port == 0x60:
+            value = self.output
             was_full = self.output_full
             self.output_full = False
             if was_full:
                 self.bytes_read += 1
-                self._offer_soon(self.gap)
-            return self.output
+                self._offer_soon(self.gap)      # may put the next byte in at once
+            return value
         status = STATUS_SYSTEM | STATUS_UNLOCKED
         if self.output_full:
             status |= STATUS_OUTPUT_FULL

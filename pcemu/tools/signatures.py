@@ -160,3 +160,14 @@ def locate_runtime(image: bytes) -> RuntimeMap:
 def find_runtime_routines(image: bytes) -> dict[str, int]:
     """Name -> linear offset of every runtime routine recognised in ``image``."""
     return locate_runtime(image).routines
+
+
+# routines that read operand bytes placed after their CALL (see disasm.Disassembler.inline)
+_INLINE_SIZES = {"GOSUB": 2, "FSUB inline-fac": 1, "FADD inline+fac": 1, "FMUL inline*fac": 1,
+                 "FDIV inline/fac": 1, "FCMP inline:fac": 1}
+
+
+def inline_operand_sizes(runtime: RuntimeMap) -> dict[int, int]:
+    """Linear address -> bytes of inline operand, for the routines that take one
+    (GOSUB's target word; the temporary-slot byte of the FP operations)."""
+    return {runtime.routines[name]: size for name, size in _INLINE_SIZES.items() if name in runtime.routines}

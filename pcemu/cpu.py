@@ -24,6 +24,9 @@ from unicorn import x86_const as X
 
 from pcemu.memory import MEGABYTE, WRAP_SIZE, Memory, linear
 
+import ctypes
+from unicorn.unicorn_py3.unicorn import uclib as _uclib
+
 FLAG_CF = 0x0001
 FLAG_PF = 0x0004
 FLAG_AF = 0x0010
@@ -36,6 +39,57 @@ FLAG_OF = 0x0800
 # A 286 in real mode always reads bits 12-15 of FLAGS as 0 and bit 1 as 1.
 FLAGS_286_MASK = 0x0FD5
 FLAGS_286_FIXED = 0x0002
+FLAGS_IOPL_NT = 0xF000
+
+# The 286's prefix bytes: segment overrides, LOCK, REPNE, REP.
+PREFIXES = frozenset((0x26, 0x2E, 0x36, 0x3E, 0xF0, 0xF2, 0xF3))
+LOCK = 0xF0
+# Faults whose IP is that of the faulting instruction and that QEMU counts as
+# "contributory" (a second one becomes a double fault unless the context is renewed).
+CONTRIBUTORY = frozenset((0, 12, 13))
+
+
+def split_prefixes(code: bytes) -> int:
+    """How many prefix bytes start ``code`` (the index of the opcode)."""
+    n = 0
+    while n < len(code) - 1 and code[n] in PREFIXES:
+        n += 1
+    return n
+
+
+def is_divide(code: bytes) -> bool:
+    """DIV, IDIV (F6/F7 reg 6-7) or AAM (D4): the instructions that raise #DE."""
+    n = split_prefixes(code)
+    op = code[n]
+    if op == 0xD4:
+        return True
+    return op in (0xF6, 0xF7) and n + 1 < len(code) and (code[n + 1] >> 3) & 7 >= 6
+
+
+def as_286_would_run(code: bytes) -> tuple[int, bytes] | None:
+    """A form Unicorn accepts of an instruction the 286 runs but Unicorn rejects (#UD).
+
+    Returns (bytes dropped from the front, replacement for the rest of
+    ``code``'s prefixes, opcode and ModRM) or None when nothing applies.
+    The replacement ends where the original prefixes-opcode-ModRM ended, so
+    the instruction's end (the IP of what follows, relative jump targets,
+    return addresses) is unchanged.
+      * LOCK on any instruction: the 286 accepts it (a 386 raises #UD unless
+        the instruction is a lockable read-modify-write); drop it.
+      * F6/F7 with reg=1: an undocumented alias of TEST (reg=0) on the 286.
+    """
+    n = split_prefixes(code)
+    if n + 1 >= len(code):
+        return None
+    prefixes = bytes(b for b in code[:n] if b != LOCK)
+    opcode, modrm = code[n], code[n + 1]
+    changed = len(prefixes) != n
+    if opcode in (0xF6, 0xF7) and (modrm >> 3) & 7 == 1:
+        modrm &= ~0x38
+        changed = True
+    if not changed:
+        return None
+    return n - len(prefixes), prefixes + bytes((opcode, modrm))
 
 REGISTERS = {
     "ax": X.UC_X86_REG_AX, "bx": X.UC_X86_REG_BX, "cx": X.UC_X86_REG_CX,
@@ -50,6 +104,7 @@ BYTE_REGISTERS = {
     "dl": X.UC_X86_REG_DL, "dh": X.UC_X86_REG_DH,
 }
 _ALL = {**REGISTERS, **BYTE_REGISTERS}
+_SEGMENTS = {X.UC_X86_REG_CS, X.UC_X86_REG_DS, X.UC_X86_REG_ES, X.UC_X86_REG_SS}
 
 # Vectors the CPU itself raises (the IP pushed is that of the faulting instruction).
 EXCEPTION_VECTORS = {0: "divide error", 5: "BOUND range exceeded", 6: "invalid opcode",
@@ -76,6 +131,9 @@ class Cpu:
                  on_port_out: Callable[[int, int, int], None]) -> None:
         self.memory = memory
         self.uc = Uc(UC_ARCH_X86, UC_MODE_16)
+        self._uch = self.uc._uch
+        self._regbuf = ctypes.c_uint64(0)
+        self._regptr = ctypes.cast(ctypes.byref(self._regbuf), ctypes.c_void_p)
         self.uc.mem_map_ptr(0, MEGABYTE, UC_PROT_ALL, memory.address)
         # A20 off: the 64 KB above 1 MB is the first 64 KB again.
         self.uc.mem_map_ptr(MEGABYTE, WRAP_SIZE, UC_PROT_ALL, memory.address)
@@ -87,23 +145,40 @@ class Cpu:
         self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
         self._stop_requested = False
         self._needs_fresh_context = False
+        # while a substitute instruction runs: (its IP, the original's IP)
+        self._substitute_ip: tuple[int, int] | None = None
         self._fresh_context = self.uc.context_save()
         self.instructions = 0
         # the x87 is always there in Unicorn; nothing to set up
 
     # -- registers ----------------------------------------------------------
+    # The binding's reg_read/reg_write cost several microseconds each in Python;
+    # these go straight to the C API with one preallocated buffer, since every
+    # interrupt and service touches a dozen registers.
+    def _reg(self, reg: int) -> int:
+        buf = self._regbuf
+        buf.value = 0                 # 8- and 16-bit reads fill only the low bytes
+        _uclib.uc_reg_read(self._uch, reg, self._regptr)
+        return buf.value
+
+    def _set_reg(self, reg: int, value: int) -> None:
+        self._regbuf.value = value
+        _uclib.uc_reg_write(self._uch, reg, self._regptr)
+
     def __getattr__(self, name: str) -> int:
         reg = _ALL.get(name)
         if reg is None:
             raise AttributeError(name)
-        return self.uc.reg_read(reg)
+        return self._reg(reg)
 
     def __setattr__(self, name: str, value: int) -> None:
         reg = _ALL.get(name)
         if reg is None:
             object.__setattr__(self, name, value)
+        elif reg in _SEGMENTS:
+            self.uc.reg_write(reg, value & 0xFFFF)   # the binding keeps segment caches right
         else:
-            self.uc.reg_write(reg, value & (0xFF if name in BYTE_REGISTERS else 0xFFFF))
+            self._set_reg(reg, value & (0xFF if name in BYTE_REGISTERS else 0xFFFF))
 
     def registers(self) -> dict[str, int]:
         return {name: self.uc.reg_read(reg) for name, reg in REGISTERS.items()}
@@ -139,22 +214,25 @@ class Cpu:
     # -- interrupts -----------------------------------------------------------
     def deliver_interrupt(self, vector: int, return_ip: int | None = None) -> None:
         """Enter interrupt ``vector`` as the 286 does: push FLAGS, CS, IP; clear IF, TF."""
-        uc = self.uc
-        flags = (uc.reg_read(X.UC_X86_REG_FLAGS) & FLAGS_286_MASK) | FLAGS_286_FIXED
-        cs = uc.reg_read(X.UC_X86_REG_CS)
-        ip = uc.reg_read(X.UC_X86_REG_IP) if return_ip is None else return_ip
-        ss = uc.reg_read(X.UC_X86_REG_SS)
-        sp = uc.reg_read(X.UC_X86_REG_SP)
-        mem = self.memory
-        mem.ww(ss, sp - 2, flags)
-        mem.ww(ss, sp - 4, cs)
-        mem.ww(ss, sp - 6, ip)
-        uc.reg_write(X.UC_X86_REG_SP, (sp - 6) & 0xFFFF)
-        uc.reg_write(X.UC_X86_REG_FLAGS, flags & ~(FLAG_IF | FLAG_TF))
-        new_ip = mem.read_word(vector * 4)
-        new_cs = mem.read_word(vector * 4 + 2)
-        uc.reg_write(X.UC_X86_REG_CS, new_cs)
-        uc.reg_write(X.UC_X86_REG_IP, new_ip)
+        reg = self._reg
+        flags = (reg(X.UC_X86_REG_FLAGS) & FLAGS_286_MASK) | FLAGS_286_FIXED
+        cs = reg(X.UC_X86_REG_CS)
+        ip = reg(X.UC_X86_REG_IP) if return_ip is None else return_ip
+        ss = reg(X.UC_X86_REG_SS)
+        sp = reg(X.UC_X86_REG_SP)
+        view = self.memory.view
+        base = ss << 4
+        for offset, word in ((2, flags), (4, cs), (6, ip)):
+            address = (base + ((sp - offset) & 0xFFFF)) & 0xFFFFF
+            view[address] = word & 0xFF
+            view[(base + ((sp - offset + 1) & 0xFFFF)) & 0xFFFFF] = word >> 8
+        set_reg = self._set_reg
+        set_reg(X.UC_X86_REG_SP, (sp - 6) & 0xFFFF)
+        set_reg(X.UC_X86_REG_FLAGS, flags & ~(FLAG_IF | FLAG_TF))
+        new_ip = view[vector * 4] | (view[vector * 4 + 1] << 8)
+        new_cs = view[vector * 4 + 2] | (view[vector * 4 + 3] << 8)
+        self.uc.reg_write(X.UC_X86_REG_CS, new_cs)
+        set_reg(X.UC_X86_REG_IP, new_ip)
 
     def interrupt_return(self) -> None:
         """What IRET does, for traps that finish a service without guest code."""
@@ -163,6 +241,38 @@ class Cpu:
         flags = self.pop()
         self.jump(cs, ip)
         self.flags = (flags & FLAGS_286_MASK) | FLAGS_286_FIXED
+
+    def deliver_exception(self, intno: int) -> bool:
+        """If Unicorn's interrupt ``intno`` is a fault the CPU raised, deliver it.
+
+        Unicorn reports INT n, INT 3, INTO and CPU faults alike; a fault has IP
+        on the faulting instruction (the 286 pushes that address), INT n has IP
+        past it.  Returns False for a software interrupt, which the caller
+        delivers (after whatever it does with INT n).
+        """
+        if not self._is_fault(intno):
+            return False
+        self.deliver_interrupt(intno)
+        self.exception_happened()
+        return True
+
+    def take_interrupt(self, intno: int) -> None:
+        """Deliver what Unicorn reported, fault or INT n, through the IVT."""
+        if not self.deliver_exception(intno):
+            self.deliver_interrupt(intno)
+
+    def _is_fault(self, intno: int) -> bool:
+        if intno not in CONTRIBUTORY and intno != 5:
+            return False
+        mem = self.memory
+        cs, ip = self.uc.reg_read(X.UC_X86_REG_CS), self.uc.reg_read(X.UC_X86_REG_IP)
+        here = mem.read_far(cs, ip, 12)
+        if intno == 5:                        # BOUND: IP stays on the BOUND
+            return here[split_prefixes(here)] == 0x62
+        if intno == 0 and is_divide(here):
+            return True
+        # otherwise a fault unless the two bytes before IP are the INT n that ran
+        return not (mem.rb(cs, ip - 2) == 0xCD and mem.rb(cs, ip - 1) == intno)
 
     def exception_happened(self) -> None:
         """After a CPU exception, Unicorn keeps QEMU's 'previous exception' state,
@@ -192,13 +302,13 @@ class Cpu:
         try:
             self.uc.emu_start(start, 0xFFFFFFFF, count=count)
         except UcError as err:
-            if err.errno == UC_ERR_INSN_INVALID:
-                self._raise_invalid_opcode()
-                self.instructions += count
-                return SliceResult(STOP_REQUESTED, count)
-            raise
+            if err.errno != UC_ERR_INSN_INVALID:
+                raise
+            self._invalid_instruction()
+            self._stop_requested = True
         if self._needs_fresh_context:
             self._refresh_context()
+        self._clear_iopl_nt()
         self.instructions += count
         if self._stop_requested:
             return SliceResult(STOP_REQUESTED, count)
@@ -210,15 +320,69 @@ class Cpu:
         # Unicorn ends emu_start silently after HLT, leaving IP past it.
         return self.memory[linear(self.cs, self.ip - 1)] == 0xF4
 
-    def _raise_invalid_opcode(self) -> None:
-        """#UD: Unicorn aborts instead of vectoring; deliver INT 6 at the opcode."""
+    def _clear_iopl_nt(self) -> None:
+        """A real-mode 286 cannot set FLAGS bits 12-15; Unicorn's POPF and IRET can.
+
+        Done at the end of each slice (no per-instruction hook): a PUSHF in the
+        same slice as the POPF still sees the bits (see docs/cpu.md).
+        """
+        flags = self.uc.reg_read(X.UC_X86_REG_FLAGS)
+        if flags & FLAGS_IOPL_NT:
+            self.uc.reg_write(X.UC_X86_REG_FLAGS, flags & ~FLAGS_IOPL_NT)
+
+    def _invalid_instruction(self) -> None:
+        """Unicorn aborted on an instruction it calls invalid: do what a 286 does.
+
+        Either the 286 runs it (LOCK on any instruction, the F6/F7 reg=1 TEST
+        alias: run an equivalent form Unicorn accepts), or it is a software
+        INT 6 (Unicorn reports those as invalid, IP still on the INT), or it
+        is #UD: INT 6 with the instruction's own address pushed.
+        """
         self._refresh_context()
-        ip = self.ip
-        if self.memory.read(linear(self.cs, ip), 2) == b"\xcd\x06":
-            # a software INT 6 is reported the same way, with IP still on it
-            self.deliver_interrupt(6, return_ip=(ip + 2) & 0xFFFF)
-        else:
+        cs, ip = self.cs, self.ip
+        code = self.memory.read_far(cs, ip, 12)
+        n = split_prefixes(code)
+        if code[n] == 0xCD and code[n + 1] == 0x06:
+            self.deliver_interrupt(6, return_ip=(ip + n + 2) & 0xFFFF)
+            return
+        substitute = as_286_would_run(code)
+        if substitute is None or not self._run_substitute(cs, ip, *substitute):
             self.deliver_interrupt(6)
+
+    def _run_substitute(self, cs: int, ip: int, skip: int, replacement: bytes) -> bool:
+        """Run one instruction with its leading bytes replaced, in place.
+
+        The replacement is written over the original so that it ends where the
+        original's ModRM ended, run for one instruction from ``ip + skip``,
+        and the original bytes are put back.  False if Unicorn rejects the
+        replacement too (the 286 would raise #UD as well).
+        """
+        mem = self.memory
+        original = mem.read_far(cs, ip, skip + len(replacement))
+        start = (ip + skip) & 0xFFFF
+        mem.write_far(cs, start, replacement)
+        self._forget_code(cs, ip, len(original))
+        self._substitute_ip = (start, ip)
+        try:
+            self.uc.emu_start(linear(cs, start), 0xFFFFFFFF, count=1)
+        except UcError as err:
+            if err.errno != UC_ERR_INSN_INVALID:
+                raise
+            self.jump(cs, ip)
+            self._refresh_context()
+            return False
+        finally:
+            self._substitute_ip = None
+            if mem.read_far(cs, start, len(replacement)) == replacement:
+                mem.write_far(cs, ip, original)
+            self._forget_code(cs, ip, len(original))
+        if self.cs == cs and self.ip == start:
+            self.ip = ip                      # a REP stopped after one iteration: resume at the prefixes
+        return True
+
+    def _forget_code(self, cs: int, ip: int, size: int) -> None:
+        start = linear(cs, ip)
+        self.uc.ctl_remove_cache(start, start + size)
 
     def _refresh_context(self) -> None:
         regs = {name: self.uc.reg_read(reg) for name, reg in REGISTERS.items()}

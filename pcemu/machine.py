@@ -259,14 +259,7 @@ class Machine:
         if name is not None and intno == 0xFE:
             self._run_service(name, trap_at)
             return
-        mem = self.memory
-        if intno == 0 and not (mem[linear(cs, ip - 2)] == 0xCD and mem[linear(cs, ip - 1)] == 0x00):
-            cpu.deliver_interrupt(0)          # #DE: IP already at the faulting instruction
-            cpu.exception_happened()
-            return
-        if intno == 5 and mem[linear(cs, ip)] == 0x62:
-            cpu.deliver_interrupt(5)          # BOUND: the 286 pushes the BOUND's own address
-            cpu.exception_happened()
+        if cpu.deliver_exception(intno):      # #DE, BOUND, #GP: IP on the faulting instruction
             return
         for watch in self.listeners.get("interrupt", ()):
             watch(intno)

@@ -141,6 +141,20 @@ class Rom:
         self.emit(0xCD, 0x23)
         self.trap("int23_returned")
         self.emit(IRET)
+        # CP/M-style CALL 5: PSP:0005 far-calls 0000:00C0, which jumps here.
+        self.label("call5")
+        self.trap("call5")
+        self.emit(IRET)
+        # The mouse's IRQ 12: the driver updates its state; when the program's
+        # event handler must run (CF set) it is far-called through the pointer
+        # the driver keeps at DS:0080h, with the registers the driver set.
+        self.label("mouse_irq")
+        self.emit(0x50, 0x53, 0x51, 0x52, 0x56, 0x57, 0x55, 0x1E, 0x06)  # PUSH AX..BP, DS, ES
+        self.trap("mouse_irq")
+        self.emit(0x73, 0x04)                 # JNC +4 (past the call)
+        self.emit(0xFF, 0x1E, 0x80, 0x00)     # CALL FAR [0080h]
+        self.emit(0xFA, 0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20)  # CLI; EOI to both 8259s
+        self.emit(0x07, 0x1F, 0x5D, 0x5F, 0x5E, 0x5A, 0x59, 0x5B, 0x58, IRET)
         # The command interpreter's resident loop (its PSP and stack are in RAM).
         self.label("shell")
         self.emit(0xFB)                       # 0: STI

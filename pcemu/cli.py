@@ -77,7 +77,13 @@ def _build_machine(disk: str | None, opts: dict):
         if not sep or len(letter) != 1:
             raise _fail(f"--host-dir wants X:FOLDER, not {spec!r}")
         host_dirs[letter.upper()] = folder
-    disks = [] if disk is None else [disk if ":" in disk[:2] and len(disk) > 2 and disk[1] == ":" else f"B:{disk}"]
+    disks = []
+    if disk is not None:
+        letter, path = (disk[0].upper(), disk[2:]) if len(disk) > 2 and disk[1] == ":" else (None, disk)
+        if Path(path).is_dir():                      # a host folder becomes a drive (C: unless named)
+            host_dirs[letter or "C"] = path
+        else:                                        # an image, or a catalogue name, goes in B:
+            disks.append(f"{letter or 'B'}:{path}")
     return Machine(disks=disks, date=opts["date"], time=opts["time_"],
                    mips=opts["mips"] or DEFAULT_MIPS, video=opts["video"], mouse=opts["mouse"],
                    strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs)
@@ -126,7 +132,8 @@ def _interactive(machine, opts: dict) -> None:
 @click.argument("disk", required=False)
 @machine_options
 def boot(disk: str | None, **opts) -> None:
-    """Boot to the DOS prompt with DISK (a catalogue name such as 1612, or an image) in B:.
+    """Boot to the DOS prompt with DISK in B: (a catalogue name such as 1612, or an image;
+    a folder is mounted as C:; prefix X: to choose the drive).
 
     \b
     Window controls: F11 fullscreen, F12 screenshot (PNG), Pause pauses,

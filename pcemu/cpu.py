@@ -252,7 +252,10 @@ class Cpu:
         """
         if not self._is_fault(intno):
             return False
-        self.deliver_interrupt(intno)
+        return_ip = None
+        if self._substitute_ip is not None and self._reg(X.UC_X86_REG_IP) == self._substitute_ip[0]:
+            return_ip = self._substitute_ip[1]    # a fault in a substitute: push the real start
+        self.deliver_interrupt(intno, return_ip)
         self.exception_happened()
         return True
 

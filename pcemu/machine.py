@@ -271,6 +271,10 @@ class Machine:
         self._service_kind = kind
         if kind == "wait":
             self.cpu.set_flag(FLAG_CF, False)
+        watchers = self.listeners.get("service")     # tracers: arguments before, results after
+        if watchers:
+            for watch in watchers:
+                watch(name, kind, False)
         try:
             handler(self)
         except MachineError:
@@ -280,6 +284,9 @@ class Machine:
         except Exception as exc:                      # a bug of ours: never a bare traceback
             log.exception("internal error in %s", name)
             self.halt(f"internal error in {name}: {exc}")
+        if watchers:
+            for watch in watchers:
+                watch(name, kind, True)
 
     def set_return_flag(self, mask: int, on: bool) -> None:
         """Set or clear a flag in what the caller gets back from its INT."""
@@ -313,6 +320,8 @@ class Machine:
             log.warning(message)
         self.unimplemented_log.append({"key": key, "message": message, "interrupt": interrupt,
                                        "ah": ah, "al": al, "cs": cs, "ip": ip})
+        for watch in self.listeners.get("unimplemented", ()):
+            watch(self.unimplemented_log[-1])
         if self.strict:
             raise UnimplementedService(message)
 
@@ -415,6 +424,9 @@ class Machine:
         self._run_until_instruction(end)
 
     def _run_until_instruction(self, end: int) -> None:
+        # A host-chosen slice end is part of the timeline: recorded sessions keep them.
+        for watch in self.listeners.get("run_to", ()):
+            watch(end)
         handle = self.scheduler.at(end, lambda: None)    # make a slice end exactly there
         try:
             while self.clock.now < end:

@@ -97,3 +97,15 @@ def test_strict_mode_stops_at_an_unimplemented_service(tmp_path):
     assert result.returncode == 2
     assert "unimplemented: INT 21h AH=44h AL=0Dh" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_run_returns_the_programs_exit_code_and_its_output(tmp_path):
+    from tests.machine_helpers import assemble
+    folder = tmp_path / "c"
+    folder.mkdir()
+    program = assemble("mov ah, 9; mov dx, msg; int 0x21; mov ax, 0x4c03; int 0x21; "
+                       "msg: .ascii \"HELLO FROM DOS$\"")
+    (folder / "HELLO.COM").write_bytes(program)
+    result = pcemu("run", f"C:{folder}", "HELLO", "--headless", "--print-screen")
+    assert result.returncode == 3, result.stderr
+    assert "HELLO FROM DOS" in result.stdout

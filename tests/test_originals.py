@@ -63,13 +63,29 @@ def test_ginrummy_demo_plays_a_hand_to_its_end_and_the_score_boxes_change():
     assert score_box(m) != before
 
 
-@pytest.mark.xfail(strict=True, reason="F7 (quit) is answered with a beep, not a quit: see the "
-                                       "machine issue's notes; under investigation")
-def test_ginrummy_f7_leaves_to_the_prompt():
+def at_prompt(m: Machine) -> bool:
+    return m.dos.shell.at_prompt
+
+
+def test_ginrummy_f7_asks_quit_and_only_y_leaves_to_the_prompt():
+    """F7 ("TO QUIT: HIT FUNCTION KEY F7") beeps and asks "QUIT?" on row 5; the program
+    then waits in an INKEY$ loop and quits only on Y (either case): its own code compares
+    the upper-cased key with "Y" (0000:7F42 in the unpacked module). Any other key puts
+    the message row back and the game goes on."""
     m = boot()
-    m.type(DEAL + "{F7}")
-    m.run_until(text="B:\\>", max_ticks=18.2 * 10, condition=lambda mm: mm.dos.shell.at_prompt)
-    assert m.dos.shell.exit_codes[-1][0].endswith("GINRUMMY.EXE")
+    m.type(DEAL + "{F7}{WAIT:QUIT?}")
+    assert m.screen_text().splitlines()[5].strip() == "QUIT?"
+    m.run(18.2 * 2)                                    # it waits for the answer...
+    assert m.screen_text().splitlines()[5].strip() == "QUIT?"
+    assert not m.dos.shell.exit_codes and not m.dos.shell.at_prompt
+    m.type("N{TICKS:9}")                               # ...N: back to the game
+    assert "QUIT?" not in m.screen_text()
+    assert "DRAW FROM UPCARD (U) OR DECK (D)?" in m.screen_text()
+    assert not m.dos.shell.exit_codes
+    m.type("{F7}{WAIT:QUIT?}y")
+    m.run_until(max_ticks=18.2 * 10, condition=at_prompt)
+    assert m.dos.shell.exit_codes[-1] == ("B:\\GINRUMMY.EXE", 0)
+    assert "DID YOU LIKE THIS TOY?" in m.screen_text()   # CALL ADVERT on the way out
 
 
 def meteors_status(m: Machine) -> tuple[int, int] | None:
@@ -89,12 +105,31 @@ def test_meteors_title_then_the_game_runs_its_countdown():
     assert meteors_status(m) is not None and meteors_status(m)[1] < first[1]
 
 
-@pytest.mark.xfail(strict=True, reason="after F7 the program polls INT 16h AH=11h and never ends; "
-                                       "see the machine issue's notes")
-def test_meteors_f7_quits_to_the_prompt():
+@pytest.mark.parametrize("answer", ["Y", "q", "{ESC}"])
+def test_meteors_f7_asks_quit_and_y_q_or_esc_quits_to_the_prompt(answer):
+    """F7 shows "QUIT?" on the top row and waits (INKEY$ loop); Y, y, Q, q and Esc
+    quit (0000:4696..46EB compares with each), anything else goes back."""
     m = boot()
-    m.type("METEORS{ENTER}{WAIT:PRESS ANY KEY TO START}{F7}")
-    m.run_until(text="B:\\>", max_ticks=18.2 * 10, condition=lambda mm: mm.dos.shell.at_prompt)
+    m.type("METEORS{ENTER}{WAIT:PRESS ANY KEY TO START}{F7}{WAIT:QUIT?}")
+    assert m.screen_text().splitlines()[0].strip() == "QUIT?"
+    m.run(18.2 * 2)
+    assert not m.dos.shell.exit_codes and not m.dos.shell.at_prompt
+    m.type(answer)
+    m.run_until(max_ticks=18.2 * 10, condition=at_prompt)
+    assert m.dos.shell.exit_codes[-1] == ("B:\\METEORS.EXE", 0)
+
+
+def test_meteors_esc_in_the_game_asks_quit_and_another_key_goes_back():
+    """"TO QUIT: HIT FUNCTION KEY F7 OR THE ESC KEY": Esc during play asks too."""
+    m = boot()
+    m.type("METEORS{ENTER}{WAIT:PRESS ANY KEY TO START} ")
+    m.run_until(condition=lambda mm: meteors_status(mm) is not None, max_ticks=18.2 * 30,
+                text="the score line")
+    m.type("{ESC}{WAIT:QUIT?}")
+    assert m.screen_text().splitlines()[0].strip() == "QUIT?"
+    m.type("N{TICKS:18}")
+    assert "QUIT?" not in m.screen_text()
+    assert meteors_status(m) is not None and not m.dos.shell.exit_codes
 
 
 EZT_NEW_TREE = ("EZT{ENTER}{WAIT:Main Menu}C{WAIT:description of the new}Smith Family{ENTER}"

@@ -192,3 +192,11 @@ def test_game_over_when_the_tray_is_empty():
     state = make_state("R10 R11 R12", "B1 B2", opened=(True, True))
     game, out = run_game(state, ["play R10 R11 R12", "ok", "quit"])
     assert game.state.over and "You win!" in out
+
+
+def test_draw_only_before_moving():
+    """The gadget shows "take a piece" until you move, then "OK"."""
+    state = make_state("R10 R11 R12 K1", "B1 B2")
+    game, out = run_game(state, ["play R10", "draw", "back", "draw"])
+    assert "you have moved pieces" in out
+    assert len(game.state.trays[0]) == 5 and game.state.table == ()

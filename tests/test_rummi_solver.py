@@ -139,12 +139,12 @@ def test_solver_rejects_an_invalid_table():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(100, 105))
+@pytest.mark.parametrize("seed", range(100, 110))
 def test_solver_matches_brute_force_larger(seed):
-    """Larger trays (up to 11) and tables (up to 70 pieces)."""
+    """Larger trays (up to 11) and tables (up to 45 pieces)."""
     rng = random.Random(seed)
-    for _ in range(10):
-        table, tray = random_position(rng, rng.randint(20, 70), rng.randint(8, 11))
+    for _ in range(15):
+        table, tray = random_position(rng, rng.randint(20, 45), rng.randint(8, 11))
         minimum = rng.choice([0, 30])
         plan = best_play(table, tray, minimum)
         assert (len(plan.played), plan.points) == brute_best(table, tray, minimum)

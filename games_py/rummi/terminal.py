@@ -14,10 +14,10 @@ from typing import Callable, TextIO
 
 from games_py.rummi import rules
 from games_py.rummi.game import play_turn
-from games_py.rummi.players import ComputerPlayer, SwapOffer, make_player
-from games_py.rummi.rules import EndTurn, IllegalAction
+from games_py.rummi.players import ComputerPlayer, make_player
+from games_py.rummi.rules import IllegalAction
 from games_py.rummi.state import GameState, duplicates, new_game, view_for
-from games_py.rummi.tiles import COLOUR_NAMES, COLOURS, Tile, parse_kind, sort_tray
+from games_py.rummi.tiles import COLOURS, Tile, parse_kind, sort_tray
 from games_py.rummi.turn import MoveError, Requester, TurnBuilder
 
 HUMAN, COMPUTER = 0, 1
@@ -31,6 +31,7 @@ Pieces are written colour letter + number: K=black B=blue O=orange R=red, e.g. R
                       or the run is split: a 5 on 3-4-5-6-7 gives 3-4-5 and 5-6-7)
   move 2 R5 [to 4]    move a piece of series 2 onto series 4 (or a new series)
   ok                  end the turn (take a piece if you have not moved)
+  draw                take a piece (only before moving anything)
   back                Back up: take back the last piece moved
   swap R5             swap your duplicate R5 for one of the computer's duplicates
   new                 New game          single    Single play on/off
@@ -169,7 +170,12 @@ class TerminalGame:
             self.render(builder)
         elif verb == "swap":
             self._swap(builder, args)
-        elif verb in ("ok", "draw", "d", "take", "end"):
+        elif verb in ("ok", "end"):
+            return self._finish(builder)
+        elif verb in ("draw", "d", "take"):
+            if builder.moved:
+                raise MoveError("you have moved pieces: say 'ok' to end the turn, "
+                                "or 'back' to take them back first")
             return self._finish(builder)
         elif verb == "new":
             self._new_game()

@@ -26,23 +26,18 @@ class Suite:
     forms: tuple[str, ...]
     revoked: frozenset[str]
 
-    def load(self, form: str) -> list[dict]:
-        """All tests of one form, revoked ones removed."""
+    def load(self, form: str) -> tuple[list[dict], int]:
+        """(the tests of one form that are not revoked, how many were revoked)."""
         path = self.directory / f"{form}{SUFFIX}"
         try:
             with gzip.open(path, "rt", encoding="utf-8") as handle:
                 tests = json.load(handle)
         except (OSError, EOFError, ValueError) as exc:
             raise SuiteError(f"cannot read {path}: {exc}") from exc
-        if not isinstance(tests, list):
+        if not isinstance(tests, list) or not all(isinstance(t, dict) for t in tests):
             raise SuiteError(f"{path}: expected a JSON list of tests")
-        return [t for t in tests if t.get("hash") not in self.revoked]
-
-    def revoked_in(self, form: str) -> int:
-        """How many tests of ``form`` the revocation list removes."""
-        path = self.directory / f"{form}{SUFFIX}"
-        with gzip.open(path, "rt", encoding="utf-8") as handle:
-            return sum(1 for t in json.load(handle) if t.get("hash") in self.revoked)
+        kept = [t for t in tests if str(t.get("hash", "")).lower() not in self.revoked]
+        return kept, len(tests) - len(kept)
 
 
 def open_suite(directory: str | Path) -> Suite:

@@ -80,7 +80,11 @@ class Dos:
         self.searches: dict[int, tuple[str, list[str]]] = {}   # FINDFIRST id -> (drive, directory)
         self.arena: MemoryArena | None = None
         self.shell = None
-        from pcemu.dos import console, files, process, system   # noqa: F401  (register services)
+        self.critical = None                     # the INT 24h in progress (critical.Pending)
+        self.last_drive: str | None = None       # the drive the current call works on
+        self.fcb_files: dict[int, object] = {}   # files opened through FCBs (fcb.FcbFile)
+        self.ctrl_c_sp: int | None = None        # SP before DOS's INT 23h, to see how it returned
+        from pcemu.dos import console, fcb, files, process, system   # noqa: F401  (register services)
 
     # ---------------------------------------------------------------- drives
     def mount(self, letter: str, drive) -> None:
@@ -91,6 +95,30 @@ class Dos:
         self.current_dirs[letter] = []
         fs = self.drives[letter]
         fs.clock = self.file_clock
+
+    def add_empty_floppies(self) -> None:
+        """A: and B: exist on this machine; a drive with no diskette answers "Not ready".
+
+        Only when something is mounted at all: a machine with no disks has no
+        drive to boot from, and keeps no drives (every path is "invalid drive").
+        """
+        from pcemu.dos.critical import EmptyDrive
+        if not self.drives:
+            return
+        for letter in "AB":
+            if letter not in self.drives:
+                self.drives[letter] = EmptyDrive(letter)
+                self.current_dirs[letter] = []
+
+    def has_media(self, letter: str) -> bool:
+        from pcemu.dos.critical import EmptyDrive
+        return letter in self.drives and not isinstance(self.drives[letter], EmptyDrive)
+
+    def check_ready(self, letter: str) -> None:
+        """What DOS's media check does: an empty drive raises "Not ready" (INT 24h)."""
+        from pcemu.dos.critical import NOT_READY, CriticalError
+        if letter in self.drives and not self.has_media(letter):
+            raise CriticalError(letter, NOT_READY)
 
     def floppy_image(self, number: int):
         return self.floppies.get(number)
@@ -111,19 +139,22 @@ class Dos:
             m.set_vector(vector, *m.rom.address(label))
         m.set_vector(0x28, *m.rom.address("dummy_iret"))
         m.set_vector(0x2A, *m.rom.address("dummy_iret"))
-        if m.mouse_enabled:
-            m.set_vector(0x33, *m.rom.address("int33"))
-        from pcemu.dos import process
+        from pcemu.dos import critical, process
         process.register_traps(m)
+        critical.install(m)
+        process.install_cpm_entry(m)
+        if m.mouse_enabled:
+            from bios import mouse
+            mouse.install(m)
         self.files = [OpenFile("AUX", device="AUX"), OpenFile("CON", device="CON", references=3),
                       OpenFile("PRN", device="PRN")]
-        if "B" in self.drives and "A" not in self.drives:
-            self.current_drive = "B"
-        elif self.drives:
-            self.current_drive = min(self.drives)
+        self.add_empty_floppies()
+        with_media = [letter for letter in self.drives if self.has_media(letter)]
+        self.current_drive = min(with_media) if with_media else "A"
         from pcemu.shell import Shell
         self.shell = Shell(m)
         self.shell.start()
+        m.register_service("int23_returned", process.ctrl_c_returned, "live")
 
     # ---------------------------------------------------------------- paths
     def resolve(self, text: str) -> tuple[str, list[str]]:
@@ -136,6 +167,7 @@ class Dos:
             text = text[2:]
         if drive not in self.drives:
             raise DosError(0x0F, f"invalid drive {drive}:")
+        self.last_drive = drive
         parts = [] if text.startswith("\\") else list(self.current_dirs.get(drive, []))
         for piece in text.split("\\"):
             if piece in ("", "."):
@@ -177,7 +209,9 @@ class Dos:
         index = self.m.memory.rb(seg, off + handle)
         if index == 0xFF or index >= len(self.files) or self.files[index] is None:
             raise DosError(0x06, "invalid handle")
-        return self.files[index]
+        entry = self.files[index]
+        self.last_drive = entry.drive or None
+        return entry
 
     def new_handle(self, entry: OpenFile) -> int:
         seg, off, size = self.psp_handle_table()

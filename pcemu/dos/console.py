@@ -59,6 +59,7 @@ def _key_waiting(m: "Machine") -> bool:
 def _ctrl_c(m: "Machine") -> None:
     """^C seen: echo it and run INT 23h, retrying the function if the handler returns."""
     write_bytes(m, b"^C\r\n")
+    m.dos.ctrl_c_sp = m.cpu.sp              # to tell an IRET from a RETF when it returns
     m.cpu.jump(*m.rom.address("call23"))
 
 

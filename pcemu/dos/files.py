@@ -403,6 +403,7 @@ def change_directory(m: "Machine") -> None:
     dos = m.dos
     text = _path(m, m.cpu.ds, m.cpu.dx)
     drive, parts = dos.resolve(text)
+    dos.check_ready(drive)
     if parts:
         entry = dos.drives[drive].stat(parts)
         if entry is None or not entry.is_dir:
@@ -418,6 +419,7 @@ def current_directory(m: "Machine") -> None:
     letter = dos.current_drive if cpu.dl == 0 else chr(64 + cpu.dl)
     if letter not in dos.drives:
         raise DosError(0x0F, "invalid drive")
+    dos.check_ready(letter)               # DOS checks the medium of a removable drive
     text = "\\".join(dos.current_dirs.get(letter, [])).encode("latin-1")
     m.memory.write_far(cpu.ds, cpu.si, text + b"\0")
     cpu.ax = 0x0100

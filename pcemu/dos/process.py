@@ -11,7 +11,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pcemu.dos import Process, dos_services
+from pcemu.dos import Process, critical, dos_services
 from pcemu.errors import ProgramLoadError
 from pcemu.storage.errors import DosError
 
@@ -31,17 +31,78 @@ def register_traps(m: "Machine") -> None:
     m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt(), "wait")
     m.register_service("int25", lambda m: absolute_disk(m, write=False), "live")
     m.register_service("int26", lambda m: absolute_disk(m, write=True), "live")
-    m.register_service("int33", lambda m: m.mouse.dispatch(m) if hasattr(m, "mouse") else None, "stack")
+
+
+ENTRY_REGISTERS = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 
 
 def dos_entry(m: "Machine") -> None:
-    m.count_service(f"INT 21h AH={m.cpu.ah:02X}h")
+    cpu = m.cpu
+    dos = m.dos
+    ah = cpu.ah
+    m.count_service(f"INT 21h AH={ah:02X}h")
     for watch in m.listeners.get("dos", ()):
-        watch(m.cpu.ah)
+        watch(ah)
+    if dos.critical is not None and ah > 0x0C and ah != 0x59 and dos.critical.resume is None:
+        dos.critical = None               # the INT 24h handler went back to the program itself
+    # a critical error needs the registers as the caller passed them
+    entry = dict(zip(ENTRY_REGISTERS, cpu.uc.reg_read_batch(_ENTRY_IDS)))
     try:
         dos_services.dispatch(m)
+    except critical.CriticalError as err:
+        critical.interrupt_dos_call(m, err, entry)
     except DosError as err:
-        m.dos.fail(err.code)
+        device = critical.from_dos_error(m, err.code, ah)
+        if device is None:
+            dos.fail(err.code)
+        else:
+            critical.interrupt_dos_call(m, device, entry)
+
+
+def _register_ids() -> list[int]:
+    from pcemu.cpu import REGISTERS
+    return [REGISTERS[name] for name in ENTRY_REGISTERS]
+
+
+_ENTRY_IDS = _register_ids()
+
+
+def ctrl_c_returned(m: "Machine") -> None:
+    """After DOS's INT 23h: IRET (or RETF 2, or RETF with CF clear) retries the call,
+    RETF with CF set ends the program, as DOS 3.3 decides from the stack."""
+    cpu = m.cpu
+    expected, m.dos.ctrl_c_sp = m.dos.ctrl_c_sp, None
+    if expected is not None and cpu.sp == (expected - 2) & 0xFFFF:
+        flags = cpu.pop()                 # a plain RETF left the INT's FLAGS behind
+        if flags & 0x0001:
+            terminate(m, 0, 1)
+            return
+    cpu.jump(*m.rom.address("int21"))
+
+
+def install_cpm_entry(m: "Machine") -> None:
+    """0000:00C0 (where PSP:0005's far call lands after the 1 MB wrap) jumps to the ROM."""
+    seg, off = m.rom.address("call5")
+    m.memory.write(0xC0, bytes([0xEA, off & 0xFF, off >> 8, seg & 0xFF, seg >> 8]))
+    m.register_service("call5", cpm_call, "live")
+
+
+def cpm_call(m: "Machine") -> None:
+    """CALL 5 with the function in CL: the two return addresses on the stack (the
+    far one into the PSP, the program's near one) become the INT frame of an INT 21h."""
+    cpu = m.cpu
+    mem = m.memory
+    ss, sp = cpu.ss, cpu.sp
+    psp_segment, near_return = mem.rw(ss, sp + 2), mem.rw(ss, sp + 4)
+    mem.ww(ss, sp, near_return)
+    mem.ww(ss, sp + 2, psp_segment)
+    mem.ww(ss, sp + 4, cpu.flags)
+    if cpu.cl > 0x24:                     # CP/M calls go up to 24h only
+        cpu.al = 0
+        cpu.jump(*m.rom.address("dummy_iret"))
+        return
+    cpu.ah = cpu.cl
+    cpu.jump(*m.rom.address("int21"))
 
 
 def multiplex(m: "Machine") -> None:
@@ -57,10 +118,19 @@ def absolute_disk(m: "Machine", write: bool) -> None:
         m.return_live_flag(0x01, True)
         return
     count, lba = cpu.cx, cpu.dx
-    if write:
-        image.write_sectors(lba, m.memory.read_far(cpu.ds, cpu.bx, count * 512))
-    else:
-        m.memory.write_far(cpu.ds, cpu.bx, image.read_sectors(lba, count))
+    try:
+        if write:
+            image.write_sectors(lba, m.memory.read_far(cpu.ds, cpu.bx, count * 512))
+        else:
+            m.memory.write_far(cpu.ds, cpu.bx, image.read_sectors(lba, count))
+    except DosError:                             # write-protected diskette
+        cpu.ax = 0x0300
+        m.return_live_flag(0x01, True)
+        return
+    except ValueError:                           # sectors beyond the end of the disk
+        cpu.ax = 0x0408                          # sector not found
+        m.return_live_flag(0x01, True)
+        return
     m.return_live_flag(0x01, False)
 
 

@@ -70,6 +70,8 @@ def disk_reset(m: "Machine") -> None:
     for entry in m.dos.files:
         if entry is not None and entry.file is not None:
             entry.file.flush()
+    from pcemu.dos import fcb
+    fcb.flush_all(m)
 
 
 @dos_services.function(0x0E)

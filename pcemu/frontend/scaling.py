@@ -21,7 +21,7 @@ def pixel_aspect(active_width: int, active_height: int) -> float:
 
 def shape_error(dot_scale: int, line_scale: int, aspect: float) -> float:
     """How far (as |log| of the ratio) a dot_scale x line_scale picture is from true shape."""
-    return abs(math.log(dot_scale * aspect / line_scale))
+    return abs(math.log(dot_scale / (line_scale * aspect)))
 
 
 def integer_scale(width: int, height: int, aspect: float, max_width: int,

@@ -9,11 +9,12 @@ Programs are started with DOS EXEC and return to the loop when they end.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from bios import keyboard as kb
 from bios import video
-from pcemu.dos import console
+from pcemu.dos import console, critical
+from pcemu.dos.critical import CriticalError
 from pcemu.dos import process
 from pcemu.errors import ProgramLoadError
 from pcemu.shell import builtins
@@ -55,6 +56,8 @@ class Shell:
         self.exit_codes: list[tuple[str, int]] = []
         self.critical_state: dict | None = None
         self.at_prompt = False                 # the prompt is shown and the line is being edited
+        self.retry: Callable[[], None] | None = None   # what to run again after a critical error
+        self.drive_invalid = False             # $P after "Fail": "Current drive is no longer valid"
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -76,7 +79,6 @@ class Shell:
         mem.ww(self.psp, 0x0C, seg)
         m.set_vector(0x22, seg, off)
         m.register_service("shell", lambda _m: self.step(), "wait")
-        m.register_service("int23_returned", lambda mm: mm.cpu.jump(*mm.rom.address("int21")), "live")
         m.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP, ds=self.psp, es=self.psp)
         m.cpu.jump(seg, off)
         m.cpu.flags = 0x0202
@@ -106,22 +108,56 @@ class Shell:
                 return
             st.waiting_key_for = None
             self.console.write(b"\r\n")
+        if self.retry is not None:
+            action, self.retry = self.retry, None
+            self._guarded(action)
+            return
         if st.batch:
-            self._batch_step()
+            self._guarded(self._batch_step)
             return
         if st.need_prompt:
-            self.console.write(builtins.expand_prompt(self, self.prompt_text()).encode("cp437", "replace"))
-            st.need_prompt = False
+            if not self._guarded(self._show_prompt):
+                return
         line = self._edit_line()
         if line is None:
             self.at_prompt = True
             m.wait_for_input()
             return
         self.at_prompt = False
+        self._guarded(lambda: self._run_line(line))
+
+    def _show_prompt(self) -> None:
+        self.console.write(builtins.expand_prompt(self, self.prompt_text()).encode("cp437", "replace"))
+        self.state.need_prompt = False
+
+    def _run_line(self, line: str) -> None:
+        st = self.state
         self.execute(line)
         if line.strip() and st.running is None and not st.batch:
             st.need_prompt = True
             self.console.write(b"\r\n")
+
+    def _guarded(self, action: Callable[[], None]) -> bool:
+        """Run a step of the interpreter; a critical error goes to INT 24h (False)."""
+        try:
+            action()
+            return True
+        except CriticalError as err:
+            critical.interrupt_shell(self.m, err, lambda answer: self._critical_answered(answer, action))
+            return False
+
+    def _critical_answered(self, answer: int, action: Callable[[], None]) -> None:
+        if answer == critical.RETRY:
+            self.retry = action
+        elif action == self._show_prompt:
+            # DOS asks again on Abort; on Fail $P says the drive is no longer valid
+            self.drive_invalid = answer == critical.FAIL
+            self.retry = action
+        else:
+            if action == self._batch_step and self.state.batch:
+                self.state.batch[-1].position += 1     # Abort or Fail: go on after the line
+            self.state.need_prompt = True
+        self.m.cpu.jump(*self.m.rom.address("shell"))
 
     def prompt_text(self) -> str:
         env = builtins.environment(self)
@@ -230,7 +266,11 @@ class Shell:
         if st.echo and not stripped.startswith("@"):
             self.console.write(builtins.expand_prompt(self, self.prompt_text()).encode("cp437", "replace"))
             self.console.write(builtins.substitute_arguments(stripped, batch.arguments).encode("cp437", "replace") + b"\r\n")
-        self.execute(stripped, batch.arguments)
+        try:
+            self.execute(stripped, batch.arguments)
+        except CriticalError:
+            batch.position -= 1               # a retry runs this line again
+            raise
 
     # ------------------------------------------------------------------ INT 24h
     def critical_error_prompt(self) -> None:
@@ -240,15 +280,22 @@ class Shell:
         if self.critical_state is None:
             drive = chr(65 + cpu.al)
             action = "writing" if cpu.ah & 1 else "reading"
-            error = {0: "Write protect error", 2: "Not ready", 0x0C: "General failure"}.get(
-                cpu.di & 0xFF, "General failure")
-            self.console.write(f"\r\n{error} {action} drive {drive}\r\nAbort, Retry, Fail?".encode())
-            self.critical_state = {"ax": cpu.ax}
+            error = critical.DEVICE_MESSAGES.get(cpu.di & 0xFF, "General failure")
+            offered = {"A": critical.ABORT}
+            for letter, answer, bit in (("R", critical.RETRY, critical.ALLOW_RETRY),
+                                        ("I", critical.IGNORE, critical.ALLOW_IGNORE),
+                                        ("F", critical.FAIL, critical.ALLOW_FAIL)):
+                if cpu.ah & bit:
+                    offered[letter] = answer
+            words = {"A": "Abort", "R": "Retry", "I": "Ignore", "F": "Fail"}
+            question = ", ".join(words[letter] for letter in offered) + "?"
+            self.console.write(f"\r\n{error} {action} drive {drive}\r\n{question}".encode())
+            self.critical_state = {"ax": cpu.ax, "offered": offered}
         key = console._next_key(m)
         if key is None:
             m.wait_for_input()
             return
-        choice = {ord("a"): 2, ord("A"): 2, ord("r"): 1, ord("R"): 1, ord("f"): 3, ord("F"): 3}.get(key)
+        choice = self.critical_state["offered"].get(chr(key).upper()) if key < 0x80 else None
         if choice is None:
             m.wait_for_input()
             return

@@ -86,8 +86,10 @@ def expand_prompt(shell: "Shell", prompt: str) -> str:
         if ch == "$" and i + 1 < len(prompt):
             code = prompt[i + 1].upper()
             i += 2
+            if code == "P":
+                out.append(_current_path(shell))
+                continue
             out.append({
-                "P": f"{dos.current_drive}:\\" + "\\".join(dos.current_dirs.get(dos.current_drive, [])),
                 "G": ">", "L": "<", "B": "|", "Q": "=", "$": "$", "N": dos.current_drive,
                 "_": "\r\n", "E": "\x1b", "H": "\x08",
                 "V": "IBM Personal Computer DOS Version 3.30",
@@ -99,6 +101,17 @@ def expand_prompt(shell: "Shell", prompt: str) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+def _current_path(shell: "Shell") -> str:
+    """$P: the current drive and directory, which checks the drive (an empty one
+    raises "Not ready"); after a "Fail" answer DOS shows this instead."""
+    dos = shell.m.dos
+    if shell.drive_invalid:
+        shell.drive_invalid = False
+        return "Current drive is no longer valid"
+    dos.check_ready(dos.current_drive)
+    return f"{dos.current_drive}:\\" + "\\".join(dos.current_dirs.get(dos.current_drive, []))
 
 
 def read_file(shell: "Shell", path: str) -> bytes | None:

@@ -58,7 +58,8 @@ def machine_options(function):
     ]
     for option in reversed(options):
         function = option(function)
-    return function
+    from pcemu.archive.cli_support import trace_options     # --trace, --trace-out
+    return trace_options(function)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -84,9 +85,12 @@ def _build_machine(disk: str | None, opts: dict):
             host_dirs[letter or "C"] = path
         else:                                        # an image, or a catalogue name, goes in B:
             disks.append(f"{letter or 'B'}:{path}")
-    return Machine(disks=disks, date=opts["date"], time=opts["time_"],
-                   mips=opts["mips"] or DEFAULT_MIPS, video=opts["video"], mouse=opts["mouse"],
-                   strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs)
+    machine = Machine(disks=disks, date=opts["date"], time=opts["time_"],
+                      mips=opts["mips"] or DEFAULT_MIPS, video=opts["video"], mouse=opts["mouse"],
+                      strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs)
+    from pcemu.archive.cli_support import attach_trace
+    attach_trace(machine, opts)
+    return machine
 
 
 def _has_display() -> bool:
@@ -94,6 +98,8 @@ def _has_display() -> bool:
 
 
 def _finish(machine, opts: dict) -> None:
+    from pcemu.archive.cli_support import close_trace
+    close_trace(machine)
     if opts["print_screen"]:
         click.echo(machine.screen_text())
     if opts["screenshot"] is not None:
@@ -198,7 +204,10 @@ def _register_optional(module: str, attribute: str) -> None:
 for _module, _attribute in (("pcemu.commands.disk", "disk"), ("pcemu.commands.disk", "import_cmd"),
                             ("pcemu.commands.exe_info", "exe_info"),
                             ("pcemu.commands.cpu_report", "cpu_report"),
-                            ("pcemu.commands.trace", "trace"), ("pcemu.commands.diff", "diff")):
+                            ("pcemu.commands.trace", "trace"), ("pcemu.commands.diff", "diff"),
+                            ("pcemu.commands.record", "record"), ("pcemu.commands.replay", "replay"),
+                            ("pcemu.commands.report", "report"), ("pcemu.commands.debug", "debug"),
+                            ("pcemu.commands.debug", "disasm"), ("pcemu.commands.filmstrip", "filmstrip")):
     _register_optional(_module, _attribute)
 
 

@@ -145,8 +145,6 @@ class Cpu:
         self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
         self._stop_requested = False
         self._needs_fresh_context = False
-        # while a substitute instruction runs: (its IP, the original's IP)
-        self._substitute_ip: tuple[int, int] | None = None
         self._fresh_context = self.uc.context_save()
         self.instructions = 0
         # the x87 is always there in Unicorn; nothing to set up
@@ -252,10 +250,7 @@ class Cpu:
         """
         if not self._is_fault(intno):
             return False
-        return_ip = None
-        if self._substitute_ip is not None and self._reg(X.UC_X86_REG_IP) == self._substitute_ip[0]:
-            return_ip = self._substitute_ip[1]    # a fault in a substitute: push the real start
-        self.deliver_interrupt(intno, return_ip)
+        self.deliver_interrupt(intno)
         self.exception_happened()
         return True
 
@@ -268,7 +263,7 @@ class Cpu:
         if intno not in CONTRIBUTORY and intno != 5:
             return False
         mem = self.memory
-        cs, ip = self.uc.reg_read(X.UC_X86_REG_CS), self.uc.reg_read(X.UC_X86_REG_IP)
+        cs, ip = self._reg(X.UC_X86_REG_CS), self._reg(X.UC_X86_REG_IP)
         here = mem.read_far(cs, ip, 12)
         if intno == 5:                        # BOUND: IP stays on the BOUND
             return here[split_prefixes(here)] == 0x62
@@ -329,9 +324,9 @@ class Cpu:
         Done at the end of each slice (no per-instruction hook): a PUSHF in the
         same slice as the POPF still sees the bits (see docs/cpu.md).
         """
-        flags = self.uc.reg_read(X.UC_X86_REG_FLAGS)
+        flags = self._reg(X.UC_X86_REG_FLAGS)
         if flags & FLAGS_IOPL_NT:
-            self.uc.reg_write(X.UC_X86_REG_FLAGS, flags & ~FLAGS_IOPL_NT)
+            self._set_reg(X.UC_X86_REG_FLAGS, flags & ~FLAGS_IOPL_NT)
 
     def _invalid_instruction(self) -> None:
         """Unicorn aborted on an instruction it calls invalid: do what a 286 does.
@@ -345,7 +340,7 @@ class Cpu:
         cs, ip = self.cs, self.ip
         code = self.memory.read_far(cs, ip, 12)
         n = split_prefixes(code)
-        if code[n] == 0xCD and code[n + 1] == 0x06:
+        if code[n] == 0xCD and n + 1 < len(code) and code[n + 1] == 0x06:
             self.deliver_interrupt(6, return_ip=(ip + n + 2) & 0xFFFF)
             return
         substitute = as_286_would_run(code)
@@ -365,7 +360,6 @@ class Cpu:
         start = (ip + skip) & 0xFFFF
         mem.write_far(cs, start, replacement)
         self._forget_code(cs, ip, len(original))
-        self._substitute_ip = (start, ip)
         try:
             self.uc.emu_start(linear(cs, start), 0xFFFFFFFF, count=1)
         except UcError as err:
@@ -375,7 +369,6 @@ class Cpu:
             self._refresh_context()
             return False
         finally:
-            self._substitute_ip = None
             if mem.read_far(cs, start, len(replacement)) == replacement:
                 mem.write_far(cs, ip, original)
             self._forget_code(cs, ip, len(original))

@@ -120,6 +120,25 @@ def load_cp437_font(height: int, path: str | Path | None = None) -> list[bytes]:
     return list(glyphs)
 
 
+@functools.lru_cache(maxsize=None)
+def load_bios_font() -> tuple[bytes, ...]:
+    """The 128 glyphs (00h-7Fh, 8 rows) the IBM BIOS keeps at F000:FA6E for graphics text.
+
+    From ``Px_IBM_BIOS.ttf`` (Debian's ``fonts-pc-extra``) when it is there;
+    otherwise the CGA card's font, which differs from the BIOS's in four
+    glyphs (club, spade, sun and S) only.
+    """
+    for folder in _font_dirs():
+        for name in ("Px_IBM_BIOS.ttf", "Px437_IBM_BIOS.ttf", "PxPlus_IBM_BIOS.ttf"):
+            path = folder / name
+            if path.is_file():
+                try:
+                    return tuple(_ttf_glyphs(path, 8)[:128])
+                except FontFormatError:
+                    continue
+    return tuple(load_cp437_font(8)[:128])
+
+
 def font_source(height: int) -> str:
     """The file the ``height``-line font was read from."""
     return _cached(height, None)[1]

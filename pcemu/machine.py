@@ -77,6 +77,8 @@ class Machine:
         from pcemu.dos import Dos               # the kernel needs a machine to exist
         from pcemu.storage.mount import mount_disks
         self.mouse_enabled = mouse
+        from pcemu.devices.mouse import IRQ, Mouse
+        self.mouse = Mouse(lambda: self.pic.raise_irq(IRQ)) if mouse else None
         self.dos = Dos(self)
         for letter, drive in mount_disks(disks, host_dirs or {}).items():
             self.dos.mount(letter, drive)

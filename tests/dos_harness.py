@@ -40,6 +40,23 @@ def assemble16(source: str) -> bytes:
 
 
 RESULTS = 0x2000            # where programs store what the test checks (in their PSP segment)
+CARRIES = RESULTS + 0x100   # one byte per slot: CF after the call
+
+
+def dos_call(slot: int, interrupt: int = 0x21) -> str:
+    """INT 21h (or another), then AX into result word ``slot`` and CF into carry byte
+    ``slot``; AX is kept, the flags are not."""
+    return f"""
+    int {interrupt:#x}
+    mov [{RESULTS + 2 * slot:#x}], ax
+    push ax
+    mov al, 0
+    adc al, 0
+    mov [{CARRIES + slot:#x}], al
+    pop ax
+"""
+
+
 END_OF_PROGRAM = """
     mov ax, 0x4c00
     int 0x21
@@ -63,6 +80,15 @@ class Run:
     def words(self, count: int, offset: int = RESULTS, psp: int | None = None) -> list[int]:
         data = self.results(2 * count, offset, psp)
         return [data[i] | (data[i + 1] << 8) for i in range(0, len(data), 2)]
+
+    def ax(self, slot: int) -> int:
+        return self.words(1, RESULTS + 2 * slot)[0]
+
+    def carry(self, slot: int) -> bool:
+        return bool(self.results(1, CARRIES + slot)[0])
+
+    def asciiz(self, offset: int) -> str:
+        return self.machine.memory.read_asciiz(self.psp, offset).decode("latin-1")
 
     @property
     def screen(self) -> str:

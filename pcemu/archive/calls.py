@@ -51,7 +51,8 @@ BIOS_FUNCTIONS = {
            0x04: "verify sectors", 0x05: "format track", 0x08: "drive parameters",
            0x15: "drive type", 0x16: "disk change"},
     0x14: {0x00: "init serial", 0x01: "send", 0x02: "receive", 0x03: "serial status"},
-    0x15: {0x4F: "keyboard intercept", 0x86: "wait", 0x88: "extended memory size",
+    0x15: {0x4F: "keyboard intercept", 0x84: "joystick", 0x85: "SysRq key", 0x86: "wait",
+           0x87: "move extended memory", 0xC2: "pointing device", 0x88: "extended memory size",
            0x90: "device busy", 0x91: "interrupt complete", 0xC0: "system configuration"},
     0x16: {0x00: "read key", 0x01: "key status", 0x02: "shift flags", 0x05: "store key",
            0x10: "read key (enhanced)", 0x11: "key status (enhanced)", 0x12: "shift flags (enhanced)"},
@@ -71,6 +72,7 @@ WHOLE_SERVICES = {"int11": "INT 11h equipment list", "int12": "INT 12h memory si
 HARDWARE = {"timer_tick", "keyboard_scancode"}
 # DOS functions whose "result" is another program's state (they do not return to the caller)
 NO_RETURN = {0x00, 0x31, 0x4B, 0x4C}
+NO_RETURN_SERVICES = {"int20", "int27", "int18", "int19", "int23_default"}
 
 PATH_AT_DS_DX = {0x39, 0x3A, 0x3B, 0x3C, 0x3D, 0x41, 0x43, 0x4B, 0x4E, 0x5A, 0x5B, 0x56}
 FCB_AT_DS_DX = {0x0F, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x21, 0x22, 0x23, 0x24,

@@ -45,3 +45,29 @@ def remove_listener(machine: "Machine", event: str, listener: Callable) -> None:
     watchers = machine.listeners.get(event)
     if watchers and listener in watchers:
         watchers.remove(listener)
+
+
+MOUSE_METHODS = ("move", "move_by", "button")
+
+
+def watch_mouse(machine: "Machine", listener: Callable[[int, str, tuple], None]) -> bool:
+    """Call ``listener(clock.now, method, args)`` for every host call that moves the mouse
+    or presses its buttons (``move``, ``move_by``, ``button``); False if there is no mouse."""
+    mouse = getattr(machine, "mouse", None)
+    if mouse is None:
+        return False
+    if not getattr(mouse, _MARK, False):
+        for method in MOUSE_METHODS:
+            original = getattr(mouse, method, None)
+            if original is None:
+                continue
+
+            def call(*args, _original=original, _method=method, _m=machine):
+                for watch in list(_m.listeners.get("mouse_input", ())):
+                    watch(_m.clock.now, _method, args)
+                return _original(*args)
+
+            setattr(mouse, method, call)
+        setattr(mouse, _MARK, True)
+    machine.listeners.setdefault("mouse_input", []).append(listener)
+    return True

@@ -12,6 +12,8 @@ those ends are recorded too.  A session therefore holds:
 * the events in order: ``["run", end]`` - the host ran the machine to
   instruction ``end``; ``["keys", t, codes, screen]`` - scancodes sent at
   instruction ``t``, with the fingerprint of the screen just before;
+  ``["mouse", t, method, args]`` - the host moved the mouse or pressed a
+  button (``Mouse.move``, ``move_by``, ``button``);
 * the end: instruction count, screen fingerprint and state hash;
 * the text of each distinct screen seen at an input, to show divergences.
 
@@ -33,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.archive.inputs import add_listener, remove_listener, unwatch_inputs, watch_inputs
+from pcemu.archive.inputs import (MOUSE_METHODS, add_listener, remove_listener, unwatch_inputs,
+                                  watch_inputs, watch_mouse)
 from pcemu.archive.screens import fingerprint
 from pcemu.errors import PcemuError
 
@@ -157,6 +160,11 @@ def _check_event(event) -> None:
     if event[0] == "run" and len(event) == 2:
         int(event[1])
         return
+    if event[0] == "mouse" and len(event) == 4:
+        int(event[1])
+        if event[2] not in MOUSE_METHODS or not all(isinstance(a, int) for a in event[3]):
+            raise ValueError(f"bad mouse event {event!r}")
+        return
     if event[0] == "keys" and len(event) == 4:
         int(event[1])
         if not all(isinstance(c, int) and 0 <= c <= 0xFF for c in event[2]):
@@ -220,14 +228,16 @@ class Recorder:
         self.m = machine
         disks, folders = describe_disks(machine)
         notes = []
-        if machine.mouse_enabled:
-            notes.append("the mouse was installed; mouse movements and buttons are not recorded")
         self.session = Session(profile=machine_profile(machine), disks=disks, host_dirs=folders,
                                boot={"t": machine.clock.now, "state": machine.state_hash()},
                                notes=notes, pcemu=_version())
         self._attached = True
         add_listener(machine, "run_to", self._on_run_to)
         watch_inputs(machine, self._on_input)
+        watch_mouse(machine, self._on_mouse)
+
+    def _on_mouse(self, t: int, method: str, args: tuple) -> None:
+        self.session.events.append(["mouse", t, method, [int(a) for a in args]])
 
     def _on_run_to(self, end: int) -> None:
         self.session.events.append(["run", end])
@@ -241,6 +251,7 @@ class Recorder:
         if self._attached:
             remove_listener(self.m, "run_to", self._on_run_to)
             unwatch_inputs(self.m, self._on_input)
+            remove_listener(self.m, "mouse_input", self._on_mouse)
             self._attached = False
 
     def finish(self) -> Session:
@@ -414,6 +425,8 @@ class Replayer:
             event = events[self.index]
             if event[0] == "run":
                 self._advance_to(event[1])
+            elif event[0] == "mouse":
+                self._replay_mouse(event)
             else:
                 self._replay_keys(event)
             self.index += 1
@@ -441,6 +454,15 @@ class Replayer:
                 expected_screen=self.session.screens.get(expected, "(not recorded)"),
                 actual_screen=m.screen_text()))
         m.kbc.send_scancodes(codes)
+
+    def _replay_mouse(self, event: list) -> None:
+        m = self.result.machine
+        _, t, method, args = event
+        if m.clock.now < t:
+            self._advance_to(t)
+        if getattr(m, "mouse", None) is None:
+            raise SessionError("the session moves a mouse, but this machine has none")
+        getattr(m.mouse, method)(*args)
 
     def _finish(self) -> None:
         m = self.result.machine

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 CATEGORIES = ("int", "dos", "bios", "port", "video", "sound", "keys", "files")
 VIDEO_PORTS = {0x3D8, 0x3D9, 0x3B8, 0x3BF}
-FILE_FUNCTIONS = {0x3C, 0x3D, 0x3E, 0x56, 0x5A, 0x5B, 0x0F, 0x10, 0x13, 0x14, 0x15, 0x16, 0x17,
+FILE_FUNCTIONS = {0x3C, 0x3D, 0x3E, 0x56, 0x5A, 0x5B, 0x0F, 0x10, 0x14, 0x15, 0x17,
                   0x21, 0x22, 0x27, 0x28, 0x45, 0x46}
 FCB_RECORD_IO = {0x14: "read", 0x15: "write", 0x21: "read", 0x22: "write", 0x27: "read", 0x28: "write"}
 
@@ -75,6 +75,7 @@ class Tracer:
         self.m = machine
         self.categories = set(categories)
         self.out = out
+        self.path = None                    # the file ``out`` writes, when there is one
         self.sinks = list(sinks or [])
         self.records: list[dict] | None = [] if keep else None
         self._listeners: list[tuple[str, Callable]] = []
@@ -83,8 +84,11 @@ class Tracer:
         self._port_run: dict | None = None
         self._note: tuple[float, float, str] | None = None   # (start s, frequency, at)
         self._handles: dict[tuple[int, int], str] = {}   # (PSP, handle) -> path
+        self._last_opened: str | None = None
         self._video = self._video_state()
         self._closed = False
+        self.emit({"t": self._now(), "cat": "start", "ips": machine.clock.ips,
+                   "categories": sorted(self.categories)})
         self._attach()
 
     # ------------------------------------------------------------------ plumbing
@@ -167,6 +171,8 @@ class Tracer:
             if not after and name == "timer_tick" and "video" in self.categories:
                 self._check_video()
             return
+        if calls.interrupt_number(name) is None and name not in calls.WHOLE_SERVICES:
+            return                                     # the shell's and kernel's own traps
         m = self.m
         if not after:
             self._depth += 1
@@ -189,7 +195,7 @@ class Tracer:
         cpu = m.cpu
         if kind == "wait" and cpu.flags & 0x01:
             return                                 # nothing yet: the ROM halts and calls again
-        cat = "dos" if (number is not None and 0x20 <= number <= 0x2F) or name.startswith("int2") else "bios"
+        cat = "dos" if number is not None and (0x20 <= number <= 0x2F or number == 0x33) else "bios"
         if number == 0x10 and "video" in self.categories:
             self._video_call(ah, al, args, at, t)
         if number == 0x21:
@@ -198,7 +204,7 @@ class Tracer:
             else:
                 result = calls.dos_results(m, self._returned_carry(kind))
                 self._file_call_after(ah, args, result, at, t)
-        elif number == 0x21 or name in calls.WHOLE_SERVICES:
+        elif name in calls.NO_RETURN_SERVICES:
             result = None
         else:
             result = calls.register_snapshot(m)
@@ -228,6 +234,8 @@ class Tracer:
         record = self._base("process")
         record.update(what="exec", path=str(path), psp=psp)
         self.emit(record)
+        if "files" in self.categories:
+            self.emit({"t": record["t"], "cat": "files", "op": "exec", "path": str(path)})
 
     def _on_exit(self, name: str, code: int, kind: int) -> None:
         record = self._base("process")
@@ -244,6 +252,8 @@ class Tracer:
     def _on_file(self, action: str, path: str, detail) -> None:
         record = self._base("files", self._caller())
         record.update(op=action, path=path)
+        if action in ("open", "create"):
+            self._last_opened = path           # the handle comes back in AX after the call
         if action in ("read", "write"):
             position, count = detail
             record.update(start=position, count=count)
@@ -263,7 +273,7 @@ class Tracer:
                 record = self._base("files", self._caller())
                 record.update(op="close", path=path)
                 self.emit(record)
-        elif ah in FCB_RECORD_IO or ah in (0x0F, 0x10, 0x13, 0x16, 0x17):
+        elif ah in FCB_RECORD_IO or ah in (0x0F, 0x10, 0x17):
             args["_fcb_position"] = self._fcb_position(ah)
 
     def _file_call_after(self, ah: int, args: dict, result: dict, at: str, t: int) -> None:
@@ -274,7 +284,9 @@ class Tracer:
             return
         psp = self._psp()
         if ah in (0x3C, 0x3D, 0x5A, 0x5B):
-            self._handles[(psp, result["ax"])] = args.get("path", "?")
+            path = self._last_opened or args.get("path", "?")
+            self._handles[(psp, result["ax"])] = path
+            self._last_opened = None
         elif ah in (0x45, 0x46):
             path = self._handles.get((psp, args["bx"]))
             if path is not None:
@@ -282,8 +294,9 @@ class Tracer:
         elif ah == 0x56:
             self.emit({"t": t, "cat": "files", "at": at, "op": "rename", "path": args["path"],
                        "new_path": args["new_path"]})
-        elif ah in (0x0F, 0x10, 0x13, 0x16, 0x17) and result["ax"] & 0xFF == 0:
-            op = {0x0F: "open", 0x10: "close", 0x13: "delete", 0x16: "create", 0x17: "rename"}[ah]
+        elif ah in (0x0F, 0x10, 0x17) and result["ax"] & 0xFF == 0:
+            # (the FCB kernel reports creations and deletions itself, as "file" events)
+            op = {0x0F: "open", 0x10: "close", 0x17: "rename"}[ah]
             self.emit({"t": t, "cat": "files", "at": at, "op": op, "path": args["fcb"], "fcb": True})
         elif ah in FCB_RECORD_IO and position is not None:
             status = result["ax"] & 0xFF

@@ -9,17 +9,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from pcemu.cputest.causes import cause_of
 from pcemu.cputest.masks import flag_names
-from pcemu.cputest.runner import Mismatch, Outcome, TestRunner
-from pcemu.cputest.suite import Suite, per_form_quota, pick
-
-# What the 286 did in a test Unicorn fails, by the exception the suite records.
-EXPECTED_EXCEPTION_CAUSE = {
-    13: "the 286 raised #GP (13): a word at offset FFFFh or an instruction over 10 bytes; "
-        "Unicorn has neither check in real mode",
-    6: "the 286 raised #UD (6) for a form Unicorn runs",
-}
-
+from pcemu.cputest.runner import Mismatch, Outcome, SingleStepRunner
+from pcemu.cputest.suite import Suite, SuiteError, per_form_quota, pick
 
 @dataclass
 class FormResult:
@@ -90,12 +83,6 @@ class Report:
         return total
 
 
-def cause_of(outcome: Outcome) -> str:
-    if outcome.exception in EXPECTED_EXCEPTION_CAUSE:
-        return EXPECTED_EXCEPTION_CAUSE[outcome.exception]
-    return "unexplained by the recorded exception: see the example"
-
-
 def grade(suite: Suite, sample: int | None = None, seed: int = 0,
           forms: Iterable[str] | None = None,
           progress: Callable[[str], None] | None = None) -> Report:
@@ -103,7 +90,7 @@ def grade(suite: Suite, sample: int | None = None, seed: int = 0,
     chosen = list(forms) if forms is not None else list(suite.forms)
     quota = per_form_quota(sample, len(chosen))
     report = Report(sample=sample, seed=seed)
-    runner = TestRunner()
+    runner = SingleStepRunner()
     for form in chosen:
         if progress:
             progress(form)
@@ -111,7 +98,12 @@ def grade(suite: Suite, sample: int | None = None, seed: int = 0,
         report.skip(form, "revoked upstream", revoked)
         rng = random.Random(f"{seed}:{form}")       # a form's sample does not depend on the others
         for test in pick(tests, quota, rng):
-            report.add(runner.run(test, form))
+            try:
+                outcome = runner.run(test, form)
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                raise SuiteError(f"{form}: test {test.get('idx', '?')} is malformed "
+                                 f"({type(exc).__name__}: {exc})") from exc
+            report.add(outcome)
     return report
 
 
@@ -143,7 +135,9 @@ def flag_bits(mask: int) -> str:
 def format_report(report: Report, show_all: bool = False, max_lines: int = 12) -> str:
     lines = []
     scope = "all tests" if report.sample is None else f"a sample of {report.sample} (seed {report.seed})"
-    lines.append(f"80286 real-mode tests, {scope}: {report.passed} of {report.ran} passed "
+    lines.append(f"80286 real-mode tests, {scope} of {len(report.forms)} form"
+                 f"{'' if len(report.forms) == 1 else 's'}: "
+                 f"{report.passed} of {report.ran} passed "
                  f"({100 * report.rate:.2f}%), {report.failed} failed")
     for reason, count in sorted(report.skipped().items()):
         lines.append(f"  not run: {count} ({reason})")
@@ -169,6 +163,7 @@ def format_report(report: Report, show_all: bool = False, max_lines: int = 12) -
         lines.append(f"  {result.form}: #{example.index} {example.name}  "
                      f"[{example.code.hex(' ').upper()}]"
                      + (f"  (286 exception {example.exception})" if example.exception is not None else ""))
+        lines.append(f"      cause: {cause_of(example)}")
         for m in example.mismatches[:max_lines]:
             lines.append(f"      {describe_mismatch(m)}")
         if len(example.mismatches) > max_lines:

@@ -53,14 +53,15 @@ class Outcome:
     skipped: str | None = None
     mismatches: list[Mismatch] = field(default_factory=list)
     flags_mask: int = 0
-    exception: int | None = None
+    exception: int | None = None      # the interrupt the 286 took, as the suite records it
+    initial_sp: int = 0
 
     @property
     def passed(self) -> bool:
         return self.skipped is None and not self.mismatches
 
 
-class TestRunner:
+class SingleStepRunner:
     """Runs tests one after another on one reused CPU."""
 
     def __init__(self) -> None:
@@ -89,6 +90,7 @@ class TestRunner:
                           test.get("hash", ""))
         exception = test.get("exception")
         outcome.exception = exception["number"] if exception else None
+        outcome.initial_sp = initial["regs"]["sp"]
         before = {addr: value for addr, value in initial["ram"]}
         after = dict(before)
         after.update((addr, value) for addr, value in final["ram"])

@@ -28,7 +28,7 @@ import pygame  # noqa: E402
 from pcemu.errors import PcemuError  # noqa: E402
 from pcemu.fonts import MDA_LINE_GRAPHICS, load_cp437_font  # noqa: E402
 from pcemu.frontend import palette  # noqa: E402
-from pcemu.frontend.scaling import integer_scale, pixel_aspect  # noqa: E402
+from pcemu.frontend.scaling import pixel_aspect  # noqa: E402
 
 if TYPE_CHECKING:
     from pcemu.machine import Machine
@@ -332,8 +332,3 @@ def save_screenshot(machine: "Machine", path: str | Path, scale: tuple[int, int]
     pygame.image.save(render_scaled(machine, scale), str(path))
     return path
 
-
-def fit_scale(renderer: ScreenRenderer, frame: pygame.Surface, max_width: int,
-              max_height: int) -> tuple[int, int]:
-    return integer_scale(frame.get_width(), frame.get_height(), renderer.pixel_aspect,
-                         max_width, max_height)

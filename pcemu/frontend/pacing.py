@@ -64,7 +64,7 @@ class Pacer:
             target = self._virtual0 + (start - self._wall0)
             behind = target - self.virtual_now()
             if behind > self.max_lag:                       # forgive what can't be caught up
-                self._virtual0 += behind - self.max_lag
+                self._virtual0 -= behind - self.max_lag
                 target = self._virtual0 + (start - self._wall0)
             while self.virtual_now() < target and self.wall() < deadline:
                 if not self._run(min(SLICE_SECONDS, target - self.virtual_now())):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import math
+import sys
 import wave
 from array import array
 from pathlib import Path
@@ -125,7 +126,6 @@ def write_wav(events: Sequence[Event], end_seconds: float, path: str | Path, rat
     else:
         if samples.itemsize != 2:
             samples = array("h", samples)
-        import sys
         if sys.byteorder == "big":
             samples.byteswap()
         data = samples.tobytes()

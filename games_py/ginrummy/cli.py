@@ -1,0 +1,98 @@
+"""``python -m games_py.ginrummy``: trace the Python game, or show a deal.
+
+``trace`` takes the same options as ``pcemu trace ginrummy`` (the options are
+defined once, here, and used by both) and writes the same format.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable
+
+import click
+
+from games_py.ginrummy import game, rules, trace
+
+
+def _time(_ctx, _param, value: str) -> tuple[int, int, int, int]:
+    try:
+        return game.parse_time(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def trace_options(function: Callable) -> Callable:
+    """The settings of a traced session, shared with ``pcemu trace ginrummy``."""
+    options = [
+        click.option("--time", "time_", required=True, callback=_time, metavar="HH:MM:SS.hh",
+                     help="The time of day the program reads at RANDOMIZE TIMER (its seed)."),
+        click.option("--variant", type=click.Choice(rules.VARIANTS), default=rules.STANDARD,
+                     show_default=True, help="Standard, Oklahoma or Space Cowboy gin."),
+        click.option("--sound", type=click.Choice(["on", "off"]), default="on", show_default=True,
+                     help="Sound effects (F1); they spend random numbers, so they change the deal."),
+        click.option("--open-hands", is_flag=True, help="Answer Y to OPEN HANDS?"),
+        click.option("--demo", is_flag=True, help="Demo mode (F2): the computer plays both hands."),
+        click.option("--hands", type=click.IntRange(min=0), default=1, show_default=True,
+                     help="How many hands to trace (0: only the first deal)."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write the trace here (default: standard output)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def settings_from(opts: dict) -> game.Settings:
+    return game.Settings(time=opts["time_"], variant=opts["variant"], sound=opts["sound"] == "on",
+                         open_hands=opts["open_hands"], demo=opts["demo"])
+
+
+def write_events(events, output: Path | None) -> None:
+    if output is None:
+        trace.write(events, sys.stdout)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            trace.write(events, handle)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Tommy's Gin Rummy in Python (games_py.ginrummy)."""
+
+
+@main.command("trace")
+@trace_options
+def trace_command(**opts) -> None:
+    """Write the trace of a session of the Python game (JSON Lines, docs/trace-format.md).
+
+    The computer player is not written yet (issue 4, part 2), so the trace
+    ends after the first deal whatever --hands says."""
+    settings = settings_from(opts)
+    events = game.python_trace(settings)
+    if opts["hands"] > 0:
+        click.echo("ginrummy: the Python game has no computer player yet; "
+                   "the trace stops after the first deal", err=True)
+    write_events(events, opts["output"])
+
+
+@main.command("deal")
+@click.option("--time", "time_", required=True, callback=_time, metavar="HH:MM:SS.hh",
+              help="The time of day read at RANDOMIZE TIMER.")
+@click.option("--variant", type=click.Choice(rules.VARIANTS), default=rules.STANDARD, show_default=True)
+@click.option("--sound", type=click.Choice(["on", "off"]), default="on", show_default=True)
+def deal_command(time_, variant: str, sound: str) -> None:
+    """Show the first hand the original deals when started at --time."""
+    settings = game.Settings(time=time_, variant=variant, sound=sound == "on")
+    _match, state, _random = game.first_hand(settings)
+    event = state.events[0]
+    click.echo(f"seed {game.seed_state(time_):06X}; {event['dealer']} deal(s); "
+               f"knock on {event['knock'] or 'gin'}{' (doubled)' if event['double'] else ''}")
+    for player in (trace.YOU, trace.COMPUTER):
+        hand = rules.arrange(state.hands[player])
+        melds = "  ".join(" ".join(str(c) for c in m) for m in hand.melds)
+        click.echo(f"{player:>8}: {' '.join(event['hands'][player])}   "
+                   f"[melds: {melds or '-'}; PV {hand.pv}]")
+    click.echo(f"  upcard: {event['upcard']}   stock: {event['stock']} cards")

@@ -1,0 +1,83 @@
+"""Setting up a session as the original does: settings, the seed, the first deal.
+
+``Settings`` are the choices a user makes (start time, variant, sound, open
+hands, demo); ``first_hand`` deals the first hand exactly as GINRUMMY.EXE does
+for those settings; ``python_trace`` writes it in the trace format.  The computer
+player (part 2 of issue 4) will carry the trace past the deal.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from games_py.ginrummy import deal as original
+from games_py.ginrummy import rules, trace
+from games_py.ginrummy.state import COMPUTER, YOU, HandState, Match
+
+_TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,2}))?)?$")
+
+
+def parse_time(text: str) -> tuple[int, int, int, int]:
+    """"HH:MM[:SS[.hh]]" (24-hour, hundredths) -> (hour, minute, second, hundredths)."""
+    match = _TIME.match(text.strip())
+    if not match:
+        raise ValueError(f"bad time {text!r}: use HH:MM:SS.hh, e.g. 13:05:09.27")
+    hour, minute = int(match[1]), int(match[2])
+    second = int(match[3] or 0)
+    hundredths = int((match[4] or "0").ljust(2, "0"))
+    if hour > 23 or minute > 59 or second > 59:
+        raise ValueError(f"bad time {text!r}: the hour is 0-23, minutes and seconds 0-59")
+    return hour, minute, second, hundredths
+
+
+def format_time(time: tuple[int, int, int, int]) -> str:
+    return "{:02d}:{:02d}:{:02d}.{:02d}".format(*time)
+
+
+def player_name(number: int) -> str:
+    return YOU if number == original.YOU else COMPUTER
+
+
+@dataclass(frozen=True)
+class Settings:
+    time: tuple[int, int, int, int]
+    variant: str = rules.STANDARD
+    sound: bool = True
+    open_hands: bool = False
+    demo: bool = True
+    colour: bool = True            # the original picks colours and message colours with RND
+
+    def __post_init__(self) -> None:
+        if self.variant not in rules.VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(rules.VARIANTS)}, not {self.variant!r}")
+        h, m, s, hs = self.time
+        if not (0 <= h <= 23 and 0 <= m <= 59 and 0 <= s <= 59 and 0 <= hs <= 99):
+            raise ValueError(f"bad time {self.time}")
+
+
+def seed_state(time: tuple[int, int, int, int]) -> int:
+    return original.OriginalRandom.seeded(time).state
+
+
+def first_hand(settings: Settings, rules_: rules.Rules = rules.ORIGINAL_RULES) -> tuple[Match, HandState, original.OriginalRandom]:
+    """The match and its first hand, dealt as the original deals it."""
+    _startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
+                                                  colour=settings.colour)
+    match = Match(settings.variant, rules_)
+    state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
+                             dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
+    return match, state, random
+
+
+def python_trace(settings: Settings) -> list[dict]:
+    """The trace as far as the Python game can play it today: the start and the first deal."""
+    events = [trace_start(settings)]
+    _match, state, _random = first_hand(settings)
+    events.extend(state.events)
+    return events
+
+
+def trace_start(settings: Settings, source: str = "python") -> dict:
+    return trace.start_event(time=format_time(settings.time), variant=settings.variant,
+                             sound=settings.sound, open_hands=settings.open_hands,
+                             demo=settings.demo, rnd_seed=seed_state(settings.time), source=source)

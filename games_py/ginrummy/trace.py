@@ -1,0 +1,135 @@
+"""The Gin Rummy trace: JSON Lines of game events in card players' words.
+
+One JSON object per line, ``"event"`` first.  The same format is written by
+the Python game (``python -m games_py.ginrummy trace``) and by the tracer of
+the original program (``pcemu trace ginrummy``), so ``pcemu diff`` can compare
+them.  docs/trace-format.md is the reference; the builders below are the only
+place events are made, so the two writers cannot drift apart.
+
+Cards are short strings ("QH", "10S", "AC"); players are "you" (the player
+at the top of the original's screen, player 1) and "computer" (player 2).
+Melds are written in a canonical order (rules.canonical_melds) so that two
+arrangements of the same melds compare equal.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Iterable, Iterator, Sequence
+
+from games_py.cards import Card
+
+YOU, COMPUTER = "you", "computer"
+FROM_DECK, FROM_UPCARD = "deck", "upcard"
+FORMAT = "ginrummy-trace/1"
+
+# keys that say where a trace came from rather than what happened: diff skips them
+METADATA_KEYS = frozenset({"source", "format"})
+
+EVENTS = ("start", "deal", "knock_value", "draw", "discard", "knock", "gin", "layoff",
+          "hand_end", "dead_hand", "game_end")
+
+
+class TraceError(ValueError):
+    """A trace file that cannot be read (not JSON Lines, or not events)."""
+
+
+def cards_text(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _melds_text(melds: Iterable[Sequence[Card]]) -> list[list[str]]:
+    from games_py.ginrummy.rules import canonical_melds
+    return [cards_text(m) for m in canonical_melds(melds)]
+
+
+def start_event(*, time: str, variant: str, sound: bool, open_hands: bool, demo: bool,
+                rnd_seed: int, source: str) -> dict:
+    return {"event": "start", "format": FORMAT, "source": source, "time": time,
+            "variant": variant, "sound": "on" if sound else "off", "open_hands": open_hands,
+            "demo": demo, "rnd_seed": f"{rnd_seed:06X}"}
+
+
+def deal_event(*, game: int, hand: int, dealer: str, you: Sequence[Card], computer: Sequence[Card],
+               upcard: Card, stock: int, knock: int, double: bool) -> dict:
+    return {"event": "deal", "game": game, "hand": hand, "dealer": dealer,
+            "hands": {YOU: cards_text(you), COMPUTER: cards_text(computer)},
+            "upcard": str(upcard), "stock": stock, "knock": knock, "double": double}
+
+
+def knock_value_event(knock: int, double: bool) -> dict:
+    return {"event": "knock_value", "knock": knock, "double": double}
+
+
+def draw_event(player: str, source: str, card: Card) -> dict:
+    return {"event": "draw", "player": player, "from": source, "card": str(card)}
+
+
+def discard_event(player: str, card: Card) -> dict:
+    return {"event": "discard", "player": player, "card": str(card)}
+
+
+def knock_event(player: str, melds: Iterable[Sequence[Card]], deadwood: Iterable[Card],
+                points: int) -> dict:
+    """``knock``, or ``gin`` when nothing is left unmatched."""
+    deadwood = list(deadwood)
+    from games_py.ginrummy.rules import sort_cards
+    return {"event": "gin" if not deadwood else "knock", "player": player,
+            "melds": _melds_text(melds), "deadwood": cards_text(sort_cards(deadwood)), "points": points}
+
+
+def layoff_event(player: str, card: Card, meld: int) -> dict:
+    return {"event": "layoff", "player": player, "card": str(card), "meld": meld}
+
+
+def hand_end_event(*, result: str, winner: str, knocker: str, points: int, double: bool,
+                   knocker_points: int, opponent_points: int, scores: dict[str, int],
+                   hands_won: dict[str, int]) -> dict:
+    return {"event": "hand_end", "result": result, "winner": winner, "knocker": knocker,
+            "points": points, "double": double, "knocker_points": knocker_points,
+            "opponent_points": opponent_points, "scores": dict(scores), "hands_won": dict(hands_won)}
+
+
+def dead_hand_event(*, next_dealer: str) -> dict:
+    return {"event": "dead_hand", "next_dealer": next_dealer}
+
+
+def game_end_event(*, winner: str, box_bonus: dict[str, int], totals: dict[str, int], shutout: bool,
+                   game_points: int, points: dict[str, int]) -> dict:
+    return {"event": "game_end", "winner": winner, "game_bonus": 100, "box_bonus": dict(box_bonus),
+            "totals": dict(totals), "shutout": shutout, "game_points": game_points,
+            "points": dict(points)}
+
+
+# -- reading and writing ---------------------------------------------------------------
+def dumps(event: dict) -> str:
+    return json.dumps(event, separators=(", ", ": "))
+
+
+def write(events: Iterable[dict], out: IO[str]) -> None:
+    for event in events:
+        out.write(dumps(event) + "\n")
+        out.flush()
+
+
+def read(path: str | Path) -> list[dict]:
+    """Every event of a trace file, with clear errors for what is not one."""
+    return list(iter_events(path))
+
+
+def iter_events(path: str | Path) -> Iterator[dict]:
+    try:
+        handle = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise TraceError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise TraceError(f"{path}:{number}: not JSON ({exc.msg})") from None
+            if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+                raise TraceError(f"{path}:{number}: not a trace event (an object with an \"event\" name)")
+            yield event

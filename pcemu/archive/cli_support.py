@@ -1,0 +1,106 @@
+"""What the archivists' commands share: tracing options, running a program to its end.
+
+``attach_trace`` is called by ``pcemu boot``/``run`` (and ``replay``) for
+``--trace``; the trace file is closed when the run finishes, and also if the
+run stops with an error, so a trace always ends with its ``end`` record.
+"""
+from __future__ import annotations
+
+import atexit
+import sys
+import weakref
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from pcemu.archive.tracer import Tracer, parse_categories
+
+if TYPE_CHECKING:
+    from pcemu.machine import Machine
+
+DEFAULT_TRACE_FILE = "pcemu-trace.jsonl"
+RUN_LIMIT_TICKS = 18.2065 * 600           # a program that never ends is stopped after 10 minutes
+
+_open_tracers: list[Tracer] = []
+_machine_tracers: "weakref.WeakKeyDictionary[Machine, Tracer]" = weakref.WeakKeyDictionary()
+
+
+def trace_options(function):
+    """--trace CATEGORIES and --trace-out FILE (for boot, run and replay)."""
+    function = click.option("--trace-out", type=click.Path(dir_okay=False, path_type=Path),
+                            default=None, help=f"Where --trace writes (default {DEFAULT_TRACE_FILE}).")(function)
+    function = click.option("--trace", "trace", default=None, metavar="CATEGORIES",
+                            help="Write a JSON Lines trace: int,dos,bios,port,video,sound,keys,files "
+                                 "or all.")(function)
+    return function
+
+
+def attach_trace(machine: "Machine", opts: dict) -> Tracer | None:
+    """Start the trace ``opts`` ask for; None when they ask for none."""
+    if not opts.get("trace"):
+        return None
+    categories = parse_categories(opts["trace"])
+    path = Path(opts.get("trace_out") or DEFAULT_TRACE_FILE)
+    try:
+        out = open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        from pcemu.archive.tracer import TraceError
+        raise TraceError(f"cannot write the trace {path}: {exc.strerror or exc}") from None
+    tracer = Tracer(machine, categories, out=out)
+    tracer.path = path
+    _machine_tracers[machine] = tracer
+    _open_tracers.append(tracer)
+    return tracer
+
+
+def close_trace(machine: "Machine") -> None:
+    tracer = _machine_tracers.pop(machine, None)
+    if tracer is not None:
+        _close(tracer)
+        click.echo(f"trace written to {tracer.path}", err=True)
+
+
+def _close(tracer: Tracer) -> None:
+    if tracer in _open_tracers:
+        _open_tracers.remove(tracer)
+    tracer.close()
+    if tracer.out is not None and tracer.out is not sys.stdout:
+        tracer.out.close()
+
+
+@atexit.register
+def _close_all() -> None:
+    for tracer in list(_open_tracers):
+        try:
+            _close(tracer)
+        except Exception:            # the machine may be half-stopped: keep what was written
+            pass
+
+
+def start_program(machine: "Machine", program: str | None, args: tuple[str, ...] = ()) -> None:
+    """Type the program's name at the DOS prompt, as ``pcemu run`` does."""
+    if program:
+        machine.type(" ".join((program,) + tuple(args)) + "{ENTER}")
+
+
+def run_script(machine: "Machine", keys: str, ticks: float | None, program: str | None,
+               until: str | None = None) -> None:
+    """The keys, then ``ticks`` of time; with neither (and a program), until it ends;
+    with ``until``, until that text is on screen."""
+    if keys:
+        machine.type(keys)
+    if until:
+        machine.run_until(text=until, max_ticks=ticks if ticks is not None else RUN_LIMIT_TICKS)
+        return
+    if ticks:
+        machine.run(ticks)
+    elif program and not keys:
+        shell = machine.dos.shell
+        machine.run_until(condition=lambda m: bool(shell.exit_codes) and shell.state.running is None,
+                          max_ticks=RUN_LIMIT_TICKS, text=f"{program} to end")
+
+
+def disk_argument(disk: str) -> str:
+    """How the CLI names the disk for ``Machine`` (B: unless a letter is given)."""
+    return disk if len(disk) > 2 and disk[1] == ":" else f"B:{disk}"

@@ -1,0 +1,66 @@
+"""``pcemu replay run.session``: run a recorded session again and say whether it still matches.
+
+The disks are found as when recorded (a catalogue name is looked up again; a
+path is used as it was) or given with ``--disk B:PATH``; their hashes must
+match.  Every input is sent at the instruction count it was recorded at, and
+the screen is compared before each input and at the end.  The exit status is
+0 when everything matched, 1 at the first divergence (which is described).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pcemu.archive.cli_support import attach_trace, close_trace, trace_options
+from pcemu.cli import _fail, _user_errors
+
+
+@click.command()
+@click.argument("session_file", metavar="SESSION", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--disk", "disks", multiple=True, metavar="X:PATH",
+              help="Use this image for drive X: (repeatable).")
+@click.option("--window", is_flag=True, help="Show the replay in a window, at the recorded pace.")
+@click.option("--speed", type=float, default=1.0, help="With --window: times the recorded pace.")
+@click.option("--keep-going", is_flag=True, help="Report every divergence, not only the first.")
+@click.option("--force", is_flag=True, help="Replay even when a disk differs from the recorded one.")
+@click.option("--print-screen", is_flag=True, help="Print the text screen at the end.")
+@click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Save a PNG of the final screen.")
+@trace_options
+def replay(session_file: Path, disks: tuple[str, ...], window: bool, speed: float, keep_going: bool,
+           force: bool, print_screen: bool, screenshot: Path | None, **opts) -> None:
+    """Replay SESSION exactly; report the first divergence if a disk or the emulator changed."""
+    from pcemu.archive.session import Replayer, Session, SessionError
+    overrides = {}
+    for spec in disks:
+        letter, sep, path = spec.partition(":")
+        if not sep or len(letter) != 1 or not path:
+            raise _fail(f"--disk wants X:PATH, not {spec!r}")
+        overrides[letter.upper()] = path
+    try:
+        session = Session.load(session_file)
+        between = None
+        if window:
+            from pcemu.archive.viewer import ReplayViewer
+            between = ReplayViewer(speed=speed, title=f"pcemu replay {session_file.name}").after_step
+        replayer = Replayer(session, disks=overrides, keep_going=keep_going, force=force,
+                            attach=lambda m: attach_trace(m, opts), between_steps=between)
+        result = replayer.run()
+        machine = result.machine
+        if machine is not None:
+            close_trace(machine)
+            if print_screen:
+                click.echo(machine.screen_text())
+            if screenshot is not None:
+                machine.screenshot(screenshot)
+    except (SessionError,) + _user_errors() as err:
+        raise _fail(str(err))
+    ips = session.profile["ips"]
+    if result.matches:
+        click.echo(f"replayed {result.events_replayed} events, {result.inputs_checked} inputs checked, "
+                   f"{session.end['t'] / ips:.1f} s of virtual time: every screen matches the recording")
+        return
+    for divergence in result.divergences if keep_going else result.divergences[:1]:
+        click.echo(f"divergence ({divergence.what}): {divergence.describe(ips)}")
+    raise click.exceptions.Exit(1)

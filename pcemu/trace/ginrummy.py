@@ -1,0 +1,387 @@
+"""Tracing the original Tommy's Gin Rummy (GINRUMMY.EXE on PC-SIG disk #1612).
+
+The unmodified program runs in pcemu's machine; the tracer only watches (see
+pcemu.trace.qbasic) and writes events in the trace format
+(docs/trace-format.md) from what the program itself holds:
+
+* the seed: just before DOS answers the INT 21h AH=2Ch of ``RANDOMIZE TIMER``
+  (line 110) the machine's clock is set to --time, so that is exactly what the
+  program reads, to the hundredth.  Setting the clock then is the same as having
+  started the PC at the right moment: the program has not looked at the time
+  before.  The RND state is read back after RANDOMIZE;
+* the deal: at line 2230, the first statement after the upcard is turned, from
+  the hands array H(3, 52) (still in the order dealt), the deck pointer and the
+  knock value;
+* the play: at every message the program shows (GOSUB 12640, entered at line
+  12640 with the text in M$): "I'M DRAWING FROM DECK", "YOU'RE DISCARDING CARD 7",
+  "PLAYER 2 KNOCKS", "I AM LAYING OFF CARD 2 9", "YOU WON THE HAND! (...)", ...
+  The cards come from the program's arrays at that moment: the top of the deck
+  D(TOP+1), the top of the upcard pile H(3, H(3,0)), card n of the hand H(P, n),
+  the knocker's straights and flats (the arrays its arrangement fills), and the
+  scores from the score variables.  Each draw and discard is checked at the next
+  message against the hands, so a misreading stops the trace with an error
+  instead of writing a wrong event.
+
+Keys, as a user would press them: ``GINRUMMY``, Enter; at the variant prompt
+(the first time the program reads keys after turning its ON KEY traps on, so
+the earliest moment F1 and F2 act) F1 when --sound off, F2 when --demo, then
+S/O/C; at OPEN HANDS? Y or N.  Without --demo nobody plays your hand, so the
+trace ends after the first deal.
+
+DGROUP offsets are those of GINRUMMY.EXE 1.0 (docs/ginrummy-internals.md, section 9).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import hashlib
+from dataclasses import dataclass
+
+from games_py.cards import Card
+from games_py.ginrummy import game, rules, trace
+from games_py.ginrummy.deal import card_of
+from pcemu.errors import PcemuError
+from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
+
+PROGRAM = "GINRUMMY.EXE"
+PROGRAM_MD5 = "b54a7ce184090f593b0ce8be2eabf839"      # Tommy's Gin Rummy 1.0, disk #1612
+
+# BASIC lines (from the program's statement table)
+LINE_AFTER_DEAL = 2230
+LINE_MESSAGE = 12640          # GOSUB 12640 shows M$ on line 18
+
+# DGROUP offsets
+RND_STATE = 0x0850
+M_STRING = 0x10C0
+TRUE_FLAG, CLUBS = 0x0EFC, 0x0F12
+DECK, HANDS = 0x0F68, 0x0FDA               # D(52); H(3, 52): H(P, 0) slots, H(P, k) cards, P 3 = pile
+PV, UNMATCHED = 0x0FBC, 0x0FC6             # per player
+STRAIGHTS, FLATS = 0x0FFE, 0x100A          # S(4, 52), F(4, 52): S(m, 0) size, S(m, k) cards
+STRAIGHTS_LAID, FLATS_LAID = 0x101A, 0x1026  # copies the lay-offs extend
+N_STRAIGHTS, N_FLATS = 0x1016, 0x1018
+SCORES, HANDS_WON, GAME_POINTS = 0x1086, 0x1090, 0x109A
+GAME, HAND, DEALER = 0x10A6, 0x10D0, 0x10D8
+OKLAHOMA = 0x10BC
+KNOCK_VALUE, KNOCK_SUIT = 0x10E0, 0x1114
+TOP = 0x10EC
+PLAYER = 0x0F30                             # whose turn it is
+KNOCKER, WINNER, OTHER = 0x10FE, 0x1106, 0x1108
+HAND_POINTS, KNOCKER_PV, OTHER_PV = 0x110A, 0x110C, 0x110E
+GAME_WINNER, GAME_POINTS_WON = 0x111A, 0x1120
+
+MAX_MELDS = 4
+MAX_SECONDS_PER_HAND = 30 * 60             # virtual time: a hand takes one to three minutes
+SLICE_TICKS = 1.0
+
+
+class TraceFailure(PcemuError):
+    """The original did something the tracer cannot account for."""
+
+
+def player_name(number: int) -> str:
+    if number not in (1, 2):
+        raise TraceFailure(f"player number {number} is neither 1 (you) nor 2 (the computer)")
+    return trace.YOU if number == 1 else trace.COMPUTER
+
+
+@functools.lru_cache(maxsize=4)
+def _image(data: bytes) -> QuickBasicImage:
+    return QuickBasicImage.from_exe(data)
+
+
+def read_program(disk: str) -> bytes:
+    """GINRUMMY.EXE from the disk image (a catalogue name such as 1612, or a path)."""
+    from disks.catalog import find_disk
+    from pcemu.storage.image import FloppyImage
+    volume = FloppyImage.open(find_disk(disk), read_only=True).filesystem
+    try:
+        data = volume.read_file([PROGRAM])
+    except Exception as exc:                      # noqa: BLE001 - any failure means "not there"
+        raise TraceFailure(f"{PROGRAM} cannot be read from disk {disk}: {exc}") from None
+    if hashlib.md5(data).hexdigest() != PROGRAM_MD5:
+        raise TraceFailure(f"{PROGRAM} on disk {disk} is not Tommy's Gin Rummy 1.0 as on PC-SIG #1612 "
+                           f"(MD5 {hashlib.md5(data).hexdigest()})")
+    return data
+
+
+@dataclass
+class _PendingDraw:
+    player: int
+    source: str
+    card: Card
+    hand_before: frozenset[Card]
+
+
+@dataclass
+class _PendingDiscard:
+    player: int
+    card: Card
+
+
+class GinRummyTracer:
+    """Run the original with ``settings`` and collect the events of ``hands`` hands."""
+
+    def __init__(self, settings: game.Settings, hands: int = 1, disk: str = "1612") -> None:
+        from pcemu.machine import Machine
+        self.settings = settings
+        self.hands_wanted = hands
+        self.machine = Machine(disks=[f"B:{disk}"])
+        self.process = QuickBasicProcess(self.machine, _image(read_program(disk)))
+        self.events: list[dict] = []
+        self.hands_done = 0
+        self.dealt = False                 # the first deal has been traced
+        self.in_hand = False               # between a deal and the hand's end
+        self.finishing = False             # the hands asked for are over
+        self.done = False
+        self.seed_read: tuple[int, int, int, int] | None = None
+        self._pending_draw: _PendingDraw | None = None
+        self._pending_discard: _PendingDiscard | None = None
+        self._knock_value: tuple[int, bool] | None = None
+        self._knocker_melds: list[list[Card]] = []
+        self.messages: list[str] = []
+        p = self.process
+        p.before_randomize_timer(self._set_clock)
+        p.at_offset(_statement_after(p.image, p.image.randomize_timer_return), self._seeded)
+        p.at_line(LINE_AFTER_DEAL, self._after_deal)
+        p.at_line(LINE_MESSAGE, self._message)
+
+    # -- running ----------------------------------------------------------------------
+    def run(self) -> list[dict]:
+        m = self.machine
+        s = self.settings
+        keys = "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}"
+        keys += "{F1}" if not s.sound else ""
+        keys += "{F2}" if s.demo else ""
+        keys += {rules.STANDARD: "S", rules.OKLAHOMA: "O", rules.COWBOY: "C"}[s.variant]
+        keys += "{WAIT:OPEN HANDS?}" + ("Y" if s.open_hands else "N")
+        m.type(keys)
+        if self.seed_read != s.time:
+            raise TraceFailure(f"the program read {self.seed_read} at RANDOMIZE TIMER, not {s.time}")
+        limit = m.ticks + 18.2065 * MAX_SECONDS_PER_HAND
+        hands_seen = 0
+        while not self.done:
+            m.run(SLICE_TICKS)
+            if self.dealt and not s.demo:
+                break                       # nobody plays your hand: the trace ends at the deal
+            if self.hands_done != hands_seen:
+                hands_seen = self.hands_done
+                limit = m.ticks + 18.2065 * MAX_SECONDS_PER_HAND
+            if m.ticks > limit:
+                raise TraceFailure(f"no hand ended within {MAX_SECONDS_PER_HAND // 60} minutes of "
+                                   "virtual time; screen:\n" + m.screen_text())
+        self.process.detach()
+        return self.events
+
+    # -- the seed ---------------------------------------------------------------------
+    def _set_clock(self) -> None:
+        m = self.machine
+        m.set_time_of_day(*self.settings.time)
+        reads = m.listeners.setdefault("time_read", [])
+
+        def record(now: _dt.datetime) -> None:
+            self.seed_read = (now.hour, now.minute, now.second, now.microsecond // 10_000)
+            reads.remove(record)
+        reads.append(record)
+
+    def _seeded(self) -> None:
+        p = self.process
+        state = int.from_bytes(p.bytes_at(RND_STATE, 3), "little")
+        time = self.seed_read or self.settings.time
+        s = self.settings
+        self.events.append(trace.start_event(
+            time=game.format_time(time), variant=s.variant, sound=s.sound, open_hands=s.open_hands,
+            demo=s.demo, rnd_seed=state, source="original"))
+
+    # -- reading the table --------------------------------------------------------------
+    def _hand(self, player: int) -> list[int]:
+        """H(player, 1..H(player, 0)), gaps (0) included."""
+        h = self.process.array2(HANDS, 3, 52)
+        return h[player][1:h[player][0] + 1]
+
+    def _cards(self, player: int) -> list[Card]:
+        return [card_of(c) for c in self._hand(player) if c]
+
+    def _pile_top(self) -> Card | None:
+        pile = self._cards(3)
+        return pile[-1] if pile else None
+
+    def _knock_now(self) -> tuple[int, bool]:
+        p = self.process
+        double = p.integer(OKLAHOMA) != 0 and p.integer(KNOCK_SUIT) == p.integer(CLUBS)
+        return p.integer(KNOCK_VALUE), double
+
+    # -- the deal -----------------------------------------------------------------------
+    def _after_deal(self) -> None:
+        p = self.process
+        you, computer, pile = self._cards(1), self._cards(2), self._cards(3)
+        if len(you) != 10 or len(computer) != 10 or len(pile) != 1:
+            raise TraceFailure(f"after the deal the hands hold {len(you)} and {len(computer)} cards "
+                               f"and the pile {len(pile)}")
+        knock, double = self._knock_now()
+        self._knock_value = (knock, double)
+        self.events.append(trace.deal_event(
+            game=p.integer(GAME), hand=p.integer(HAND), dealer=player_name(p.integer(DEALER)),
+            you=you, computer=computer, upcard=pile[0], stock=52 - p.integer(TOP),
+            knock=knock, double=double))
+        self.dealt = self.in_hand = True
+        if self.hands_wanted == 0:
+            self._stop()
+
+    # -- the play, message by message ---------------------------------------------------------
+    def _message(self) -> None:
+        text = self.process.string(M_STRING)
+        self.messages.append(text)
+        if self.done:
+            return
+        if self.in_hand:
+            self._settle()
+        if self.finishing and text.endswith(" DEAL"):
+            self._stop()                    # the next hand begins: the hands asked for are traced
+        elif "DRAWING" in text:
+            self._draw(text)
+        elif "DISCARDING CARD" in text:
+            self._discard(text)
+        elif text.endswith(" KNOCKS"):
+            self._knock(int(text.split()[1]))
+        elif "LAYING OFF CARD" in text:
+            self._lay_off(text)
+        elif "WON THE HAND!" in text:
+            self._hand_end()
+        elif text == "DEAD HAND":
+            self.events.append(trace.dead_hand_event(next_dealer=player_name(self.process.integer(PLAYER))))
+            self._hand_over()
+        elif text.endswith(" GAME POINTS"):
+            self._game_end()
+            if self.finishing:
+                self._stop()
+
+    def _settle(self) -> None:
+        """Check the draw and discard announced by earlier messages, and note a new knock value."""
+        if self._pending_draw is not None:
+            d = self._pending_draw
+            gained = set(self._cards(d.player)) - d.hand_before
+            if gained:
+                if gained != {d.card}:
+                    raise TraceFailure(f"{player_name(d.player)} drew {sorted(map(str, gained))} "
+                                       f"from the {d.source}, not {d.card} as read before the draw")
+                self._pending_draw = None
+        if self._pending_discard is not None:
+            d = self._pending_discard
+            if d.card not in self._cards(d.player):
+                if self._pile_top() != d.card:
+                    raise TraceFailure(f"{player_name(d.player)} discarded, but {d.card} is not on the pile")
+                self._pending_discard = None
+        now = self._knock_now()
+        if now != self._knock_value:
+            self._knock_value = now
+            self.events.append(trace.knock_value_event(*now))
+
+    def _draw(self, text: str) -> None:
+        p = self.process
+        player = 1 if text.startswith("YOU") else 2
+        if "UPCARD" in text:
+            source, card = trace.FROM_UPCARD, self._pile_top()
+        else:
+            top = p.integer(TOP)
+            source, card = trace.FROM_DECK, card_of(p.array(DECK, 52)[top + 1])
+        if card is None:
+            raise TraceFailure("a draw from an empty upcard pile")
+        self._pending_draw = _PendingDraw(player, source, card, frozenset(self._cards(player)))
+        self.events.append(trace.draw_event(player_name(player), source, card))
+
+    def _discard(self, text: str) -> None:
+        player = 1 if text.startswith("YOU") else 2
+        position = int(text.rsplit(" ", 1)[1])
+        slots = self._hand(player)
+        if not 1 <= position <= len(slots) or not slots[position - 1]:
+            raise TraceFailure(f"'{text}': there is no card {position} in {slots}")
+        card = card_of(slots[position - 1])
+        self._pending_discard = _PendingDiscard(player, card)
+        self.events.append(trace.discard_event(player_name(player), card))
+
+    def _melds(self, straights: int, flats: int) -> list[list[Card]]:
+        p = self.process
+        melds = []
+        for descriptor, count in ((straights, p.integer(N_STRAIGHTS)), (flats, p.integer(N_FLATS))):
+            if not 0 <= count <= MAX_MELDS:
+                raise TraceFailure(f"{count} melds of one kind")
+            table = p.array2(descriptor, MAX_MELDS, 52)
+            for m in range(1, count + 1):
+                size = table[m][0]
+                melds.append([card_of(c) for c in table[m][1:size + 1]])
+        return melds
+
+    def _knock(self, knocker: int) -> None:
+        p = self.process
+        hand = self._cards(knocker)
+        melds = self._melds(STRAIGHTS, FLATS)
+        matched = [c for m in melds for c in m]
+        deadwood = [c for c in hand if c not in matched]
+        points = p.array(PV, 3)[knocker]
+        if (len(set(matched)) != len(matched) or not set(matched) <= set(hand)
+                or not all(rules.is_flat(m) or rules.is_straight(m) for m in melds)
+                or rules.pv(deadwood) != points):
+            raise TraceFailure(f"the knocker's melds {[[str(c) for c in m] for m in melds]} do not fit "
+                               f"the hand {[str(c) for c in hand]} with PV {points}")
+        self._knocker_melds = rules.canonical_melds(melds)
+        self.events.append(trace.knock_event(player_name(knocker), melds, deadwood, points))
+
+    def _lay_off(self, text: str) -> None:
+        p = self.process
+        layer = p.integer(OTHER)
+        slots = self._hand(layer)
+        extended = self._melds(STRAIGHTS_LAID, FLATS_LAID)
+        for position in text.split("CARD", 1)[1].split():
+            card = card_of(slots[int(position) - 1])
+            target = next((i for i, meld in enumerate(self._knocker_melds)
+                           for grown in extended if card in grown and set(meld) <= set(grown)), None)
+            if target is None:
+                raise TraceFailure(f"{card} was laid off, but on none of the knocker's melds")
+            self.events.append(trace.layoff_event(player_name(layer), card, target))
+
+    def _hand_end(self) -> None:
+        p = self.process
+        knocker, winner = p.integer(KNOCKER), p.integer(WINNER)
+        knocker_pv, other_pv = p.integer(KNOCKER_PV), p.integer(OTHER_PV)
+        result = rules.GIN if knocker_pv < 1 else rules.KNOCK if winner == knocker else rules.UNDERCUT
+        scores, won = p.array(SCORES, 3), p.array(HANDS_WON, 3)
+        self.events.append(trace.hand_end_event(
+            result=result, winner=player_name(winner), knocker=player_name(knocker),
+            points=p.integer(HAND_POINTS), double=self._knock_now()[1], knocker_points=knocker_pv,
+            opponent_points=other_pv, scores={trace.YOU: scores[1], trace.COMPUTER: scores[2]},
+            hands_won={trace.YOU: won[1], trace.COMPUTER: won[2]}))
+        self._hand_over()
+
+    def _game_end(self) -> None:
+        p = self.process
+        winner = p.integer(GAME_WINNER)
+        totals, won, points = p.array(SCORES, 3), p.array(HANDS_WON, 3), p.array(GAME_POINTS, 3)
+        loser = 3 - winner
+        self.events.append(trace.game_end_event(
+            winner=player_name(winner),
+            box_bonus={trace.YOU: rules.BOX_BONUS * won[1], trace.COMPUTER: rules.BOX_BONUS * won[2]},
+            totals={trace.YOU: totals[1], trace.COMPUTER: totals[2]}, shutout=totals[loser] < 1,
+            game_points=p.integer(GAME_POINTS_WON),
+            points={trace.YOU: points[1], trace.COMPUTER: points[2]}))
+
+    def _hand_over(self) -> None:
+        self.hands_done += 1
+        self._pending_draw = self._pending_discard = None
+        self.in_hand = False
+        # a game-ending hand is followed by the game's end: wait for it (or the next deal)
+        self.finishing = self.hands_done >= self.hands_wanted
+
+    def _stop(self) -> None:
+        self.done = True
+        self.machine.cpu.request_stop()
+
+
+def _statement_after(image: QuickBasicImage, offset: int | None) -> int:
+    if offset is None:
+        raise TraceFailure("the program has no RANDOMIZE TIMER")
+    return min(o for o in image.line_offsets if o > offset)
+
+
+def trace_original(settings: game.Settings, hands: int = 1, disk: str = "1612") -> list[dict]:
+    """The events of the original program for ``settings``, ``hands`` hands long."""
+    return GinRummyTracer(settings, hands, disk).run()

@@ -142,8 +142,12 @@ def boot(disk: str | None, **opts) -> None:
     a folder is mounted as C:; prefix X: to choose the drive).
 
     \b
-    Window controls: F11 fullscreen, F12 screenshot (PNG), Pause pauses,
-    Scroll Lock toggles turbo (unthrottled), and the PC keyboard as on an AT.
+    Window controls (every other key goes to the PC, as on an AT keyboard):
+      Right Ctrl+F  fullscreen          Right Ctrl+P  pause / resume
+      Right Ctrl+T  turbo (unthrottled) Right Ctrl+S  screenshot (PNG)
+      Right Ctrl+W  save the sound so far as WAV
+      Right Ctrl+M  sound on / off      Right Ctrl+Q  quit
+    Without a display the machine runs in the terminal; Ctrl-] quits.
     """
     try:
         machine = _build_machine(disk, opts)

@@ -88,6 +88,9 @@ def _cached(height: int, path: str | None) -> tuple[tuple[bytes, ...], str]:
     candidates: list[Path] = []
     override = path or os.environ.get(f"PCEMU_FONT_{height}")
     if override:
+        if not Path(override).is_file():
+            raise FontNotFound(f"the font file {override} (PCEMU_FONT_{height} or the path given) "
+                               "does not exist")
         candidates.append(Path(override))
     names, _width = _TTF_NAMES[height]
     for folder in _font_dirs():

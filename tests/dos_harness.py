@@ -16,6 +16,7 @@ from pcemu.machine import Machine
 from tests.machine_helpers import assemble
 
 _NEAR_CALL = re.compile(r"^(\s*(?:\w+:\s*)?)call\s+([A-Za-z_]\w*)\s*$", re.IGNORECASE)
+_REGISTERS = {"ax", "bx", "cx", "dx", "si", "di", "bp", "sp"}
 _RETURN = re.compile(r"^(\s*(?:\w+:\s*)?)(retf|ret)(?:\s+(\w+))?\s*$", re.IGNORECASE)
 
 
@@ -27,7 +28,7 @@ def assemble16(source: str) -> bytes:
         line = line.split(";")[0]
         call = _NEAR_CALL.match(line)
         ret = _RETURN.match(line)
-        if call:
+        if call and call.group(2).lower() not in _REGISTERS:
             line = f"{call.group(1)}.byte 0xe8\n.word {call.group(2)} - . - 2"
         elif ret:
             far = ret.group(2).lower() == "retf"

@@ -8,7 +8,6 @@ attributes, Hercules graphics).
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pygame
 import pytest
@@ -110,6 +109,18 @@ def test_the_border_is_the_colour_register_and_f10_changes_it(dealt):
     assert new_colour != colour                    # the program did change it...
     assert rgb(after, 0, 0) == palette.CGA[new_colour] != palette.CGA[colour]   # ...and we show it
     assert rgb(after, CGA_BORDER[0], CGA_BORDER[1]) == rgb(before, CGA_BORDER[0], CGA_BORDER[1])
+
+
+@needs_originals
+def test_redrawing_reuses_the_glyph_cache_and_an_unchanged_screen_is_not_redrawn(dealt):
+    renderer = ScreenRenderer()
+    first = renderer.render(dealt)
+    glyphs = len(renderer._glyphs)
+    assert renderer.render(dealt) is first                 # nothing changed: the same frame
+    renderer._last_key = None                              # force a redraw of the same screen
+    again = renderer.render(dealt)
+    assert again is not first and len(renderer._glyphs) == glyphs
+    assert pygame.image.tobytes(again, "RGB") == pygame.image.tobytes(first, "RGB")
 
 
 @needs_originals

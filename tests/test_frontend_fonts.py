@@ -158,6 +158,10 @@ def test_a_font_named_by_the_environment_is_used_or_refused_clearly(monkeypatch,
         monkeypatch.setenv("PCEMU_FONT_16", str(good))
         assert load_cp437_font(16) == real
         assert fonts.font_source(16) == str(good)
+        fonts._cached.cache_clear()
+        monkeypatch.setenv("PCEMU_FONT_16", str(tmp_path / "missing.psf"))
+        with pytest.raises(FontNotFound, match="missing.psf .* does not exist"):
+            load_cp437_font(16)
     finally:
         fonts._cached.cache_clear()
 

@@ -155,7 +155,7 @@ def disk_changes(m: "Machine") -> list[dict]:
 
 def describe_changes(changes: list[dict], diffs: bool = True) -> str:
     if not changes:
-        return "The run changed nothing on its disks."
+        return "  nothing: no file on the run's disk images changed"
     out = []
     for c in changes:
         size = {"new": f"{c['new_size']} bytes", "deleted": f"was {c['old_size']} bytes",

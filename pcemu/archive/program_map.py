@@ -36,11 +36,13 @@ class ProgramMap:
     dgroup: int | None = None                                  # loaded segment
     runtime_segment: int | None = None                         # loaded segment
 
+    com_image: bytes | None = None                             # a .COM file, as loaded at 0100h
+
     @classmethod
     def from_exe(cls, data: bytes, load_segment: int = 0, name: str = "program") -> "ProgramMap":
-        """The map of an MZ executable (a .COM has no structure to map: an empty map)."""
+        """The map of an MZ executable; a .COM file has no structure to map (no names)."""
         if data[:2] not in (b"MZ", b"ZM"):
-            return cls(name, load_segment)
+            return cls(name, load_segment, com_image=bytes(0x100) + data)
         report = analyse(data)
         base = load_segment * 16
         pm = cls(name, load_segment, report)
@@ -61,7 +63,7 @@ class ProgramMap:
     @property
     def image(self) -> bytes:
         if self.report is None:
-            raise MapError(f"{self.name} is not an MZ executable: there is no load module to list")
+            return self.com_image or b""
         return self.report.program.image
 
     # ------------------------------------------------------------------ lookups
@@ -88,8 +90,13 @@ class ProgramMap:
 
     def line_at(self, linear: int) -> int | None:
         """The BASIC line whose statement contains ``linear`` (main program only)."""
+        if not self.lines:
+            return None
+        end = self.load_segment * 16 + 0x10000
+        if self.runtime_segment is not None:
+            end = min(end, self.runtime_segment * 16)
         before = [a for a in self.lines if a <= linear]
-        if not before or linear - self.load_segment * 16 >= 0x10000:
+        if not before or linear >= end:
             return None
         return self.lines[max(before)]
 
@@ -129,7 +136,7 @@ class ProgramMap:
     def static_listing(self, start: int, end: int) -> list[Line]:
         """Lines of the load module between linear (module) addresses start..end."""
         image = self.image
-        data = None
+        data = self.com_image                       # a .COM's data is in its one segment
         if self.report is not None and self.report.layout is not None:
             data = self.report.layout.initial_dgroup(image)
         segment = self._segment_for(start - self.load_segment * 16)

@@ -105,7 +105,8 @@ def disasm(source: str, file: str | None, line_range: str | None, routine: str |
                 seg = pm.runtime_segment or 0
                 click.echo(f"{routine_name:<28} {seg:04X}:{linear - seg * 16:04X}")
             if not pm.routines:
-                click.echo("no runtime routines recognised")
+                kind = "program" if pm.report is not None else ".COM program (not an MZ executable)"
+                click.echo(f"no runtime routines recognised in this {kind}")
             return
         chosen = [x for x in (line_range, routine, at) if x]
         if len(chosen) != 1:

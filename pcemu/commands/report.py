@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from pcemu.cli import _build_machine, _fail, _user_errors, machine_options
+from pcemu.cli import _build_machine, _fail, _finish, _user_errors, machine_options
 
 
 def source_kind(source: str) -> str:
@@ -79,6 +79,7 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
                 attach(machine)
                 start_program(machine, program, args)
                 run_script(machine, opts["keys"], opts["ticks"], program, until)
+                _finish(machine, opts)              # --print-screen, --screenshot, --save-disk
             tracers[0].close()
     except (ReportError, SessionError, TraceError) + _user_errors() as err:
         raise _fail(str(err))

@@ -323,7 +323,8 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
     if load_only:
         return start
     valid1 = parse_fcb_name(m, tail)[1]
-    cpu.set_registers(ax=valid1 | (valid1 << 8), bx=0, cx=0x00FF, dx=psp, si=start["ip"],
+    valid2 = parse_fcb_name(m, second)[1]
+    cpu.set_registers(ax=valid1 | (valid2 << 8), bx=0, cx=0x00FF, dx=psp, si=start["ip"],
                       di=start["sp"], bp=0x091C, ds=psp, es=psp, ss=start["ss"], sp=start["sp"])
     cpu.jump(start["cs"], start["ip"])
     cpu.flags = 0x0202

@@ -218,7 +218,7 @@ class ScreenRenderer:
     def _glyph(self, font: list[bytes], char: int, fg, bg, height: int, dot: int, *,
                lines=(), ninth: bool = False, underline: bool = False) -> pygame.Surface:
         """One character cell: the glyph in fg on bg, with the cursor's lines in fg."""
-        key = (id(font), char, fg, bg, height, dot, tuple(lines), ninth, underline)
+        key = (len(font[0]), char, fg, bg, height, dot, tuple(lines), ninth, underline)
         surface = self._glyphs.get(key)
         if surface is not None:
             return surface

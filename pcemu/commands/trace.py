@@ -1,0 +1,88 @@
+"""``pcemu trace``: run an original program in the machine and write what it does.
+
+``pcemu trace ginrummy`` takes the options of ``python -m games_py.ginrummy
+trace`` (one definition, games_py.ginrummy.cli.trace_options) and writes the
+same format, so the two traces can be compared with ``pcemu diff``.
+``pcemu trace ginrummy-sweep`` compares the first deals of both over many
+start times.
+"""
+from __future__ import annotations
+
+import sys
+import time as _time
+from pathlib import Path
+
+import click
+
+from games_py.ginrummy.cli import settings_from, trace_options, write_events
+
+
+def _user_errors() -> tuple[type[BaseException], ...]:
+    from disks.catalog import DiskError
+    from pcemu.errors import PcemuError
+    from pcemu.storage.errors import MountError
+    return (PcemuError, DiskError, MountError)
+
+
+@click.group("trace", context_settings={"help_option_names": ["-h", "--help"]})
+def trace() -> None:
+    """Trace an original program running in the machine."""
+
+
+@trace.command("ginrummy")
+@trace_options
+@click.option("--disk", default="1612", show_default=True,
+              help="The disk with GINRUMMY.EXE: a catalogue name or an image file.")
+def ginrummy(disk: str, **opts) -> None:
+    """Run the unmodified GINRUMMY.EXE and write its events (JSON Lines).
+
+    --time is what the program reads when it seeds RND (RANDOMIZE TIMER): the
+    machine's clock is set to it just before that read.  Without --demo nobody
+    plays your hand, so the trace ends after the first deal."""
+    from pcemu.trace.ginrummy import trace_original
+    settings = settings_from(opts)
+    try:
+        events = trace_original(settings, hands=opts["hands"], disk=disk)
+    except _user_errors() as exc:
+        raise click.ClickException(str(exc)) from None
+    write_events(events, opts["output"])
+
+
+@trace.command("ginrummy-sweep")
+@click.option("--count", type=click.IntRange(min=1), default=500, show_default=True,
+              help="How many start times, spread over the day.")
+@click.option("--seed", type=int, default=1612, show_default=True,
+              help="Seed of the hundredths and offsets chosen inside each slot of the day.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Parallel processes (default: one per CPU).")
+@click.option("--disk", default="1612", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write one JSON line per start time here.")
+def ginrummy_sweep(count: int, seed: int, jobs: int | None, disk: str, output: Path | None) -> None:
+    """Compare the original's first deal with the Python game's over COUNT start times.
+
+    The times are spread evenly over the day, cycling through the three
+    variants and both sound settings; exit status 1 if any deal differs."""
+    from pcemu.trace.sweep import run_sweep, sweep_times
+    started = _time.monotonic()
+    cases = sweep_times(count, seed)
+    try:
+        results = run_sweep(cases, jobs=jobs, disk=disk, progress=lambda done: click.echo(
+            f"\r{done}/{len(cases)}", nl=False, err=True))
+    except _user_errors() as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo("", err=True)
+    if output is not None:
+        import json
+        with open(output, "w", encoding="utf-8") as handle:
+            for r in results:
+                handle.write(json.dumps(r.as_dict()) + "\n")
+    equal = sum(r.equal for r in results)
+    combos = sorted({(r.variant, r.sound) for r in results})
+    click.echo(f"{equal} of {len(results)} first deals equal "
+               f"({len(combos)} variant/sound combinations, {_time.monotonic() - started:.0f} s)")
+    for r in results:
+        if not r.equal:
+            click.echo(f"  differs: --time {r.time} --variant {r.variant} --sound {r.sound}: {r.detail}")
+    if equal != len(results):
+        sys.exit(1)

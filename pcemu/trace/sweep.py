@@ -1,0 +1,108 @@
+"""The first deal of the original against the Python game's, over many start times.
+
+``sweep_times`` spreads N start times over the day (slot i of N gets a time
+chosen inside it with a seeded generator; the first slot starts exactly at
+midnight and the last ends at 23:59:59.99, the two times where TIMER's
+arithmetic is special) and cycles through the three variants and both sound
+settings.  ``run_sweep`` runs the original to its first deal for each, in
+parallel processes, and compares the start and deal events with the Python
+game's.  Used by ``pcemu trace ginrummy-sweep`` and the differential tests.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import random
+from dataclasses import asdict, dataclass
+from typing import Callable, Sequence
+
+from games_py.ginrummy import game, rules
+
+DAY_HUNDREDTHS = 24 * 60 * 60 * 100
+SOUNDS = (True, False)
+
+
+@dataclass(frozen=True)
+class Case:
+    time: tuple[int, int, int, int]
+    variant: str
+    sound: bool
+
+    def settings(self) -> game.Settings:
+        return game.Settings(time=self.time, variant=self.variant, sound=self.sound, demo=True)
+
+
+@dataclass
+class Result:
+    time: str
+    variant: str
+    sound: str
+    equal: bool
+    detail: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def time_of(hundredths: int) -> tuple[int, int, int, int]:
+    seconds, hs = divmod(hundredths, 100)
+    return seconds // 3600, seconds // 60 % 60, seconds % 60, hs
+
+
+def sweep_times(count: int, seed: int = 1612) -> list[Case]:
+    if count < 1:
+        raise ValueError("the sweep needs at least one start time")
+    generator = random.Random(seed)
+    cases = []
+    for i in range(count):
+        low, high = i * DAY_HUNDREDTHS // count, (i + 1) * DAY_HUNDREDTHS // count
+        if i == 0:
+            at = 0
+        elif i == count - 1:
+            at = DAY_HUNDREDTHS - 1
+        else:
+            at = generator.randrange(low, high)
+        cases.append(Case(time_of(at), rules.VARIANTS[i % 3], SOUNDS[(i // 3) % 2]))
+    return cases
+
+
+def check_case(case: Case, disk: str = "1612") -> Result:
+    """Run the original to its first deal and compare with the Python game's."""
+    from pcemu.trace.diff import describe, first_divergence
+    from pcemu.trace.ginrummy import trace_original
+    settings = case.settings()
+    original = trace_original(settings, hands=0, disk=disk)
+    python = game.python_trace(settings)
+    found = first_divergence(original, python, only=("start", "deal"))
+    return Result(game.format_time(case.time), case.variant, "on" if case.sound else "off",
+                  found is None, "" if found is None else describe(found, "original", "python"))
+
+
+def _check(args: tuple[Case, str]) -> Result:
+    return check_case(*args)
+
+
+def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "1612",
+              progress: Callable[[int], None] | None = None) -> list[Result]:
+    """Check every case, ``jobs`` processes at a time; results in the order of ``cases``."""
+    jobs = jobs or multiprocessing.cpu_count()
+    work = [(case, disk) for case in cases]
+    if jobs == 1:
+        results = []
+        for item in work:
+            results.append(_check(item))
+            if progress:
+                progress(len(results))
+        return results
+    results: list[Result] = []
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        for result in pool.imap(_check, work):
+            results.append(result)
+            if progress:
+                progress(len(results))
+    return results
+
+
+if __name__ == "__main__":           # python -m pcemu.trace.sweep [COUNT]: the sweep without the CLI
+    import sys
+    from pcemu.commands.trace import ginrummy_sweep
+    ginrummy_sweep(sys.argv[1:])

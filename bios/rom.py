@@ -128,7 +128,7 @@ class Rom:
                      "int1a", "int05", "int1b", "int20", "int27", "int29", "int2f", "int33",
                      "int23_default", "int19", "int18"):
             self.service(name)
-        for name in ("int16", "int21", "int24_default"):
+        for name in ("int16", "int21", "int24_default", "int15_wait"):
             self.waiting_service(name)
         for name in ("int25", "int26"):
             self.far_return_service(name)

@@ -43,6 +43,8 @@ def machine_options(function):
         click.option("--date", default=None, help="Start date, YYYY-MM-DD (default 1988-01-01)."),
         click.option("--time", "time_", default=None,
                      help="Start time of day, HH:MM:SS.hh (default 12:00:00.00)."),
+        click.option("--wav", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Write what the PC speaker played during the run as a WAV file."),
         click.option("--save-disk", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Write the disk, with everything the run wrote to it, to a new image."),
         click.option("--video", type=click.Choice(["cga", "mda", "hercules"]), default="cga",
@@ -104,6 +106,10 @@ def _finish(machine, opts: dict) -> None:
         click.echo(machine.screen_text())
     if opts["screenshot"] is not None:
         machine.screenshot(opts["screenshot"])
+    if opts["wav"] is not None:
+        from pcemu.frontend.sound import write_wav
+        write_wav(machine.speaker.events, machine.clock.seconds(), opts["wav"])
+        click.echo(f"wrote the speaker's sound to {opts['wav']}", err=True)
     if opts["save_disk"] is not None:
         image = next(iter(machine.dos.floppies.values()), None)
         if image is None:

@@ -10,7 +10,7 @@ from tests.machine_helpers import DISK1612, REPO_ROOT, md5, needs_originals
 
 
 def pcemu(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pcemu.cli", *args], cwd=REPO_ROOT,
+    return subprocess.run([sys.executable, "-m", "pcemu", *args], cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=timeout)
 
 
@@ -109,3 +109,16 @@ def test_run_returns_the_programs_exit_code_and_its_output(tmp_path):
     result = pcemu("run", f"C:{folder}", "HELLO", "--headless", "--print-screen")
     assert result.returncode == 3, result.stderr
     assert "HELLO FROM DOS" in result.stdout
+
+
+@needs_originals
+def test_wav_option_records_the_opening_music(tmp_path):
+    import wave
+    out = tmp_path / "music.wav"
+    result = pcemu("boot", "1612", "--headless", "--keys", "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}",
+                   "--wav", str(out))
+    assert result.returncode == 0, result.stderr
+    with wave.open(str(out)) as w:
+        frames = w.readframes(w.getnframes())
+        assert w.getnframes() > w.getframerate()          # more than a second of audio
+    assert len(set(frames)) > 2                            # not silence: the tune was played

@@ -369,3 +369,23 @@ baddrive: .asciz "Q:X"
     assert run.results(1, 0x2007)[0] == 0xFF                 # no drive Q:
     assert run.results(12, 0x21C0) == b"\x01FIRST   ONE"    # PSP:5Ch from the command tail
     assert run.results(12, 0x21D0) == b"\x00SECOND     "    # PSP:6Ch
+
+
+def test_fcb_call_on_an_empty_drive_fails_through_int24_with_al_ff(tmp_path):
+    source = f"""
+    mov ax, 0x2524
+    mov dx, handler
+    int 0x21
+    {call(0x0f, "f", 0)}
+    {call(0x11, "f", 1)}
+    {END_OF_PROGRAM}
+handler:
+    inc word ptr cs:[0x2010]
+    mov cs:[0x2012], di
+    mov al, 3
+    iret
+{fcb("f", "ANY.TXT", drive=2)}
+"""
+    run = run_program(tmp_path, source)
+    assert [al(run, i) for i in range(2)] == [0xFF, 0xFF]
+    assert run.words(2, 0x2010) == [2, 0x02]                 # asked twice; drive not ready

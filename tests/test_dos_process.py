@@ -582,3 +582,68 @@ message: .ascii "via CP/M$"
     assert run.words(2) == [0x1600, 0x4300]                  # AL unchanged: nothing installed
     assert "via CP/M" in run.screen
     assert run.results(2, 0x2004) == b"$\x00"                # 09h's AL; AL=0 for CL above 24h
+
+
+def test_int24_handler_may_call_dos_before_answering(tmp_path):
+    source = f"""
+    mov ax, 0x2524
+    mov dx, handler
+    int 0x21
+    mov ax, 0x3d00
+    mov dx, fname
+    {dos_call(0)}
+    {END_OF_PROGRAM}
+handler:
+    push ax
+    mov ah, 0x30
+    int 0x21
+    mov cs:[0x2010], ax
+    mov ah, 0x02
+    mov dl, 0x21
+    int 0x21
+    pop ax
+    mov al, 3
+    iret
+fname: .asciz "A:X.TXT"
+"""
+    run = run_program(tmp_path, source)
+    assert run.words(1, 0x2010) == [0x1E03]
+    assert run.carry(0) and run.ax(0) == 0x53                # the answer still reached DOS
+
+
+def test_a_program_that_destroys_the_memory_chain_stops_the_machine_as_dos_does(tmp_path):
+    source = f"""
+    mov ah, 0x4a
+    mov bx, 0x100
+    push cs
+    pop es
+    int 0x21
+    mov byte ptr [0x1000], 0x41
+    {END_OF_PROGRAM}
+"""
+    from pcemu.errors import MachineError
+    with pytest.raises(MachineError, match="Memory allocation error"):
+        run_program(tmp_path, source)
+
+
+def test_terminate_with_int20_and_function_00h_and_psp_switching(tmp_path):
+    for ending, folder in (("int 0x20", "a"), ("mov ah, 0\n    int 0x21", "b")):
+        source = f"""
+    mov ah, 0x51
+    int 0x21
+    mov [0x2000], bx
+    mov ah, 0x50
+    mov bx, 0x1234
+    int 0x21
+    mov ah, 0x62
+    int 0x21
+    mov [0x2002], bx
+    mov ah, 0x50
+    mov bx, [0x2000]
+    int 0x21
+    {ending}
+    mov word ptr [0x2004], 0xbad
+"""
+        run = run_program(tmp_path / folder, source) if (tmp_path / folder).mkdir() is None else None
+        assert run.words(3) == [run.psp, 0x1234, 0]
+        assert run.machine.dos.shell.exit_codes[-1] == ("C:\\T.COM", 0)

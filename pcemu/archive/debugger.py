@@ -19,12 +19,10 @@ Hooks exist only while a breakpoint needs them.  A stop pauses the CPU *inside*
 the hook: ``on_stop(stop)`` is called there and returns what to do next
 (``"continue"``, ``"step"``/``("step", n)`` or ``"quit"``).  Nothing is
 charged to the virtual clock while stopped, so a debugged run keeps the
-timeline of the same run undebugged.  Stepping uses a code hook on every
-address until the step ends.
-
-One corner: a code stop is recognised as "already reported" by the address
-and all registers, so an instruction that jumps to itself with nothing
-changing (``JMP $`` with interrupts off) can't be stepped through.
+timeline of the same run undebugged.  Stepping uses one code hook on every
+address (the per-address hooks are removed meanwhile, so no instruction is
+reported twice).  Unicorn also calls a hook added during an instruction's own
+hook calls for that same instruction; such first calls are skipped.
 """
 from __future__ import annotations
 
@@ -42,8 +40,8 @@ from pcemu.memory import linear
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
-REGISTER_ORDER = ("ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "cs", "ds", "es", "ss", "ip", "flags")
 SEGMENT_REGISTERS = ("cs", "ds", "es", "ss")
+OFFSET_REGISTERS = ("ip", "ax", "bx", "cx", "dx", "si", "di", "bp", "sp")
 
 
 class DebuggerError(PcemuError):
@@ -122,10 +120,12 @@ class Debugger:
         self.program: ProgramMap | None = None
         self.stops = 0
         self._next_number = 1
-        self._code_hooks: dict[int, int] = {}        # linear -> hook handle
+        self._code_hooks: dict[int, int] = {}        # linear -> hook handle (when not stepping)
         self._step_hook: int | None = None
         self._step_left = 0
-        self._last_key: tuple | None = None
+        self._in_code_stop: int | None = None        # address of the code stop being handled
+        self._skip_once: set[int] = set()            # bp hooks added during their own instruction
+        self._skip_step_at: int | None = None
         self._listening_interrupts = False
         self._watching_ports = False
         add_listener(machine, "exec", self._on_exec)
@@ -172,9 +172,22 @@ class Debugger:
             return
         bp.pending = None
         bp.address = address
-        if address not in self._code_hooks:
-            self._code_hooks[address] = self.m.cpu.uc.hook_add(
-                UC_HOOK_CODE, self._on_code, None, address, address)
+        if self._step_hook is None:
+            self._install_code_hook(address)
+
+    def _install_code_hook(self, address: int) -> None:
+        if address in self._code_hooks:
+            return
+        self._code_hooks[address] = self.m.cpu.uc.hook_add(
+            UC_HOOK_CODE, self._on_code, None, address, address)
+        if self._in_code_stop == address:
+            self._skip_once.add(address)          # Unicorn calls it for this instruction too
+
+    def _remove_code_hooks(self) -> None:
+        for address, handle in self._code_hooks.items():
+            self.m.cpu.uc.hook_del(handle)
+            self._skip_once.discard(address)
+        self._code_hooks.clear()
 
     def break_on_interrupt(self, interrupt: int, ah: int | None = None, al: int | None = None,
                            spec: str | None = None) -> Breakpoint:
@@ -226,8 +239,10 @@ class Debugger:
             raise DebuggerError(f"there is no breakpoint #{number}")
         uc = self.m.cpu.uc
         if bp.kind == "code" and bp.address is not None:
-            if not any(b.kind == "code" and b.address == bp.address for b in self.breakpoints.values()):
+            still = any(b.kind == "code" and b.address == bp.address for b in self.breakpoints.values())
+            if not still and bp.address in self._code_hooks:
                 uc.hook_del(self._code_hooks.pop(bp.address))
+                self._skip_once.discard(bp.address)
         elif bp.kind == "write" and bp.hook is not None:
             uc.hook_del(bp.hook)
         if self._listening_interrupts and not self._of_kind("interrupt"):
@@ -268,12 +283,18 @@ class Debugger:
             return self._program_address(prefix_l, rest, text)
         if ":" not in text:
             return parse_number(text) & 0xFFFFF
-        segment_text, offset_text = prefix, rest
-        if segment_text.lower() in SEGMENT_REGISTERS:
-            segment = getattr(self.m.cpu, segment_text.lower())
-        else:
-            segment = parse_number(segment_text)
-        return linear(segment, parse_number(offset_text))
+        segment, offset = self._seg_off(prefix, rest)
+        return linear(segment, offset)
+
+    def _seg_off(self, segment_text: str, offset_text: str) -> tuple[int, int]:
+        """SEG:OFF where either part may be hex or a register name (cs:ip, ds:dx, ss:sp)."""
+        return self._value(segment_text, SEGMENT_REGISTERS), self._value(offset_text, OFFSET_REGISTERS)
+
+    def _value(self, text: str, registers: tuple[str, ...]) -> int:
+        name = text.strip().lower()
+        if name in registers:
+            return getattr(self.m.cpu, name)
+        return parse_number(text)
 
     def _program_address(self, prefix: str, rest: str, text: str) -> int:
         pm = self.program
@@ -317,34 +338,31 @@ class Debugger:
                     bp.pending = f"a program that has it ({exc})"
 
     # ------------------------------------------------------------------ hooks
-    def _state_key(self, address: int) -> tuple:
-        regs = self.m.cpu.registers()
-        return (address,) + tuple(regs[name] for name in REGISTER_ORDER)
-
     def _on_code(self, uc, address: int, size: int, _data) -> None:
-        if self._step_hook is not None:
-            return                                  # the step hook reports this instruction
+        if address in self._skip_once:
+            self._skip_once.discard(address)
+            return
         hits = [b for b in self.breakpoints.values() if b.kind == "code" and b.address == address]
         if hits:
             self._code_stop(address, "breakpoint", hits[0])
 
     def _on_step(self, uc, address: int, size: int, _data) -> None:
-        key = self._state_key(address)
-        if key == self._last_key:
-            return                                  # the instruction already reported
+        if self._skip_step_at is not None:
+            skip, self._skip_step_at = self._skip_step_at == address, None
+            if skip:
+                return                              # the instruction the step started at
         hits = [b for b in self.breakpoints.values() if b.kind == "code" and b.address == address]
         self._step_left -= 1
         if hits or self._step_left <= 0:
-            self._code_stop(address, "breakpoint" if hits else "step", hits[0] if hits else None,
-                            key=key)
+            self._code_stop(address, "breakpoint" if hits else "step", hits[0] if hits else None)
 
-    def _code_stop(self, address: int, reason: str, bp: Breakpoint | None, key=None) -> None:
-        key = key or self._state_key(address)
-        if key == self._last_key:
-            return
-        self._last_key = key
+    def _code_stop(self, address: int, reason: str, bp: Breakpoint | None) -> None:
         cpu = self.m.cpu
-        self._stop(Stop(reason, cpu.cs, cpu.ip, self.m.clock.now, bp))
+        self._in_code_stop = address
+        try:
+            self._stop(Stop(reason, cpu.cs, cpu.ip, self.m.clock.now, bp))
+        finally:
+            self._in_code_stop = None
 
     def _on_interrupt(self, intno: int) -> None:
         cpu = self.m.cpu
@@ -352,7 +370,6 @@ class Debugger:
             if bp.interrupt == intno and (bp.ah is None or bp.ah == cpu.ah) \
                     and (bp.al is None or bp.al == cpu.al):
                 size = 2 if self.m.memory[linear(cpu.cs, cpu.ip - 2)] == 0xCD else 1
-                self._last_key = None
                 self._stop(Stop("breakpoint", cpu.cs, (cpu.ip - size) & 0xFFFF, self.m.clock.now, bp,
                                 f"INT {intno:02X}h AH={cpu.ah:02X}h AL={cpu.al:02X}h",
                                 {"interrupt": intno}))
@@ -363,7 +380,6 @@ class Debugger:
             if bp.port == port and bp.direction in (None, direction):
                 cpu = self.m.cpu
                 arrow = "->" if direction == "in" else "<-"
-                self._last_key = None
                 self._stop(Stop("breakpoint", cpu.cs, cpu.ip, self.m.clock.now, bp,
                                 f"{direction.upper()} {port:X}h {arrow} {value:02X}h",
                                 {"port": port, "direction": direction, "value": value}))
@@ -372,7 +388,6 @@ class Debugger:
     def _on_write(self, uc, access, address: int, size: int, value: int, bp: Breakpoint) -> None:
         cpu = self.m.cpu
         old = self.m.memory.read(address, size)
-        self._last_key = None
         self._stop(Stop("breakpoint", cpu.cs, cpu.ip, self.m.clock.now, bp,
                         f"writes {value & ((1 << (8 * size)) - 1):0{2 * size}X}h to {address:05X}h "
                         f"({size} byte{'s' if size > 1 else ''}, was {old[::-1].hex().upper()}h)",
@@ -400,12 +415,18 @@ class Debugger:
             raise DebuggerError("step at least one instruction")
         self._step_left = count
         if self._step_hook is None:
+            self._remove_code_hooks()              # the step hook checks breakpoints itself
             self._step_hook = self.m.cpu.uc.hook_add(UC_HOOK_CODE, self._on_step)
+            self._skip_step_at = self._in_code_stop
 
     def _stop_stepping(self) -> None:
         if self._step_hook is not None:
             self.m.cpu.uc.hook_del(self._step_hook)
             self._step_hook = None
+            self._skip_step_at = None
+            for bp in self._of_kind("code"):
+                if bp.address is not None:
+                    self._install_code_hook(bp.address)
         self._step_left = 0
 
     # ------------------------------------------------------------------ looking
@@ -434,6 +455,8 @@ class Debugger:
             data = None
             if self.program.dgroup is not None:
                 data = self.m.memory.read(self.program.dgroup * 16, 0x10000)
+            elif self.program.report is None:           # a .COM: code and data share a segment
+                data = self.m.memory.read(self.program.load_segment * 16, 0x10000)
             dis = self.program.disassembler(image + image[:0x10000], data, absolute=True)
         else:
             from pcemu.tools.disasm import Disassembler
@@ -446,11 +469,9 @@ class Debugger:
         if isinstance(where, tuple):
             return where
         if isinstance(where, str) and ":" in where:
-            prefix = where.split(":", 1)[0].lower()
-            if prefix in SEGMENT_REGISTERS:
-                return getattr(self.m.cpu, prefix), parse_number(where.split(":", 1)[1])
-            if _is_hex(prefix):
-                return parse_number(prefix), parse_number(where.split(":", 1)[1])
+            prefix, rest = where.split(":", 1)
+            if prefix.lower() in SEGMENT_REGISTERS or _is_hex(prefix):
+                return self._seg_off(prefix, rest)
         pm = self.program
         if pm is not None and pm.runtime_segment is not None \
                 and pm.runtime_segment * 16 <= address < pm.runtime_segment * 16 + 0x10000:

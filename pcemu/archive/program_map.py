@@ -121,8 +121,9 @@ class ProgramMap:
             elif line is not None:
                 parts.append(f"in line {line}")
         rel = linear - self.load_segment * 16
-        if self.report is not None and 0 <= rel < len(self.report.program.image):
-            parts.append(f"{self.name} module offset {rel:05X}h")
+        if 0 <= rel < len(self.image):
+            segment = self._segment_for(rel)           # as pcemu disasm and exe-info number it
+            parts.append(f"{self.name} {segment:04X}:{rel - segment * 16:04X}")
         return ", ".join(parts)
 
     # ------------------------------------------------------------------ listings

@@ -105,7 +105,24 @@ class Summary:
 
     # ------------------------------------------------------------------ text
     def _when(self, use: Use) -> str:
-        return f"first at {use.first_t / self.ips:9.3f} s" + (f" from {use.first_at}" if use.first_at else "")
+        text = f"first at {use.first_t / self.ips:9.3f} s"
+        if use.first_at:
+            text += f" from {use.first_at}" + self._module_address(use.first_at)
+        return text
+
+    def _module_address(self, at: str) -> str:
+        """' (NAME 0C88:512E)': CS:IP as an address of the program's load module, as
+        ``pcemu disasm`` and ``pcemu exe-info`` show them, when it lies in a program."""
+        try:
+            seg, off = (int(x, 16) for x in at.split(":"))
+        except ValueError:
+            return ""
+        for p in reversed(self.programs):
+            load, end = p.get("load_segment"), p.get("end_segment")
+            if p["what"] == "exec" and load is not None and load <= seg < end:
+                name = p["path"].replace("/", "\\").split("\\")[-1]
+                return f" ({name} {seg - load:04X}:{off:04X})"
+        return ""
 
     def section(self, name: str) -> list[str]:
         out: list[str] = []
@@ -182,6 +199,11 @@ class Summary:
 
 def read_trace(path: str | os.PathLike) -> Iterator[dict]:
     """The records of a JSON Lines trace file; a clear error for anything else."""
+    for _number, record in _numbered_records(path):
+        yield record
+
+
+def _numbered_records(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:
     path = Path(path)
     try:
         handle = open(path, encoding="utf-8")
@@ -199,8 +221,15 @@ def read_trace(path: str | os.PathLike) -> Iterator[dict]:
                 raise ReportError(f"{path}, line {number}: not a JSON Lines trace record") from None
             if not isinstance(record, dict) or "cat" not in record or "t" not in record:
                 raise ReportError(f"{path}, line {number}: not a pcemu trace record")
-            yield record
+            yield number, record
 
 
 def summarise_file(path: str | os.PathLike, ips: int = 1_200_000) -> Summary:
-    return Summary(ips=ips).add_all(read_trace(path))
+    summary = Summary(ips=ips)
+    for number, record in _numbered_records(path):
+        try:
+            summary.add(record)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReportError(f"{path}, line {number}: a {record.get('cat')!r} record without "
+                              f"a usable {exc}") from None
+    return summary

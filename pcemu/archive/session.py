@@ -284,6 +284,12 @@ class Divergence:
     expected_screen: str | None = None
     actual_screen: str | None = None
 
+    @property
+    def note(self) -> bool:
+        """A difference inside the machine (the emulator changed) while what it showed did
+        not: reported, but the replay still reproduces the run."""
+        return self.what in ("boot", "end state")
+
     def describe(self, ips: int) -> str:
         out = [self.message]
         if self.t is not None:
@@ -303,12 +309,21 @@ class ReplayResult:
     inputs_checked: int = 0
 
     @property
+    def failures(self) -> list[Divergence]:
+        return [d for d in self.divergences if not d.note]
+
+    @property
+    def notes(self) -> list[Divergence]:
+        return [d for d in self.divergences if d.note]
+
+    @property
     def matches(self) -> bool:
-        return not self.divergences
+        """Same disks, and every screen and input time as recorded."""
+        return not self.failures
 
     @property
     def first(self) -> Divergence | None:
-        return self.divergences[0] if self.divergences else None
+        return self.failures[0] if self.failures else None
 
 
 def screen_diff(expected: str, actual: str) -> str:
@@ -383,8 +398,8 @@ class Replayer:
                                f"the session at {session.profile['ips']}")
         boot = session.boot
         if m.clock.now != boot["t"] or m.state_hash() != boot["state"]:
-            self._diverge(Divergence("boot", "the machine boots differently from the recording: "
-                                     "the emulator has changed since", t=m.clock.now))
+            self._diverge(Divergence("boot", "the machine's memory after boot differs from the "
+                                     "recording's: pcemu has changed since", t=m.clock.now))
         if attach is not None:
             attach(m)
         self.index = 0
@@ -397,7 +412,7 @@ class Replayer:
     def done(self) -> bool:
         m = self.result.machine
         return m is None or self.index > len(self.session.events) or (
-            bool(self.result.divergences) and not self.keep_going)
+            bool(self.result.failures) and not self.keep_going)
 
     def _diverge(self, divergence: Divergence) -> None:
         self.result.divergences.append(divergence)
@@ -475,8 +490,9 @@ class Replayer:
                                      expected_screen=self.session.screens.get(end["screen"], "(not recorded)"),
                                      actual_screen=m.screen_text()))
         elif m.state_hash() != end["state"]:
-            self._diverge(Divergence("end state", "the final screen matches but the machine's "
-                                     "memory or registers differ from the recording", t=m.clock.now))
+            self._diverge(Divergence("end state", "every screen matches, but the machine's memory "
+                                     "or registers at the end differ from the recording's",
+                                     t=m.clock.now))
 
     def run(self) -> ReplayResult:
         while not self.done:

@@ -233,6 +233,13 @@ class Tracer:
     def _on_exec(self, path: str, psp: int) -> None:
         record = self._base("process")
         record.update(what="exec", path=str(path), psp=psp)
+        try:                 # where the load module starts and the program's memory ends
+            from pcemu.archive.debugger import read_dos_file
+            is_exe = read_dos_file(self.m, path)[:2] in (b"MZ", b"ZM")
+            record["load_segment"] = psp + 0x10 if is_exe else psp
+            record["end_segment"] = psp + self.m.memory.rw(psp - 1, 3)    # the MCB's size
+        except Exception:                                                 # noqa: BLE001
+            pass
         self.emit(record)
         if "files" in self.categories:
             self.emit({"t": record["t"], "cat": "files", "op": "exec", "path": str(path)})

@@ -33,7 +33,8 @@ from pcemu.cli import _build_machine, _fail, _user_errors, machine_options
 def debug(disk: str, program: str | None, args: tuple[str, ...], breaks: tuple[str, ...],
           commands: str, max_stops: int | None, step_first: bool, **opts) -> None:
     """Run PROGRAM from DISK under the debugger: breakpoints, steps, registers, memory, disassembly."""
-    from pcemu.archive.cli_support import run_script, start_program
+    from pcemu.archive.cli_support import RUN_LIMIT_TICKS, run_script, start_program
+    from pcemu.errors import ScriptTimeout
     from pcemu.archive.console import DebugConsole
     from pcemu.archive.debugger import DebuggerError, DebuggerQuit
     read_line = _terminal_reader() if sys.stdin.isatty() else _pipe_reader()
@@ -48,10 +49,15 @@ def debug(disk: str, program: str | None, args: tuple[str, ...], breaks: tuple[s
             machine.listeners.setdefault("exec", []).append(lambda path, psp: dbg.step(1))
         try:
             start_program(machine, program, args)
-            run_script(machine, opts["keys"], opts["ticks"], program)
+            run_script(machine, opts["keys"], opts["ticks"], None)
+            if opts["ticks"] is None and program:       # then on, until the program ends
+                run_script(machine, "", None, program)
         except DebuggerQuit:
             click.echo("quit")
             return
+        except ScriptTimeout:
+            click.echo(f"{program} was still running after {RUN_LIMIT_TICKS / 18.2065:.0f} s of "
+                       "virtual time: stopped")
         click.echo(f"the run ended after {machine.clock.seconds():.2f} s of virtual time, "
                    f"{dbg.stops} stops")
         if opts["print_screen"]:

@@ -57,10 +57,12 @@ def replay(session_file: Path, disks: tuple[str, ...], window: bool, speed: floa
     except (SessionError,) + _user_errors() as err:
         raise _fail(str(err))
     ips = session.profile["ips"]
+    for note in result.notes:
+        click.echo(f"note ({note.what}): {note.describe(ips)}")
     if result.matches:
         click.echo(f"replayed {result.events_replayed} events, {result.inputs_checked} inputs checked, "
                    f"{session.end['t'] / ips:.1f} s of virtual time: every screen matches the recording")
         return
-    for divergence in result.divergences if keep_going else result.divergences[:1]:
+    for divergence in result.failures if keep_going else result.failures[:1]:
         click.echo(f"divergence ({divergence.what}): {divergence.describe(ips)}")
     raise click.exceptions.Exit(1)

@@ -165,9 +165,10 @@ def write_string(m: "Machine") -> None:
 class LineEditor:
     """The state of one buffered-input line (function 0Ah) across waits for keys."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, start_column: int = 0) -> None:
         self.capacity = capacity
         self.text = bytearray()
+        self.start_column = start_column      # Esc starts again on the next line, here
 
 
 @dos_services.function(0x0A)
@@ -180,7 +181,7 @@ def buffered_input(m: "Machine") -> None:
     dos = m.dos
     editor = getattr(dos, "line_editor", None)
     if editor is None:
-        editor = dos.line_editor = LineEditor(capacity)
+        editor = dos.line_editor = LineEditor(capacity, video.cursor(m, m.memory[0x462])[1])
     while True:
         key = _next_key(m)
         if key is None:
@@ -203,7 +204,7 @@ def buffered_input(m: "Machine") -> None:
             continue
         if key == 0x1B:                           # Esc: DOS cancels the line
             editor.text.clear()
-            write_bytes(m, b"\\\r\n")
+            write_bytes(m, b"\\\r\n" + b" " * editor.start_column)
             continue
         if len(editor.text) >= capacity - 1:
             m.beep()

@@ -134,6 +134,18 @@ class Pending:
     error: CriticalError
     function: int                                   # AH of the INT 21h call (0 for the shell)
     resume: Callable[[int], None] | None = None     # the shell's continuation
+    stack: tuple[int, int] = (0, 0)                 # SS:SP with the caller's registers pushed
+
+    def handler_left(self, cpu, function: int) -> bool:
+        """Has the handler gone back to the program itself (popping DOS's frame)?  Seen
+        at the program's next INT 21h: its stack is above the registers DOS pushed.
+        On another stack, DOS 3.3's rule: any call above 0Ch (but 59h) ends it."""
+        if self.resume is not None:
+            return False
+        ss, sp = self.stack
+        if cpu.ss == ss:
+            return cpu.sp >= sp + 2 * len(PUSHED)
+        return function > 0x0C and function != 0x59
 
 
 def install(m: "Machine") -> None:
@@ -170,7 +182,7 @@ def interrupt_dos_call(m: "Machine", error: CriticalError, entry: dict[str, int]
         return
     for name in PUSHED:
         m.cpu.push(entry[name])
-    dos.critical = Pending(error, function)
+    dos.critical = Pending(error, function, stack=(m.cpu.ss, m.cpu.sp))
     _enter_handler(m, error)
 
 

@@ -34,6 +34,9 @@ def register_traps(m: "Machine") -> None:
 
 
 ENTRY_REGISTERS = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
+# INT 21h functions that reach a drive, and so may end in a critical error (INT 24h)
+DRIVE_FUNCTIONS = frozenset([*range(0x0F, 0x18), 0x1B, 0x1C, 0x21, 0x22, 0x23, 0x27, 0x28, 0x36,
+                             *range(0x39, 0x44), 0x47, 0x4B, 0x4E, 0x4F, 0x56, 0x57, 0x5A, 0x5B, 0x68])
 
 
 def dos_entry(m: "Machine") -> None:
@@ -43,28 +46,27 @@ def dos_entry(m: "Machine") -> None:
     m.count_service(f"INT 21h AH={ah:02X}h")
     for watch in m.listeners.get("dos", ()):
         watch(ah)
-    if dos.critical is not None and ah > 0x0C and ah != 0x59 and dos.critical.resume is None:
+    if dos.critical is not None and dos.critical.handler_left(cpu, ah):
         dos.critical = None               # the INT 24h handler went back to the program itself
-    # a critical error needs the registers as the caller passed them
-    entry = dict(zip(ENTRY_REGISTERS, cpu.uc.reg_read_batch(_ENTRY_IDS)))
+    # a critical error needs the registers as the caller passed them (only calls
+    # that reach a drive can meet one; the polling calls stay cheap)
+    entry = _registers(cpu) if ah in DRIVE_FUNCTIONS else None
     try:
         dos_services.dispatch(m)
     except critical.CriticalError as err:
-        critical.interrupt_dos_call(m, err, entry)
+        critical.interrupt_dos_call(m, err, entry or _registers(cpu))
     except DosError as err:
         device = critical.from_dos_error(m, err.code, ah)
         if device is None:
             dos.fail(err.code)
         else:
-            critical.interrupt_dos_call(m, device, entry)
+            critical.interrupt_dos_call(m, device, entry or _registers(cpu))
 
 
-def _register_ids() -> list[int]:
-    from pcemu.cpu import REGISTERS
-    return [REGISTERS[name] for name in ENTRY_REGISTERS]
+def _registers(cpu) -> dict[str, int]:
+    return {name: getattr(cpu, name) for name in ENTRY_REGISTERS}
 
 
-_ENTRY_IDS = _register_ids()
 
 
 def ctrl_c_returned(m: "Machine") -> None:
@@ -73,8 +75,8 @@ def ctrl_c_returned(m: "Machine") -> None:
     cpu = m.cpu
     expected, m.dos.ctrl_c_sp = m.dos.ctrl_c_sp, None
     if expected is not None and cpu.sp == (expected - 2) & 0xFFFF:
-        flags = cpu.pop()                 # a plain RETF left the INT's FLAGS behind
-        if flags & 0x0001:
+        cpu.pop()                         # a plain RETF left the INT's FLAGS behind ...
+        if cpu.flags & 0x0001:            # ... and its own carry flag decides
             terminate(m, 0, 1)
             return
     cpu.jump(*m.rom.address("int21"))
@@ -355,7 +357,11 @@ def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = 
                     dos.close_handle(handle)
                 except DosError:
                     pass
-        dos.arena.free_owned_by(psp)
+        try:
+            dos.arena.free_owned_by(psp)
+        except DosError as err:               # the program wrote over an MCB: DOS stops here too
+            m.halt(f"Memory allocation error, cannot load COMMAND, system halted ({err.message})")
+            return
         del dos.processes[psp]
     else:
         try:

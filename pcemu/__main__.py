@@ -1,0 +1,4 @@
+"""``python -m pcemu`` is the ``pcemu`` command."""
+from pcemu.cli import main
+
+main()

@@ -205,3 +205,38 @@ def test_gin_rummy_started_at_another_time_deals_other_cards_and_the_replay_says
     differing = [row for row, (a, b) in enumerate(zip(last.expected_screen.splitlines(),
                                                       last.actual_screen.splitlines())) if a != b]
     assert set(differing) & {1, 2, 7, 8}              # the rows of the two hands' card faces
+
+
+def test_the_replay_window_shows_the_run_and_it_still_matches(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    pytest.importorskip("pygame")
+    _disk, _m, session = recorded_echo(tmp_path)
+    path = session.save(tmp_path / "run.session")
+    result = CliRunner().invoke(main, ["replay", str(path), "--window", "--speed", "50"])
+    assert result.exit_code == 0, result.output
+    assert "every screen matches" in result.output
+
+
+def test_mouse_moves_and_buttons_are_recorded_and_replayed(tmp_path):
+    disk = echo_disk(tmp_path)
+    m = Machine(disks=[f"B:{disk}"], mouse=True)
+    recorder = Recorder(m)
+    m.run(2)
+    m.mouse.move(320, 100)
+    m.run(1)
+    m.mouse.click(0)
+    m.run(1)
+    session = recorder.finish()
+    mouse = [e[2:] for e in session.events if e[0] == "mouse"]
+    assert mouse == [["move", [320, 100]], ["button", [0, 1]], ["button", [0, 0]]]
+    calls = []
+
+    def spy(machine):
+        for method in ("move", "button"):
+            original = getattr(machine.mouse, method)
+            setattr(machine.mouse, method,
+                    lambda *args, _o=original, _n=method: calls.append([_n, list(args)]) or _o(*args))
+
+    result = Replayer(Session.from_json(session.to_json()), attach=spy).run()
+    assert result.matches and calls == mouse

@@ -9,7 +9,7 @@ import pytest
 
 from pcemu.dos import FIRST_MCB
 from pcemu.storage.image import FloppyImage, format_image
-from tests.dos_harness import (END_OF_PROGRAM, RESULTS, dos_call, machine_with, run_command,
+from tests.dos_harness import (END_OF_PROGRAM, dos_call, machine_with, run_command,
                                run_program)
 
 

@@ -156,14 +156,16 @@ class FakeMouse:
         self.moves: list[tuple[int, int]] = []
         self.buttons: list[tuple[int, bool]] = []
 
-    def move_to(self, x: int, y: int) -> None:
+    """Records what the window gives pcemu.devices.mouse.Mouse (same method names)."""
+
+    def move(self, x: int, y: int) -> None:
         self.moves.append((x, y))
 
-    def set_button(self, number: int, pressed: bool) -> None:
-        self.buttons.append((number, pressed))
+    def button(self, number: int, down: bool) -> None:
+        self.buttons.append((number, down))
 
 
-def test_the_pointer_reaches_a_mouse_in_the_cards_dots(x_display):
+def test_the_pointer_reaches_the_mouse_in_the_drivers_virtual_screen(x_display):
     m = Machine()
     m.mouse = FakeMouse()
     seen = {}
@@ -181,3 +183,14 @@ def test_the_pointer_reaches_a_mouse_in_the_cards_dots(x_display):
     run_window(m, frames=5, on_frame=script)
     assert seen["moves"][-2:] == [(320, 100), (0, 0)]      # the centre dot; the border clamps to 0,0
     assert seen["buttons"][-1] == (1, True)                 # right button
+
+
+def test_the_window_drives_the_real_mouse_device(x_display):
+    m = Machine(mouse=True)
+
+    def script(window: Window) -> None:
+        if window.frames == 2:
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(336, 216), button=1))
+
+    run_window(m, frames=4, on_frame=script)
+    assert m.mouse.buttons & 1                              # the left button is down in the device

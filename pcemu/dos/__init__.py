@@ -2,10 +2,15 @@
 
 No DOS is booted.  INT 20h-2Fh point to ROM entry points whose traps reach the
 services in this package, grouped by area: ``console`` (01h-0Ch),
-``files`` (handles, find first/next, directories), ``process`` (EXEC,
-terminate, PSP, memory), ``system`` (vectors, date and time, version, drives).
+``files`` (handles, find first/next, directories), ``fcb`` (the FCB calls),
+``process`` (EXEC, terminate, PSP, memory, CALL 5), ``system`` (vectors, date
+and time, version, drives) and ``critical`` (INT 24h for a drive with no
+diskette, a write-protected disk or a bad medium).
 Guest-visible structures (PSPs, MCBs, the DTA, environment blocks) live in guest
 memory exactly where programs expect them.
+
+Drives A: and B: always exist once anything is mounted; one without a diskette
+is a `critical.EmptyDrive`, which answers "Not ready" through INT 24h.
 """
 from __future__ import annotations
 

@@ -21,11 +21,11 @@ pace).  Virtual time follows wall time; the machine stays deterministic, only
 the moments when keys arrive depend on the person typing.  The window can be
 resized; the picture keeps a 4:3 shape at whole-number scales.
 
-Mouse: when the machine has a mouse (``machine.mouse``, the INT 33h
-driver), the window passes it the pointer as ``mouse.move_to(x, y)`` in the
-card's dots (640x200 on the CGA, 720x350 or 720x348 on the mono cards) and
-the buttons as ``mouse.set_button(number, pressed)`` (0 left, 1 right,
-2 middle); methods it lacks are skipped.
+Mouse: when the machine has a mouse (``machine.mouse``, see
+pcemu/devices/mouse.py), the window gives it the pointer with
+``mouse.move(x, y)`` in the driver's 640x200 virtual screen (scaled from the
+card's dots: 640x200 or 320x200 on the CGA, 720x350/348 on the mono cards) and
+the buttons with ``mouse.button(number, down)`` (0 left, 1 right, 2 middle).
 """
 from __future__ import annotations
 
@@ -241,19 +241,17 @@ class Window:
         if mouse is None or rect is None or not rect.w or not rect.h:
             return
         if event.type == pygame.MOUSEMOTION:
-            move_to = getattr(mouse, "move_to", None)
-            if move_to is not None:
-                width, height = self.renderer.active_size
-                bx, by = self.renderer.border
-                frame_w, frame_h = width + 2 * bx, height + 2 * by
-                x = (event.pos[0] - rect.x) * frame_w // rect.w - bx
-                y = (event.pos[1] - rect.y) * frame_h // rect.h - by
-                move_to(max(0, min(width - 1, x)), max(0, min(height - 1, y)))
+            width, height = self.renderer.active_size
+            bx, by = self.renderer.border
+            frame_w, frame_h = width + 2 * bx, height + 2 * by
+            x = (event.pos[0] - rect.x) * frame_w // rect.w - bx
+            y = (event.pos[1] - rect.y) * frame_h // rect.h - by
+            x, y = max(0, min(width - 1, x)), max(0, min(height - 1, y))
+            mouse.move(x * 640 // width, y * 200 // height)   # the driver's virtual screen
             return
-        set_button = getattr(mouse, "set_button", None)
         number = {1: 0, 3: 1, 2: 2}.get(event.button)
-        if set_button is not None and number is not None:
-            set_button(number, event.type == pygame.MOUSEBUTTONDOWN)
+        if number is not None:
+            mouse.button(number, event.type == pygame.MOUSEBUTTONDOWN)
 
     # -- host commands ----------------------------------------------------------------------
     def command_fullscreen(self) -> None:

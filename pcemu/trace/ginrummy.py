@@ -49,6 +49,7 @@ PROGRAM_MD5 = "b54a7ce184090f593b0ce8be2eabf839"      # Tommy's Gin Rummy 1.0, d
 # BASIC lines (from the program's statement table)
 LINE_AFTER_DEAL = 2230
 LINE_MESSAGE = 12640          # GOSUB 12640 shows M$ on line 18
+LINE_ARRANGED = 7480          # RETURN of the arrangement (GOSUB 7420 arranges H(P, .))
 
 # DGROUP offsets
 RND_STATE = 0x0850
@@ -65,11 +66,13 @@ OKLAHOMA = 0x10BC
 KNOCK_VALUE, KNOCK_SUIT = 0x10E0, 0x1114
 TOP = 0x10EC
 PLAYER = 0x0F30                             # whose turn it is
+P_ARG = 0x10F4                              # P, the player a subroutine works on
 KNOCKER, WINNER, OTHER = 0x10FE, 0x1106, 0x1108
 HAND_POINTS, KNOCKER_PV, OTHER_PV = 0x110A, 0x110C, 0x110E
 GAME_WINNER, GAME_POINTS_WON = 0x111A, 0x1120
 
 MAX_MELDS = 4
+ARRANGEMENTS_KEPT = 256
 MAX_SECONDS_PER_HAND = 30 * 60             # virtual time: a hand takes one to three minutes
 SLICE_TICKS = 1.0
 
@@ -138,12 +141,14 @@ class GinRummyTracer:
         self._pending_discard: _PendingDiscard | None = None
         self._knock_value: tuple[int, bool] | None = None
         self._knocker_melds: list[list[Card]] = []
+        self._arranged: dict[frozenset[Card], list[list[Card]]] = {}
         self.messages: list[str] = []
         p = self.process
         p.before_randomize_timer(self._set_clock)
         p.at_offset(_statement_after(p.image, p.image.randomize_timer_return), self._seeded)
         p.at_line(LINE_AFTER_DEAL, self._after_deal)
         p.at_line(LINE_MESSAGE, self._message)
+        p.at_line(LINE_ARRANGED, self._arrangement_done)
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -311,10 +316,27 @@ class GinRummyTracer:
                 melds.append([card_of(c) for c in table[m][1:size + 1]])
         return melds
 
+    def _arrangement_done(self) -> None:
+        """Keep the melds the arrangement found for the hand it arranged.  The computer
+        also arranges trial hands while it thinks, so the arrays hold the knocker's melds
+        only right after its own hand was arranged: remember them by the cards."""
+        if not self.in_hand:
+            return
+        player = self.process.integer(P_ARG)
+        if player not in (1, 2):
+            return
+        if len(self._arranged) >= ARRANGEMENTS_KEPT:
+            self._arranged.pop(next(iter(self._arranged)))
+        key = frozenset(self._cards(player))
+        self._arranged.pop(key, None)
+        self._arranged[key] = self._melds(STRAIGHTS, FLATS)
+
     def _knock(self, knocker: int) -> None:
         p = self.process
         hand = self._cards(knocker)
-        melds = self._melds(STRAIGHTS, FLATS)
+        melds = self._arranged.get(frozenset(hand))
+        if melds is None:
+            raise TraceFailure(f"the knocker's hand {[str(c) for c in hand]} was never arranged")
         matched = [c for m in melds for c in m]
         deadwood = [c for c in hand if c not in matched]
         points = p.array(PV, 3)[knocker]
@@ -367,6 +389,7 @@ class GinRummyTracer:
     def _hand_over(self) -> None:
         self.hands_done += 1
         self._pending_draw = self._pending_discard = None
+        self._arranged.clear()
         self.in_hand = False
         # a game-ending hand is followed by the game's end: wait for it (or the next deal)
         self.finishing = self.hands_done >= self.hands_wanted

@@ -434,7 +434,6 @@ class Replayer:
 
     def step_event(self) -> None:
         """Replay the next event (or, after the last, run to the recorded end and compare)."""
-        m = self.result.machine
         events = self.session.events
         if self.index < len(events):
             event = events[self.index]

@@ -85,6 +85,7 @@ class Tracer:
         self._note: tuple[float, float, str] | None = None   # (start s, frequency, at)
         self._handles: dict[tuple[int, int], str] = {}   # (PSP, handle) -> path
         self._last_opened: str | None = None
+        self._kernel_ops: set[str] = set()               # "file" events DOS sent during a call
         self._video = self._video_state()
         self._closed = False
         self.emit({"t": self._now(), "cat": "start", "ips": machine.clock.ips,
@@ -257,6 +258,7 @@ class Tracer:
 
     # ------------------------------------------------------------------ files
     def _on_file(self, action: str, path: str, detail) -> None:
+        self._kernel_ops.add(action)
         record = self._base("files", self._caller())
         record.update(op=action, path=path)
         if action in ("open", "create"):
@@ -274,12 +276,9 @@ class Tracer:
     def _file_call_before(self, ah: int, args: dict) -> None:
         if "files" not in self.categories or ah not in FILE_FUNCTIONS:
             return
+        self._kernel_ops = set()                 # what DOS itself reports during this call
         if ah == 0x3E:
-            path = self._handles.pop((self._psp(), args["bx"]), None)
-            if path is not None:
-                record = self._base("files", self._caller())
-                record.update(op="close", path=path)
-                self.emit(record)
+            args["_closing"] = self._handles.pop((self._psp(), args["bx"]), None)
         elif ah in FCB_RECORD_IO or ah in (0x0F, 0x10, 0x17):
             args["_fcb_position"] = self._fcb_position(ah)
 
@@ -287,10 +286,14 @@ class Tracer:
         if "files" not in self.categories or ah not in FILE_FUNCTIONS:
             return
         position = args.pop("_fcb_position", None)
+        closing = args.pop("_closing", None)
         if result["cf"] and ah >= 0x30:
             return
         psp = self._psp()
-        if ah in (0x3C, 0x3D, 0x5A, 0x5B):
+        reported = self._kernel_ops                  # never report an operation twice
+        if ah == 0x3E and closing is not None and "close" not in reported:
+            self.emit({"t": t, "cat": "files", "at": at, "op": "close", "path": closing})
+        elif ah in (0x3C, 0x3D, 0x5A, 0x5B):
             path = self._last_opened or args.get("path", "?")
             self._handles[(psp, result["ax"])] = path
             self._last_opened = None
@@ -298,14 +301,14 @@ class Tracer:
             path = self._handles.get((psp, args["bx"]))
             if path is not None:
                 self._handles[(psp, result["ax"] if ah == 0x45 else args["cx"])] = path
-        elif ah == 0x56:
+        elif ah == 0x56 and "rename" not in reported:
             self.emit({"t": t, "cat": "files", "at": at, "op": "rename", "path": args["path"],
                        "new_path": args["new_path"]})
         elif ah in (0x0F, 0x10, 0x17) and result["ax"] & 0xFF == 0:
-            # (the FCB kernel reports creations and deletions itself, as "file" events)
             op = {0x0F: "open", 0x10: "close", 0x17: "rename"}[ah]
-            self.emit({"t": t, "cat": "files", "at": at, "op": op, "path": args["fcb"], "fcb": True})
-        elif ah in FCB_RECORD_IO and position is not None:
+            if op not in reported:
+                self.emit({"t": t, "cat": "files", "at": at, "op": op, "path": args["fcb"], "fcb": True})
+        elif ah in FCB_RECORD_IO and position is not None and FCB_RECORD_IO[ah] not in reported:
             status = result["ax"] & 0xFF
             start, size, records = position
             if ah in (0x27, 0x28):

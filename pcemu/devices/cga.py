@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pcemu.devices.crtc import Crtc6845
+from pcemu.devices.crtc import BeamClock, Crtc6845
 
 CGA_MEMORY = 0xB8000
 CGA_MEMORY_SIZE = 0x4000
 FRAME_HZ = 59.92
 SCANLINES = 262
 VISIBLE_LINES = 200
-INSTRUCTIONS_PER_STATUS_READ = 4   # a typical IN/TEST/JZ polling loop
 
 MODE_80COL = 0x01
 MODE_GRAPHICS = 0x02
@@ -37,10 +36,7 @@ class CgaCard:
         self.crtc = Crtc6845(CRTC_80x25)
         self.mode_register = MODE_80COL | MODE_ENABLE | MODE_BLINK
         self.color_register = 0
-        self._now = instructions_now
-        self._frame = ips / FRAME_HZ
-        self._reads = 0
-        self._reads_base = -1
+        self.beam = BeamClock(instructions_now, ips / FRAME_HZ)
 
     @property
     def border(self) -> int:
@@ -69,18 +65,11 @@ class CgaCard:
             self.color_register = value
 
     def _status(self) -> int:
-        now = self._now()
-        if now != self._reads_base:
-            self._reads_base = now
-            self._reads = 0
-        self._reads += 1
-        t = now + self._reads * INSTRUCTIONS_PER_STATUS_READ
-        line_pos = (t % self._frame) / self._frame * SCANLINES
+        line_pos = self.beam.phase() * SCANLINES
         line = int(line_pos)
         status = 0
-        in_line = line_pos - line
-        if line >= VISIBLE_LINES or in_line > 0.8:   # horizontal or vertical blanking
+        if line >= VISIBLE_LINES or line_pos - line > 0.8:   # horizontal or vertical blanking
             status |= 0x01
-        if line >= VISIBLE_LINES + 24 and line < VISIBLE_LINES + 40:
+        if VISIBLE_LINES + 24 <= line < VISIBLE_LINES + 40:
             status |= 0x08
         return status

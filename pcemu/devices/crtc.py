@@ -6,6 +6,35 @@ register file behind the index/data port pair, the display start address
 """
 from __future__ import annotations
 
+from typing import Callable
+
+INSTRUCTIONS_PER_STATUS_READ = 4     # a typical IN/TEST/JZ polling loop
+
+
+class BeamClock:
+    """Where the beam is, for the status port: virtual time plus the reads made in this slice.
+
+    Virtual time only moves between CPU slices, so a loop polling for retrace
+    would otherwise see one frozen value for a whole slice; each read advances
+    the beam as long as a polling loop iteration takes, deterministically.
+    """
+
+    def __init__(self, instructions_now: Callable[[], int], frame_instructions: float) -> None:
+        self._now = instructions_now
+        self.frame = frame_instructions
+        self.reads = 0
+        self._base = -1
+
+    def phase(self) -> float:
+        """The position in the current frame, 0.0 (top) to 1.0, after one more read."""
+        now = self._now()
+        if now != self._base:
+            self._base = now
+            self.reads = 0
+        self.reads += 1
+        t = now + self.reads * INSTRUCTIONS_PER_STATUS_READ
+        return (t % self.frame) / self.frame
+
 
 class Crtc6845:
     READABLE = range(0x0C, 0x12)     # start address, cursor, light pen

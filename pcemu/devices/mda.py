@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pcemu.devices.crtc import Crtc6845
+from pcemu.devices.crtc import BeamClock, Crtc6845
 
 MDA_MEMORY = 0xB0000
 CRTC_MDA = [0x61, 0x50, 0x52, 0x0F, 0x19, 0x06, 0x19, 0x19, 0x02, 0x0D, 0x0B, 0x0C]
@@ -25,10 +25,7 @@ class MdaCard:
         self.hercules = hercules
         self.mode_register = 0x08 | 0x20
         self.config_switch = 0
-        self._now = instructions_now
-        self._frame = ips / FRAME_HZ
-        self._reads = 0
-        self._reads_base = -1
+        self.beam = BeamClock(instructions_now, ips / FRAME_HZ)
 
     @property
     def graphics(self) -> bool:
@@ -56,15 +53,9 @@ class MdaCard:
             self.config_switch = value
 
     def _status(self) -> int:
-        now = self._now()
-        if now != self._reads_base:
-            self._reads_base = now
-            self._reads = 0
-        self._reads += 1
-        t = now + self._reads * 4
-        phase = (t % self._frame) / self._frame
+        phase = self.beam.phase()
         status = 0xF0 if not self.hercules else 0x70
-        if (self._reads & 1):
+        if self.beam.reads & 1:
             status |= 0x01                              # horizontal retrace
         if phase > 0.92:
             status |= 0x08                              # video / retrace

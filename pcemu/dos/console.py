@@ -76,17 +76,23 @@ def check_break(m: "Machine") -> bool:
 
 
 # -- the functions ----------------------------------------------------------------------------
-@dos_services.function(0x01)
-def read_with_echo(m: "Machine") -> None:
+def _read_key(m: "Machine", *, echo: bool, check_ctrl_c: bool) -> None:
+    """01h, 07h and 08h: wait for a key; Ctrl-C runs INT 23h where DOS checks for it."""
     key = _next_key(m)
     if key is None:
         m.wait_for_input()
         return
-    if key == CTRL_C:
+    if check_ctrl_c and key == CTRL_C:
         _ctrl_c(m)
         return
-    write_char(m, key)
+    if echo:
+        write_char(m, key)
     m.cpu.al = key
+
+
+@dos_services.function(0x01)
+def read_with_echo(m: "Machine") -> None:
+    _read_key(m, echo=True, check_ctrl_c=True)
 
 
 @dos_services.function(0x02)
@@ -132,23 +138,12 @@ def direct_console(m: "Machine") -> None:
 
 @dos_services.function(0x07)
 def read_raw(m: "Machine") -> None:
-    key = _next_key(m)
-    if key is None:
-        m.wait_for_input()
-        return
-    m.cpu.al = key
+    _read_key(m, echo=False, check_ctrl_c=False)
 
 
 @dos_services.function(0x08)
 def read_without_echo(m: "Machine") -> None:
-    key = _next_key(m)
-    if key is None:
-        m.wait_for_input()
-        return
-    if key == CTRL_C:
-        _ctrl_c(m)
-        return
-    m.cpu.al = key
+    _read_key(m, echo=False, check_ctrl_c=True)
 
 
 @dos_services.function(0x09)

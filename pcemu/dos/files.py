@@ -25,6 +25,15 @@ def _path(m: "Machine", seg: int, off: int) -> str:
     return m.memory.read_asciiz(seg, off, 128).decode("latin-1")
 
 
+def _notify(m: "Machine", event: str, drive: str, parts: list[str], detail) -> None:
+    """Tell file listeners (traces, the archivists' file report) what a program did."""
+    watchers = m.listeners.get("file")
+    if watchers:
+        path = f"{drive}:\\" + "\\".join(parts)
+        for watch in watchers:
+            watch(event, path, detail)
+
+
 def _open_device(m: "Machine", device: str) -> int:
     return m.dos.new_handle(OpenFile(device, device=device))
 
@@ -48,8 +57,7 @@ def create_file(m: "Machine") -> None:
     except DosError:
         handle_file.close()
         raise
-    for watch in m.listeners.get("file", ()):
-        watch("create", f"{drive}:\\" + "\\".join(parts), 0)
+    _notify(m, "create", drive, parts, 0)
     dos.succeed()
 
 
@@ -99,8 +107,7 @@ def open_file(m: "Machine") -> None:
     except DosError:
         opened.close()
         raise
-    for watch in m.listeners.get("file", ()):
-        watch("open", f"{drive}:\\" + "\\".join(parts), mode)
+    _notify(m, "open", drive, parts, mode)
     dos.succeed()
 
 
@@ -126,8 +133,7 @@ def read_file(m: "Machine") -> None:
             raise DosError(0x05, "file opened for writing only")
         position = entry.file.tell()
         data = entry.file.read(count)
-        for watch in m.listeners.get("file", ()):
-            watch("read", f"{entry.drive}:\\" + "\\".join(entry.path), (position, len(data)))
+        _notify(m, "read", entry.drive, entry.path, (position, len(data)))
     m.memory.write_far(cpu.ds, cpu.dx, data)
     cpu.ax = len(data)
     dos.succeed()
@@ -195,8 +201,7 @@ def write_file(m: "Machine") -> None:
         written = 0
     else:
         written = entry.file.write(data)
-    for watch in m.listeners.get("file", ()):
-        watch("write", f"{entry.drive}:\\" + "\\".join(entry.path), (position, written))
+    _notify(m, "write", entry.drive, entry.path, (position, written))
     cpu.ax = written
     dos.succeed()
 
@@ -341,8 +346,7 @@ def delete_file(m: "Machine") -> None:
     if entry.attr & 0x01:
         raise DosError(0x05, f"{text} is read-only")
     fs.remove(parts)
-    for watch in m.listeners.get("file", ()):
-        watch("delete", f"{drive}:\\" + "\\".join(parts), 0)
+    _notify(m, "delete", drive, parts, 0)
     dos.succeed()
 
 

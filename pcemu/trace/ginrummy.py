@@ -142,6 +142,7 @@ class GinRummyTracer:
         self._knock_value: tuple[int, bool] | None = None
         self._knocker_melds: list[list[Card]] = []
         self._arranged: dict[frozenset[Card], list[list[Card]]] = {}
+        self._last_discard: dict[int, Card] = {}
         self.messages: list[str] = []
         p = self.process
         p.before_randomize_timer(self._set_clock)
@@ -302,6 +303,7 @@ class GinRummyTracer:
             raise TraceFailure(f"'{text}': there is no card {position} in {slots}")
         card = card_of(slots[position - 1])
         self._pending_discard = _PendingDiscard(player, card)
+        self._last_discard[player] = card
         self.events.append(trace.discard_event(player_name(player), card))
 
     def _melds(self, straights: int, flats: int) -> list[list[Card]]:
@@ -332,9 +334,17 @@ class GinRummyTracer:
         self._arranged[key] = self._melds(STRAIGHTS, FLATS)
 
     def _knock(self, knocker: int) -> None:
+        """The knocker's melds: the program arranges a hand after each draw, not after the
+        discard, so they are the melds of the eleven cards it held, less the discard."""
         p = self.process
         hand = self._cards(knocker)
         melds = self._arranged.get(frozenset(hand))
+        discard = self._last_discard.get(knocker)
+        if melds is None and discard is not None:
+            melds = self._arranged.get(frozenset(hand) | {discard})
+            if melds is not None and any(discard in m for m in melds):
+                raise TraceFailure(f"the knocker discarded {discard} from a meld; its melds after "
+                                   "the discard were never computed")
         if melds is None:
             raise TraceFailure(f"the knocker's hand {[str(c) for c in hand]} was never arranged")
         matched = [c for m in melds for c in m]
@@ -390,6 +400,7 @@ class GinRummyTracer:
         self.hands_done += 1
         self._pending_draw = self._pending_discard = None
         self._arranged.clear()
+        self._last_discard.clear()
         self.in_hand = False
         # a game-ending hand is followed by the game's end: wait for it (or the next deal)
         self.finishing = self.hands_done >= self.hands_wanted

@@ -10,7 +10,9 @@ named (docs/games/ginrummy.md lists these findings):
 * Oklahoma's doubling compares the upcard's suit with the program's constant
   for clubs (line 2870 against line 180), although the document says spades;
   ``Rules.doubling_suit`` chooses, ``ORIGINAL_RULES`` is the program;
-* lay-offs try the knocker's straights first, then its flats (lines 6300-6520).
+* lay-offs try the knocker's straights first, then its flats (lines 6300-6520), and
+  the program looks for them only in a window of the opponent's hand that can miss
+  a card (``original_lay_off``); ``Rules.layoffs`` chooses.
 """
 from __future__ import annotations
 
@@ -38,14 +40,18 @@ class Rules:
     """The choices the document leaves open or the original settles differently."""
 
     doubling_suit: str = "S"        # GINRUMMY.DOC: "IF THE UPCARD IS A SPADE"
+    layoffs: str = "document"       # "document": every card that fits; "original": its scan
 
     def __post_init__(self) -> None:
         if self.doubling_suit not in SUITS:
             raise ValueError(f"doubling_suit must be one of {SUITS}, not {self.doubling_suit!r}")
+        if self.layoffs not in ("document", "original"):
+            raise ValueError(f"layoffs must be 'document' or 'original', not {self.layoffs!r}")
 
 
-DOCUMENT_RULES = Rules("S")
-ORIGINAL_RULES = Rules("C")         # GINRUMMY.EXE line 2870 compares with CLUBS (5)
+DOCUMENT_RULES = Rules("S", "document")
+ORIGINAL_RULES = Rules("C", "original")   # GINRUMMY.EXE: line 2870 compares with CLUBS (5);
+                                          # lines 6010-6120 scan for lay-offs (original_lay_off)
 
 
 # -- cards, melds and the point value ---------------------------------------------------
@@ -152,6 +158,27 @@ def is_dead(cards_drawn: int) -> bool:
     return cards_drawn >= DEAD_AT
 
 
+# -- the original's hand layout ------------------------------------------------------------
+DISPLAY_SUITS = "SHDC"          # within a rank the program shows spades, hearts, diamonds, clubs
+
+
+def display_order(card: Card) -> tuple[int, int]:
+    """Unmatched cards as the program lays them out: high ranks first, then S H D C."""
+    return -card.rank, DISPLAY_SUITS.index(card.suit)
+
+
+def layout(hand: Hand) -> list[Card]:
+    """The hand as the program lays it out after arranging it (H(P, 1..)): straights
+    (each high card first), then flats (low rank first, suits S H D C), then the
+    unmatched cards high to low.  Seen in every hand traced so far; the order of two
+    straights between themselves is our guess (high first)."""
+    straights = sorted((sorted(m, key=display_order) for m in hand.melds if is_straight(m)),
+                       key=lambda m: display_order(m[0]))
+    flats = sorted((sorted(m, key=display_order) for m in hand.melds if is_flat(m)),
+                   key=lambda m: m[0].rank)
+    return [c for m in straights for c in m] + [c for m in flats for c in m] + sorted(hand.deadwood, key=display_order)
+
+
 # -- laying off -------------------------------------------------------------------------
 def fits(card: Card, meld: Sequence[Card]) -> bool:
     """Whether ``card`` extends ``meld`` as the same kind of set: a flat takes its
@@ -177,34 +204,65 @@ class LayOff:
 class LayOffResult:
     lay_offs: list[LayOff] = field(default_factory=list)
     melds: list[list[Card]] = field(default_factory=list)      # the knocker's melds, extended
-    deadwood: list[Card] = field(default_factory=list)         # what the opponent keeps
+    pv: int = 0                                                # the opponent's PV afterwards
 
-    @property
-    def pv(self) -> int:
-        return pv(self.deadwood)
+
+def _target(card: Card, melds: list[list[Card]]) -> int | None:
+    """The meld a card goes on: the first straight it extends, else the first flat
+    (lines 6300-6520 try the straights, then the flats)."""
+    order = [i for i, m in enumerate(melds) if is_straight(m)] + [i for i, m in enumerate(melds) if is_flat(m)]
+    return next((i for i in order if fits(card, melds[i])), None)
 
 
 def lay_off(deadwood: Sequence[Card], melds: Sequence[Sequence[Card]]) -> LayOffResult:
-    """Lay off every card that fits, as the original does it for both players
-    (lines 6030-6120, 6260-6540): take the deadwood in order, put the first card that
-    fits on the first straight it extends, else the first flat, and start again,
-    until no card fits.  A card laid off can open the way for another."""
-    result = LayOffResult(melds=[list(m) for m in melds], deadwood=list(deadwood))
-    kinds = [is_straight(m) for m in melds]
-    order = [i for i, straight in enumerate(kinds) if straight] + [i for i, s in enumerate(kinds) if not s]
+    """The document's rule: the opponent lays off "ANY OF HIS UNMATCHED CARDS THAT FIT".
+    Cards are tried high to low (the program's order), each on the first straight it
+    extends or else the first flat, starting again after each one, so a card laid off
+    can make room for another, until none fits."""
+    extended = [list(m) for m in melds]
+    left = sorted(deadwood, key=display_order)
+    result = LayOffResult(melds=extended, pv=pv(left))
     changed = True
     while changed:
         changed = False
-        for card in result.deadwood:
-            target = next((i for i in order if fits(card, result.melds[i])), None)
+        for card in left:
+            target = _target(card, extended)
             if target is not None:
-                result.melds[target].append(card)
-                result.melds[target] = sort_cards(result.melds[target])
-                result.deadwood.remove(card)
+                extended[target] = sort_cards([*extended[target], card])
+                left.remove(card)
                 result.lay_offs.append(LayOff(card, target))
+                result.pv -= pip(card)
                 changed = True
                 break
     return result
+
+
+def original_lay_off(slots: Sequence[Card | None], unmatched: int, hand_pv: int,
+                     melds: Sequence[Sequence[Card]]) -> LayOffResult:
+    """Lay-offs exactly as GINRUMMY.EXE scans for them (lines 6010-6120): over the last
+    ``unmatched`` places of the opponent's hand as laid out (``slots``: the layout after
+    his last draw, with None where he discarded), left to right, empty places skipped;
+    after each card laid off the count drops by one and the scan starts again over the
+    last ``unmatched`` places.  When the gap of his discard lies among his unmatched
+    cards, the window misses his first unmatched card: he keeps it, fit or not."""
+    extended = [list(m) for m in melds]
+    places = list(slots)
+    result = LayOffResult(melds=extended, pv=hand_pv)
+    while True:
+        for k in range(max(0, len(places) - unmatched), len(places)):
+            card = places[k]
+            if card is None:
+                continue
+            target = _target(card, extended)
+            if target is not None:
+                extended[target] = sort_cards([*extended[target], card])
+                places[k] = None
+                unmatched -= 1
+                result.lay_offs.append(LayOff(card, target))
+                result.pv -= pip(card)          # line 6090: PV(OTHER) = PV(OTHER) - value
+                break
+        else:
+            return result
 
 
 # -- scoring ----------------------------------------------------------------------------

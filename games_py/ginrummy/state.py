@@ -101,6 +101,9 @@ class HandState:
     events: list[dict] = field(default_factory=list)
     outcome: HandOutcome | None = None
     last_mover: str = ""
+    # each hand as the original lays it out (rules.layout after the deal and each draw),
+    # None where a card was discarded since: where lay-offs are looked for
+    slots: dict[str, list[Card | None]] = field(default_factory=dict)
 
     @classmethod
     def deal(cls, variant: str, dealer: str, you: list[Card], computer: list[Card],
@@ -117,6 +120,7 @@ class HandState:
         state = cls(variant, dealer, {YOU: list(you), COMPUTER: list(computer)},
                     list(reversed(stock)), [upcard], 52 - len(stock), rules_)
         state.to_move = other(dealer)
+        state.slots = {p: rules.layout(rules.arrange(state.hands[p])) for p in PLAYERS}
         state.knock_card = upcard if variant != rules.STANDARD else None
         state.knock = rules.knock_limit(variant, upcard)
         state.events.append(trace.deal_event(
@@ -168,6 +172,8 @@ class HandState:
             self._upcard_changed()
         elif isinstance(action, Discard):
             self.hands[player].remove(action.card)
+            slots = self.slots[player]
+            slots[slots.index(action.card)] = None
             self.pile.append(action.card)
             self.events.append(trace.discard_event(player, action.card))
             self._upcard_changed()
@@ -183,6 +189,7 @@ class HandState:
 
     def _take(self, player: str, card: Card, source: str) -> None:
         self.hands[player].append(card)
+        self.slots[player] = rules.layout(rules.arrange(self.hands[player]))
         self.events.append(trace.draw_event(player, source, card))
         self.phase = Phase.DISCARD
 
@@ -216,7 +223,11 @@ class HandState:
         opponent_hand = self.arranged(opponent)
         opponent_pv = opponent_hand.pv
         if not hand.gin:                   # "IF HE DIDN'T HAVE GIN, THE OTHER PLAYER ... LAY OFF"
-            laid = rules.lay_off(opponent_hand.deadwood, hand.melds)
+            if self.ruleset.layoffs == "original":
+                laid = rules.original_lay_off(self.slots[opponent], len(opponent_hand.deadwood),
+                                              opponent_hand.pv, hand.melds)
+            else:
+                laid = rules.lay_off(opponent_hand.deadwood, hand.melds)
             for item in laid.lay_offs:
                 self.events.append(trace.layoff_event(opponent, item.card, item.meld))
             opponent_pv = laid.pv

@@ -86,6 +86,8 @@ def translate(scancode: int, flags: int, extended: bool) -> int | None:
         upper = shift != bool(flags & CAPS)
         char = LETTERS[scancode]
         return (scancode << 8) | ord(char.upper() if upper else char)
+    if scancode == 0x35 and extended:
+        return 0xE02F                            # keypad / (E0 35), before the main '/'
     if scancode in SYMBOLS:
         return (scancode << 8) | ord(SYMBOLS[scancode][1 if shift else 0])
     if scancode == 0x0E:
@@ -94,8 +96,6 @@ def translate(scancode: int, flags: int, extended: bool) -> int | None:
         return 0x0F00 if shift else 0x0F09
     if scancode == 0x1C:
         return 0xE00D if extended else 0x1C0D    # keypad Enter is E0h in the scan byte
-    if scancode == 0x35 and extended:
-        return 0xE02F                            # keypad /
     if scancode == 0x01:
         return 0x011B
     if scancode == 0x4A:

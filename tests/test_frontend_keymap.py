@@ -165,9 +165,7 @@ K = pygame
     (tap(K.KSCAN_F10) + tap(K.KSCAN_F11) + tap(K.KSCAN_F12), [0x4400, 0x8500, 0x8600]),
     (tap(K.KSCAN_UP) + tap(K.KSCAN_DELETE) + tap(K.KSCAN_PAGEDOWN), [0x48E0, 0x53E0, 0x51E0]),
     (tap(K.KSCAN_KP_8) + tap(K.KSCAN_KP_ENTER) + tap(K.KSCAN_KP_MINUS), [0x4800, 0xE00D, 0x4A2D]),
-    pytest.param(tap(K.KSCAN_KP_DIVIDE), [0xE02F], marks=pytest.mark.xfail(
-        strict=True, reason="bios/keyboard.py translate() reads E0 35 as the main '/' (352Fh): "
-                            "the SYMBOLS lookup comes before its keypad-/ case")),
+    (tap(K.KSCAN_KP_DIVIDE), [0xE02F]),
     (tap(K.KSCAN_NUMLOCKCLEAR) + tap(K.KSCAN_KP_8) + tap(K.KSCAN_NUMLOCKCLEAR), [0x4838]),
     (tap(K.KSCAN_RETURN) + tap(K.KSCAN_ESCAPE) + tap(K.KSCAN_BACKSPACE) + tap(K.KSCAN_TAB)
      + tap(K.KSCAN_SPACE), [0x1C0D, 0x011B, 0x0E08, 0x0F09, 0x3920]),

@@ -30,6 +30,10 @@ def trace_options(function: Callable) -> Callable:
                      show_default=True, help="Standard, Oklahoma or Space Cowboy gin."),
         click.option("--sound", type=click.Choice(["on", "off"]), default="on", show_default=True,
                      help="Sound effects (F1); they spend random numbers, so they change the deal."),
+        click.option("--display", type=click.Choice(["colour", "mono"]), default="colour",
+                     show_default=True,
+                     help="The display adapter (CGA or MDA); in colour the program spends "
+                          "random numbers on colours, so it changes the deal."),
         click.option("--open-hands", is_flag=True, help="Answer Y to OPEN HANDS?"),
         click.option("--demo", is_flag=True, help="Demo mode (F2): the computer plays both hands."),
         click.option("--hands", type=click.IntRange(min=0), default=1, show_default=True,
@@ -44,7 +48,8 @@ def trace_options(function: Callable) -> Callable:
 
 def settings_from(opts: dict) -> game.Settings:
     return game.Settings(time=opts["time_"], variant=opts["variant"], sound=opts["sound"] == "on",
-                         open_hands=opts["open_hands"], demo=opts["demo"])
+                         open_hands=opts["open_hands"], demo=opts["demo"],
+                         colour=opts["display"] == "colour")
 
 
 def write_events(events, output: Path | None) -> None:
@@ -83,9 +88,10 @@ def trace_command(**opts) -> None:
               help="The time of day read at RANDOMIZE TIMER.")
 @click.option("--variant", type=click.Choice(rules.VARIANTS), default=rules.STANDARD, show_default=True)
 @click.option("--sound", type=click.Choice(["on", "off"]), default="on", show_default=True)
-def deal_command(time_, variant: str, sound: str) -> None:
+@click.option("--display", type=click.Choice(["colour", "mono"]), default="colour", show_default=True)
+def deal_command(time_, variant: str, sound: str, display: str) -> None:
     """Show the first hand the original deals when started at --time."""
-    settings = game.Settings(time=time_, variant=variant, sound=sound == "on")
+    settings = game.Settings(time=time_, variant=variant, sound=sound == "on", colour=display == "colour")
     _match, state, _random = game.first_hand(settings)
     event = state.events[0]
     click.echo(f"seed {game.seed_state(time_):06X}; {event['dealer']} deal(s); "

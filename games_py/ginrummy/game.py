@@ -80,4 +80,5 @@ def python_trace(settings: Settings) -> list[dict]:
 def trace_start(settings: Settings, source: str = "python") -> dict:
     return trace.start_event(time=format_time(settings.time), variant=settings.variant,
                              sound=settings.sound, open_hands=settings.open_hands,
-                             demo=settings.demo, rnd_seed=seed_state(settings.time), source=source)
+                             demo=settings.demo, rnd_seed=seed_state(settings.time), source=source,
+                             colour=settings.colour)

@@ -44,9 +44,10 @@ def _melds_text(melds: Iterable[Sequence[Card]]) -> list[list[str]]:
 
 
 def start_event(*, time: str, variant: str, sound: bool, open_hands: bool, demo: bool,
-                rnd_seed: int, source: str) -> dict:
+                rnd_seed: int, source: str, colour: bool = True) -> dict:
     return {"event": "start", "format": FORMAT, "source": source, "time": time,
-            "variant": variant, "sound": "on" if sound else "off", "open_hands": open_hands,
+            "variant": variant, "sound": "on" if sound else "off",
+            "display": "colour" if colour else "mono", "open_hands": open_hands,
             "demo": demo, "rnd_seed": f"{rnd_seed:06X}"}
 
 

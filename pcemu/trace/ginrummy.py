@@ -128,7 +128,9 @@ class GinRummyTracer:
         from pcemu.machine import Machine
         self.settings = settings
         self.hands_wanted = hands
-        self.machine = Machine(disks=[f"B:{disk}"])
+        # a monochrome display (MDA) is what the program's colour test (line 100) sees
+        # as mono: it then spends no random numbers on colours
+        self.machine = Machine(disks=[f"B:{disk}"], video="cga" if settings.colour else "mda")
         self.process = QuickBasicProcess(self.machine, _image(read_program(disk)))
         self.events: list[dict] = []
         self.hands_done = 0
@@ -196,7 +198,7 @@ class GinRummyTracer:
         s = self.settings
         self.events.append(trace.start_event(
             time=game.format_time(time), variant=s.variant, sound=s.sound, open_hands=s.open_hands,
-            demo=s.demo, rnd_seed=state, source="original"))
+            demo=s.demo, rnd_seed=state, source="original", colour=s.colour))
 
     # -- reading the table --------------------------------------------------------------
     def _hand(self, player: int) -> list[int]:

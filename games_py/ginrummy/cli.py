@@ -52,6 +52,20 @@ def settings_from(opts: dict) -> game.Settings:
                          colour=opts["display"] == "colour")
 
 
+def check_output(output: Path | None) -> None:
+    """Fail before the (slow) run, not after it, when the trace cannot be written."""
+    if output is None:
+        return
+    existed = output.exists()
+    try:
+        with open(output, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
+    if not existed:
+        output.unlink()
+
+
 def write_events(events, output: Path | None) -> None:
     if output is None:
         trace.write(events, sys.stdout)
@@ -76,6 +90,7 @@ def trace_command(**opts) -> None:
     The computer player is not written yet (issue 4, part 2), so the trace
     ends after the first deal whatever --hands says."""
     settings = settings_from(opts)
+    check_output(opts["output"])
     events = game.python_trace(settings)
     if opts["hands"] > 0:
         click.echo("ginrummy: the Python game has no computer player yet; "

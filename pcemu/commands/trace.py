@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from games_py.ginrummy.cli import settings_from, trace_options, write_events
+from games_py.ginrummy.cli import check_output, settings_from, trace_options, write_events
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:
@@ -41,6 +41,7 @@ def ginrummy(disk: str, **opts) -> None:
     plays your hand, so the trace ends after the first deal."""
     from pcemu.trace.ginrummy import trace_original
     settings = settings_from(opts)
+    check_output(opts["output"])
     try:
         events = trace_original(settings, hands=opts["hands"], disk=disk)
     except _user_errors() as exc:

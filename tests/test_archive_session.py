@@ -14,6 +14,7 @@ from pcemu.machine import Machine
 from pcemu.storage.image import FloppyImage, format_image
 from tests.dos_harness import assemble16
 from tests.machine_helpers import DISK1612, needs_originals
+from tests.xdisplay import x_display  # noqa: F401 (a fixture)
 
 ECHO = """
 top:
@@ -145,10 +146,8 @@ def test_record_and_replay_commands(tmp_path):
     assert missing.exit_code == 2 and "does not exist" in missing.output
 
 
-def test_a_session_recorded_in_the_window_replays(tmp_path, monkeypatch):
-    """Keys typed into the pygame window, with the window's own wall-clock pacing."""
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+def test_a_session_recorded_in_the_window_replays(tmp_path, x_display):
+    """Keys typed into the pygame window (on Xvfb), with the window's own wall-clock pacing."""
     pygame = pytest.importorskip("pygame")
     from pcemu.frontend.window import run_window
     disk = echo_disk(tmp_path)
@@ -190,6 +189,44 @@ def test_a_human_game_of_gin_rummy_replays_to_identical_screens(tmp_path):
 
 
 @needs_originals
+def test_a_game_of_gin_rummy_played_in_the_window_replays_headless_and_in_the_window(tmp_path, x_display):
+    """A person's game in the window on Xvfb: keys typed as each prompt appears, at wall-clock
+    moments; the session replays to identical screens headless and in the replay window."""
+    pygame = pytest.importorskip("pygame")
+    from pcemu.frontend.window import run_window
+    m = Machine(disks=[f"B:{DISK1612}"])
+    recorder = Recorder(m)
+    K = pygame
+    answers = [("B:\\>", [K.KSCAN_G, K.KSCAN_I, K.KSCAN_N, K.KSCAN_R, K.KSCAN_U, K.KSCAN_M, K.KSCAN_M,
+                           K.KSCAN_Y, K.KSCAN_RETURN]),
+               ("COWBOY GIN?", [K.KSCAN_S]), ("OPEN HANDS?", [K.KSCAN_N]),
+               ("(U) OR DECK (D)?", [K.KSCAN_D]), ("DISCARD WHICH CARD", [K.KSCAN_1])]
+    done = {}
+
+    def script(window):
+        if answers and answers[0][0] in m.screen_text():
+            _prompt, keys = answers.pop(0)
+            for key in keys:
+                for kind in (K.KEYDOWN, K.KEYUP):
+                    pygame.event.post(pygame.event.Event(kind, scancode=key, key=0, mod=0, unicode=""))
+        elif not answers:
+            done.setdefault("at", window.frames)
+            if window.frames > done["at"] + 20:
+                window.running = False
+
+    run_window(m, frames=3000, on_frame=script, sound=False, turbo=True)
+    assert not answers, f"the game stopped before {answers[0][0]!r}"
+    session = recorder.finish()
+    path = session.save(tmp_path / "gin-window.session")
+    headless = replay(path)
+    assert headless.matches, [d.describe(m.clock.ips) for d in headless.divergences]
+    assert headless.inputs_checked == len(session.key_events) >= 13
+    assert headless.machine.screen_text() == m.screen_text()
+    shown = CliRunner().invoke(main, ["replay", str(path), "--window", "--speed", "100"])
+    assert shown.exit_code == 0 and "every screen matches" in shown.output, shown.output
+
+
+@needs_originals
 def test_gin_rummy_started_at_another_time_deals_other_cards_and_the_replay_says_so(tmp_path):
     """RANDOMIZE TIMER: the start time is part of the session."""
     m = Machine(disks=[f"B:{DISK1612}"])
@@ -206,9 +243,7 @@ def test_gin_rummy_started_at_another_time_deals_other_cards_and_the_replay_says
     assert set(differing) & {1, 2, 7, 8}              # the rows of the two hands' card faces
 
 
-def test_the_replay_window_shows_the_run_and_it_still_matches(tmp_path, monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+def test_the_replay_window_shows_the_run_and_it_still_matches(tmp_path, x_display):
     pytest.importorskip("pygame")
     _disk, _m, session = recorded_echo(tmp_path)
     path = session.save(tmp_path / "run.session")

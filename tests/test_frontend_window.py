@@ -6,10 +6,6 @@ machine draws.
 """
 from __future__ import annotations
 
-import os
-import select
-import shutil
-import subprocess
 import time
 
 import pygame
@@ -19,45 +15,7 @@ from pcemu import Machine
 from pcemu.frontend import palette
 from pcemu.frontend.window import Window, run_window
 from tests.machine_helpers import DISK1612, needs_originals
-
-
-@pytest.fixture(scope="module")
-def x_display():
-    """A private Xvfb server for this module; DISPLAY points at it while the tests run."""
-    if not shutil.which("Xvfb"):
-        pytest.skip("Xvfb is not installed (Debian package xvfb): the window tests need an X display")
-    read_end, write_end = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x1024x24",
-                               "-nolisten", "tcp"], pass_fds=(write_end,),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write_end)
-    number = b""
-    deadline = time.monotonic() + 10
-    while not number.endswith(b"\n") and time.monotonic() < deadline:
-        ready, _, _ = select.select([read_end], [], [], 0.5)
-        if ready:
-            chunk = os.read(read_end, 16)
-            if not chunk:
-                break
-            number += chunk
-    os.close(read_end)
-    if not number.strip():
-        server.kill()
-        pytest.skip("Xvfb did not start")
-    saved = {k: os.environ.get(k) for k in ("DISPLAY", "SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
-    os.environ["DISPLAY"] = f":{number.decode().strip()}"
-    os.environ.pop("SDL_VIDEODRIVER", None)
-    os.environ["SDL_AUDIODRIVER"] = "dummy"            # sound is exercised, silently
-    try:
-        yield os.environ["DISPLAY"]
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        server.terminate()
-        server.wait(10)
+from tests.xdisplay import x_display  # noqa: F401 (a fixture)
 
 
 def key_event(kind: int, scancode: int) -> pygame.event.Event:
@@ -93,6 +51,62 @@ def test_f10_in_the_window_changes_the_border_on_screen(x_display):
     assert seen["after"] == palette.CGA[border] != seen["before"]
     assert seen["size"] == (672, 432)                   # a CGA frame, lines doubled, fits 1280x1024
     assert "GINRUMMY.EXE" in seen["title"] and "%" in seen["title"]
+
+
+DEAL = "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}"
+
+
+@needs_originals
+def test_the_dealt_hands_in_the_window_and_its_screenshots(x_display, tmp_path):
+    """Boot to GINRUMMY's dealt hands, take a screenshot with the host key, press F10, take
+    another: the cards' cells are their CP437 glyphs in their colours, suits red or black on
+    light grey, and the border follows the colour register."""
+    from pcemu.fonts import load_cp437_font
+    from pcemu.frontend.display import CGA_BORDER
+    m = Machine(disks=[f"B:{DISK1612}"])
+    m.type(DEAL)
+    seen = {}
+
+    def script(window: Window) -> None:
+        if window.frames == 2:
+            seen["border"] = m.video_card.color_register & 0x0F
+            press(pygame.KSCAN_RCTRL, pygame.KSCAN_S)
+        elif window.frames == 5:
+            press(pygame.KSCAN_F10)
+        elif window.frames == 40:
+            seen["new_border"] = m.video_card.color_register & 0x0F
+            press(pygame.KSCAN_RCTRL, pygame.KSCAN_S)
+
+    run_window(m, frames=43, on_frame=script, output_dir=tmp_path)
+    shots = sorted(tmp_path.glob("pcemu-*.png"))
+    assert [p.name for p in shots] == ["pcemu-ginrummy-001.png", "pcemu-ginrummy-002.png"]
+    first, second = (pygame.image.load(str(p)) for p in shots)
+    assert first.get_size() == (672, 432)                  # 640x200 + border, lines doubled
+    font = load_cp437_font(8)
+    bx, by = CGA_BORDER
+
+    def rgb(surface, col, row, x, y):                      # dot (x, y) of cell (row, col)
+        return tuple(surface.get_at((bx + col * 8 + x, (by + row * 8 + y) * 2)))[:3]
+
+    suits = set()
+    cells = m.screen_cells()                               # the hands wait for a key: unchanged
+    for row in range(0, 16):
+        for col, (char, attr) in enumerate(cells[row][:66]):   # the clock (right) keeps ticking
+            if attr & 0x80:
+                continue
+            fg, bg = palette.CGA[attr & 0x0F], palette.CGA[attr >> 4]
+            if char in (3, 4, 5, 6) and row in (1, 2, 7, 8):
+                assert (fg, bg) == (palette.CGA[4] if char in (3, 4) else palette.CGA[0], palette.CGA[7])
+                suits.add(char)
+            for y in range(8):
+                for x in range(8):
+                    expected = fg if font[char][y] & (0x80 >> x) else bg
+                    assert rgb(first, col, row, x, y) == expected, (row, col, x, y)
+    assert suits == {3, 4, 5, 6}                           # hearts, diamonds, clubs, spades drawn
+    assert seen["new_border"] != seen["border"]
+    for surface, colour in ((first, seen["border"]), (second, seen["new_border"])):
+        for point in ((0, 0), (671, 431), (bx - 1, 200), (300, 431 - 4)):
+            assert tuple(surface.get_at(point))[:3] == palette.CGA[colour], point
 
 
 def test_keys_reach_dos_and_host_commands_do_not(x_display, tmp_path):

@@ -19,8 +19,11 @@ input.  RND comparisons use the runtime's arithmetic (``OriginalRandom.below``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
-from games_py.ginrummy.deal import OriginalRandom
+from games_py.cards import Card
+from games_py.ginrummy import rules, trace
+from games_py.ginrummy.deal import OriginalRandom, card_of, number_of
 from games_py.ginrummy.mbf import MBF
 
 # constants of the program (MBF bytes as in its constant table)
@@ -72,7 +75,7 @@ class Table:
     open_hands: bool = False       # [0F2E]
     oklahoma: bool = False         # [10BC]
     cowboy: bool = False           # [10BE]
-    notes: dict = field(default_factory=dict)
+    melds: dict = field(default_factory=dict)   # the melds of each player's last arrangement
 
     def pile_top(self) -> int | None:
         n = self.hands[PILE][0]
@@ -230,3 +233,206 @@ def knock_decision(t: Table, player: int, random: OriginalRandom) -> bool:
         if random.below(HOLD_BACK):
             knocks = False
     return knocks
+
+
+# -- a whole hand in demo mode ----------------------------------------------------------------
+DEAD_TOP = 50          # line 2460: IF TOP >= 50 the hand is dead
+NOBODY_KNOCKED = 0
+
+
+def _card(number: int) -> Card:
+    return card_of(number)
+
+
+def arrange(t: Table, p: int, places: int) -> None:
+    """Lines 6810-7240: close the gaps in H(P, 1..places), count the ranks (RC), then
+    arrange (line 7420).  The arrangement itself (lines 7500-9640, which spends RND at
+    8410, 8420, 8660 and 9660) is not transcribed yet: ``rules.arrange`` and
+    ``rules.layout`` stand in for it (melds first, unmatched cards last, high to low)."""
+    hand = t.hands[p]
+    cards = [c for c in hand[1:places + 1] if c > 0]
+    for r in range(14):
+        t.rank_count[r][p] = 0
+    for c in cards:
+        t.rank_count[fn_rank(c)][p] += 1
+    arranged = rules.arrange([_card(c) for c in cards])
+    laid = rules.layout(arranged)
+    for k in range(1, places + 1):
+        hand[k] = number_of(laid[k - 1]) if k <= len(laid) else 0
+    t.unmatched[p] = len(arranged.deadwood)
+    t.pv[p] = arranged.pv
+    t.melds[p] = [list(m) for m in arranged.melds]
+
+
+@dataclass
+class DemoHand:
+    """One hand played by the computer on both sides (demo mode), lines 2230-2960,
+    writing the events the tracer of the original writes."""
+
+    t: Table
+    random: OriginalRandom
+    dealer: int
+    variant: str
+    doubling_suit: int = 5                  # CLUBS (line 180), compared at line 2870
+    events: list = field(default_factory=list)
+    knocker: int = NOBODY_KNOCKED
+    player: int = 0
+    _knock_shown: tuple | None = None
+    _discarded: dict = field(default_factory=dict)
+
+    @classmethod
+    def dealt(cls, deck: Sequence[int], dealer: int, variant: str, random: OriginalRandom,
+              open_hands: bool = False) -> "DemoHand":
+        """The table after lines 2020-2220: H(non-dealer) = D(1), D(3), ..., H(dealer) =
+        D(2), D(4), ..., the upcard D(21) on the pile, TOP = 21."""
+        d = [0, *deck]
+        hands = [[0] * 53 for _ in range(4)]
+        for j in range(10):
+            hands[3 - dealer][j + 1] = d[2 * j + 1]
+            hands[dealer][j + 1] = d[2 * j + 2]
+        hands[1][0] = hands[2][0] = 10
+        hands[PILE][0], hands[PILE][1] = 1, d[21]
+        t = Table(hands, [0] * 4, [0] * 4, [[0] * 4 for _ in range(14)], d, 21, turn=0,
+                  knock_value=10, knock_set=False, open_hands=open_hands,
+                  oklahoma=variant != rules.STANDARD, cowboy=variant == rules.COWBOY)
+        update_knock_value(t)          # the value the deal shows (the upcard's, but for standard)
+        hand = cls(t, random, dealer, variant)
+        hand._note_knock_value()
+        return hand
+
+    # -- messages (GOSUB 12640): each spends FNR(4) for its colour -------------------------------
+    def _message(self) -> None:
+        self._note_knock_value()
+        self.random.message_colour()
+
+    def _note_knock_value(self) -> None:
+        """The tracer reports a new knock value at the first message after it changed."""
+        t = self.t
+        now = (t.knock_value, t.oklahoma and t.knock_suit == self.doubling_suit)
+        if self._knock_shown is None:
+            self._knock_shown = now
+        elif now != self._knock_shown:
+            self._knock_shown = now
+            self.events.append(trace.knock_value_event(*now))
+
+    def _name(self, p: int) -> str:
+        return trace.YOU if p == 1 else trace.COMPUTER
+
+    # -- the hand -----------------------------------------------------------------------------
+    def play(self) -> list[dict]:
+        t = self.t
+        self._note_knock_value()
+        for p in (1, 2):                                    # lines 2240-2250
+            arrange(t, p, 10)
+        self.player = 3 - self.dealer                      # line 2280
+        while True:
+            if self.dealer != self.player:                  # line 2360
+                t.turn += 1
+            if self._turn():                                # line 2440
+                self.knocker = self.player
+                break
+            if t.top >= DEAD_TOP:                           # line 2460
+                break
+            self.player = 3 - self.player
+        if self.knocker == NOBODY_KNOCKED:
+            self._message()                                 # "DEAD HAND" (line 2590)
+            self.events.append(trace.dead_hand_event(next_dealer=self._name(self.player)))
+        else:
+            self._settle()
+        return self.events
+
+    def _turn(self) -> bool:
+        """Lines 3510-3570: knock?, draw, discard, knock?  True when the player knocked."""
+        t, p = self.t, self.player
+        if self._knock_check():                             # line 3520
+            return True
+        self._draw()                                        # line 3530
+        arrange(t, p, SLOTS)                                # line 3540
+        if t.unmatched[p] > 0:                              # line 3550
+            self._discard()
+        return self._knock_check()                          # line 3560
+
+    def _knock_check(self) -> bool:
+        """Lines 5030-5300."""
+        t, p = self.t, self.player
+        update_knock_value(t)
+        if not knock_decision(t, p, self.random):
+            return False
+        melds = self._knocker_melds(p)
+        self._message()                                     # "PLAYER n KNOCKS"
+        hand = [_card(c) for c in t.hands[p][1:t.hands[p][0] + 1] if c > 0]
+        matched = {c for m in melds for c in m}
+        deadwood = [c for c in hand if c not in matched]
+        self.events.append(trace.knock_event(self._name(p), melds, deadwood, t.pv[p]))
+        return True
+
+    def _knocker_melds(self, p: int) -> list[list[Card]]:
+        """The melds of the knocker's last arrangement; a discarded card drops out."""
+        gone = self._discarded.get(p)
+        return [m for m in self.t.melds[p] if gone is None or gone not in m]
+
+    def _draw(self) -> None:
+        """Lines 3690-4090."""
+        t, p = self.t, self.player
+        take = draw_decision(t, p, self.random)
+        top = t.pile_top()
+        if take and top is not None:                        # line 3920
+            t.last_taken = top
+        self._message()                                     # "I'M DRAWING ..." (3950)
+        hand = t.hands[p]
+        if take:
+            card = top
+            t.hands[PILE][t.hands[PILE][0]] = 0
+            t.hands[PILE][0] -= 1
+            update_knock_value(t)                           # line 10180: the pile redrawn (10980)
+            source = trace.FROM_UPCARD
+        else:
+            t.top += 1
+            card = t.deck[t.top]
+            source = trace.FROM_DECK
+        self.events.append(trace.draw_event(self._name(p), source, _card(card)))
+        place = next((i for i in range(1, SLOTS + 1) if hand[i] == 0), SLOTS)
+        hand[place] = card
+        hand[0] = SLOTS
+        self._message()                                     # the message line cleared (4080)
+
+    def _discard(self) -> None:
+        """Lines 4160-5010."""
+        t, p = self.t, self.player
+        k = discard_decision(t, p, self.random)
+        self._message()                                     # "I'M DISCARDING CARD k" (4750)
+        from_meld = 12 - t.unmatched[p] > k                 # line 4800
+        hand = t.hands[p]
+        card = hand[k]
+        hand[k] = 0
+        v = min(fn_rank(card), 10)                          # lines 4850-4860 (RC(V) even for
+        t.pv[p] -= v                                        # face cards: the original's slip)
+        t.rank_count[v][p] -= 1
+        t.unmatched[p] -= 1
+        pile = t.hands[PILE]
+        pile[0] += 1
+        pile[pile[0]] = card
+        update_knock_value(t)                               # line 4930: the pile redrawn (10980)
+        self._discarded[p] = _card(card)
+        self.events.append(trace.discard_event(self._name(p), _card(card)))
+        self._message()                                     # cleared (4970)
+        if from_meld:
+            arrange(t, p, SLOTS)                            # line 5000
+            self._discarded.pop(p, None)
+
+    def _settle(self) -> None:
+        """Lines 2630-2890: lay-offs (unless gin) and the hand's score."""
+        t, k = self.t, self.knocker
+        other = 3 - k
+        melds = self._knocker_melds(k)
+        knocker_pv, other_pv = t.pv[k], t.pv[other]
+        if knocker_pv > 0:
+            places = t.hands[other][1:t.hands[other][0] + 1]
+            slots = [_card(c) if c > 0 else None for c in places]
+            laid = rules.original_lay_off(slots, t.unmatched[other], other_pv, melds)
+            for item in laid.lay_offs:
+                self.events.append(trace.layoff_event(self._name(other), item.card, item.meld))
+            other_pv = laid.pv
+        doubled = t.oklahoma and t.knock_suit == self.doubling_suit
+        score = rules.score_hand(knocker_pv, other_pv, doubled)
+        self.outcome = (score, k, knocker_pv, other_pv)

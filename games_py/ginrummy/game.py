@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from games_py.ginrummy import deal as original
-from games_py.ginrummy import rules, trace
+from games_py.ginrummy import computer, rules, trace
 from games_py.ginrummy.state import COMPUTER, YOU, HandState, Match
 
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,2}))?)?$")
@@ -69,11 +69,38 @@ def first_hand(settings: Settings, rules_: rules.Rules = rules.ORIGINAL_RULES) -
     return match, state, random
 
 
-def python_trace(settings: Settings) -> list[dict]:
-    """The trace as far as the Python game can play it today: the start and the first deal."""
+def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
+    """The trace as far as the Python game can play it today: the start and the first
+    deal, and in demo mode the first hand played out by the original's computer player
+    (games_py.ginrummy.computer).  Later hands are not played yet."""
     events = [trace_start(settings)]
-    _match, state, _random = first_hand(settings)
+    _startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
+                                                  colour=settings.colour)
+    match = Match(settings.variant)
+    state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
+                             dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
     events.extend(state.events)
+    if settings.demo and hands > 0:
+        events.extend(demo_hand(settings, dealt, random, match))
+    return events
+
+
+def demo_hand(settings: Settings, dealt: original.Deal, random: original.OriginalRandom,
+              match: Match) -> list[dict]:
+    """One hand with the computer on both sides, and its score (lines 2230-2890)."""
+    hand = computer.DemoHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
+                                   settings.open_hands)
+    events = hand.play()
+    if hand.knocker:
+        score, knocker, knocker_pv, other_pv = hand.outcome
+        winner = knocker if score.knocker_wins else 3 - knocker
+        name = player_name(winner)
+        match.scores[name] += score.points
+        match.hands_won[name] += 1
+        events.append(trace.hand_end_event(
+            result=score.result, winner=name, knocker=player_name(knocker), points=score.points,
+            double=score.doubled, knocker_points=knocker_pv, opponent_points=other_pv,
+            scores=match.scores, hands_won=match.hands_won))
     return events
 
 

@@ -207,7 +207,9 @@ def handle_scancode(m: "Machine") -> None:
     if scancode == 0x53 and flags & CTRL and flags & ALT:
         m.reboot_requested()
         return
-    if scancode == 0x37 and flags & (LSHIFT | RSHIFT) and not extended:
+    # Print Screen: the 101-key board's own key (E0 37), or Shift+PrtSc* on an 84-key board;
+    # with the enhanced keyboard (KB_FLAGS3 bit 4) Shift+keypad * is a plain '*'
+    if scancode == 0x37 and (extended or (flags & (LSHIFT | RSHIFT) and not flags3 & 0x10)):
         m.cpu.jump(*m.rom.address("int09.prtsc"))
         return
     if flags & ALT and scancode in KEYPAD and not extended and KEYPAD[scancode][0].isdigit():

@@ -19,7 +19,7 @@ from pcemu.frontend import palette
 from pcemu.frontend.display import (CGA_BORDER, CGA_FRAME_HZ, MDA_UNDERLINE_LINE, MONO_BORDER,
                                     ScreenRenderer, mda_attribute, render_scaled, save_screenshot)
 from pcemu.frontend.scaling import ASPECT_TOLERANCE, integer_scale, pixel_aspect, shape_error
-from tests.machine_helpers import DISK1612, SHARED, needs_originals
+from tests.machine_helpers import DISK1612, SHARED, com_program, needs_originals
 
 DEAL = "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}"
 DOSBOX_DEALT = SHARED / "reference" / "dosbox" / "ginrummy-3-dealt-open-hands.png"
@@ -357,3 +357,96 @@ def test_integer_scales_keep_the_crt_shape():
     assert integer_scale(width, height, cga, 100, 100) == (1, 1)   # nothing fits: native
     mda = pixel_aspect(720, 350)
     assert integer_scale(738, 364, mda, 1600, 1200) == (2, 3)
+
+
+# -- what programs do: INT 10h services and the card's ports ----------------------------------
+def run_program(tmp_path, source: str, **machine) -> Machine:
+    """Boot, run PROG.COM from a host folder until it halts in its last loop."""
+    code = "\n".join(line.split(";")[0] for line in source.splitlines())   # keystone: ';' separates
+    folder = com_program(tmp_path, "PROG.COM", code + "\nsti\nidle:\nhlt\njmp idle\n")
+    m = Machine(host_dirs={"C": folder}, **machine)
+    m.type("C:{ENTER}PROG{ENTER}")
+    m.run(9)
+    return m
+
+
+def test_int10h_pixels_and_direct_writes_show_in_320_dot_graphics(tmp_path):
+    m = run_program(tmp_path, """
+        mov ax, 0x0004
+        int 0x10                ; 320x200 4 colours
+        mov ax, 0x0B00
+        mov bx, 0x0101          ; palette 1: cyan, magenta, light grey
+        int 0x10
+        mov ax, 0x0B00
+        mov bx, 0x0002          ; background and border green
+        int 0x10
+        mov ax, 0x0C03
+        xor bh, bh
+        mov cx, 10
+        mov dx, 5               ; an odd line: the 2000h bank
+        int 0x10
+        mov ax, 0x0C02
+        mov cx, 319
+        mov dx, 199
+        int 0x10
+        mov ax, 0xB800
+        mov es, ax
+        mov byte ptr es:[0], 0x1B    ; direct write: dots 0-3 are colours 0, 1, 2, 3
+    """)
+    frame = ScreenRenderer().render(m)
+    bx, by = CGA_BORDER
+
+    def dot(x, y):
+        return rgb(frame, bx + 2 * x, by + y)
+    assert [dot(x, 0) for x in range(4)] == [palette.CGA[c] for c in (2, 3, 5, 7)]
+    assert dot(10, 5) == palette.CGA[7] and dot(11, 5) == dot(10, 4) == palette.CGA[2]
+    assert dot(319, 199) == palette.CGA[5]
+    assert rgb(frame, 0, 0) == palette.CGA[2]                  # the border
+
+
+def test_int10h_pixels_and_direct_writes_show_in_640_dot_graphics(tmp_path):
+    m = run_program(tmp_path, """
+        mov ax, 0x0006
+        int 0x10                ; 640x200 2 colours
+        mov ax, 0x0C01
+        xor bh, bh
+        mov cx, 639
+        mov dx, 199
+        int 0x10
+        mov ah, 0x0D            ; read it back into 0000:04F0
+        int 0x10
+        xor bx, bx
+        mov es, bx
+        mov byte ptr es:[0x4F0], al
+        mov ax, 0xB800
+        mov es, ax
+        mov byte ptr es:[0x2000], 0x81   ; line 1: dots 0 and 7
+    """)
+    frame = ScreenRenderer().render(m)
+    bx, by = CGA_BORDER
+    white = palette.CGA[15]
+    assert m.memory[0x4F0] == 1
+    assert rgb(frame, bx + 639, by + 199) == white and rgb(frame, bx + 638, by + 199) == BLACK
+    assert [rgb(frame, bx + x, by + 1) for x in range(8)] == [white] + [BLACK] * 6 + [white]
+
+
+def test_text_border_blink_switch_and_40_columns_set_by_a_program(tmp_path):
+    m = run_program(tmp_path, """
+        mov ax, 0x0001
+        int 0x10                ; 40x25 colour text
+        mov ax, 0x0B00
+        mov bx, 0x0004          ; border red through the BIOS
+        int 0x10
+        mov ax, 0xB800
+        mov es, ax
+        mov word ptr es:[0], 0x9E41      ; 'A' yellow on blue, attribute bit 7 set
+        mov dx, 0x3D8
+        mov al, 0x08            ; mode register: 40 columns, video on, blink off
+        out dx, al
+    """)
+    frame = ScreenRenderer().render(m)
+    assert rgb(frame, 0, 0) == palette.CGA[4]
+    cell = cell_pixels(frame, 0, 0, width=16)
+    assert {p for line in cell for p in line} == {palette.CGA[0x09], palette.CGA[0x0E]}   # light blue
+    m2 = run_program(tmp_path, "mov dx, 0x3D9\nmov al, 0x05\nout dx, al\n")
+    assert rgb(ScreenRenderer().render(m2), 0, 0) == palette.CGA[5]       # 3D9h written directly

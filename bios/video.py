@@ -279,6 +279,8 @@ def set_mode(m: "Machine") -> None:
 @video.function(0x01)
 def set_cursor_shape(m: "Machine") -> None:
     cx = m.cpu.cx
+    if m.memory.read_word(bda.BDA + bda.CURSOR_SHAPE) == cx:
+        m.idle_neutral()                 # the same shape again changes nothing (EZT's idle loop)
     m.memory.write_word(bda.BDA + bda.CURSOR_SHAPE, cx)
     m.video_card.crtc.registers[0x0A] = cx >> 8
     m.video_card.crtc.registers[0x0B] = cx & 0xFF

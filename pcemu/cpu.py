@@ -128,7 +128,7 @@ class Cpu:
     def __init__(self, memory: Memory,
                  on_interrupt: Callable[[int], None],
                  on_port_in: Callable[[int, int], int],
-                 on_port_out: Callable[[int, int, int], None]) -> None:
+                 on_port_out: Callable[[int, int, int], None], native: bool = False) -> None:
         self.memory = memory
         self.uc = Uc(UC_ARCH_X86, UC_MODE_16)
         self._uch = self.uc._uch
@@ -140,14 +140,80 @@ class Cpu:
         self._on_interrupt = on_interrupt
         self._on_port_in = on_port_in
         self._on_port_out = on_port_out
-        self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
-        self.uc.hook_add(UC_HOOK_INSN, self._hook_in, None, 1, 0, X.UC_X86_INS_IN)
+        self._port_reads = 0              # INs in this slice (the native library counts its own)
+        self.fast = self._install_native() if native else None
+        if self.fast is None:
+            self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
+            self.uc.hook_add(UC_HOOK_INSN, self._hook_in, None, 1, 0, X.UC_X86_INS_IN)
         self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
         self._stop_requested = False
         self._needs_fresh_context = False
         self._fresh_context = self.uc.context_save()
         self.instructions = 0
         # the x87 is always there in Unicorn; nothing to set up
+
+    def _install_native(self):
+        """Hook INT and IN through pcemu/native (C); None when it cannot be built here.
+
+        The C hooks deliver software interrupts and answer the CGA status port
+        themselves only where this class would compute the very same result;
+        ``native_vectors`` and ``native_status`` say where, per slice.
+        """
+        from pcemu import native
+        lib = native.load()
+        if lib is None:
+            return None
+        state = native.FastState()
+        state.mem = self.memory.address
+        state.status_port = -1
+        # Python callbacks for what C leaves to Python; exceptions are kept and
+        # re-raised after emu_start, as the binding's own hook wrapper does.
+        self._c_interrupt = native.INTERRUPT_CALLBACK(self._native_interrupt_fallback)
+        self._c_in = native.IN_CALLBACK(self._native_in_fallback)
+        state.on_interrupt = ctypes.cast(self._c_interrupt, ctypes.c_void_p).value
+        state.on_in = ctypes.cast(self._c_in, ctypes.c_void_p).value
+        self._c_handles = (ctypes.c_size_t(), ctypes.c_size_t())
+        err = lib.pcemu_fast_install(self._uch, ctypes.byref(state),
+                                     ctypes.byref(self._c_handles[0]), ctypes.byref(self._c_handles[1]))
+        if err:
+            raise UcError(err)
+        self._native_lib = lib
+        return state
+
+    def native_vectors(self, vectors) -> None:
+        """Deliver these software-interrupt vectors in C (an empty set: all through Python)."""
+        table = self.fast.native
+        wanted = set(vectors)
+        for vector in range(256):
+            table[vector] = vector in wanted
+
+    def _native_interrupt_fallback(self, _uc, intno: int, _user) -> None:
+        try:
+            self._on_interrupt(intno)
+        except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
+            if self.uc._hook_exception is None:
+                self.uc._hook_exception = exc
+            self.uc.emu_stop()
+
+    def _native_in_fallback(self, _uc, port: int, size: int, _user) -> int:
+        try:
+            return self._on_port_in(port, size) & 0xFFFFFFFF
+        except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
+            if self.uc._hook_exception is None:
+                self.uc._hook_exception = exc
+            self.uc.emu_stop()
+            return 0xFF
+
+    @property
+    def port_reads(self) -> int:
+        """IN instructions executed since the last ``reset_port_reads``."""
+        return self.fast.port_reads if self.fast is not None else self._port_reads
+
+    def reset_port_reads(self) -> None:
+        if self.fast is not None:
+            self.fast.port_reads = 0
+        else:
+            self._port_reads = 0
 
     # -- registers ----------------------------------------------------------
     # The binding's reg_read/reg_write cost several microseconds each in Python;
@@ -287,6 +353,7 @@ class Cpu:
         self._on_interrupt(intno)
 
     def _hook_in(self, uc: Uc, port: int, size: int, _user) -> int:
+        self._port_reads += 1
         return self._on_port_in(port, size)
 
     def _hook_out(self, uc: Uc, port: int, size: int, value: int, _user) -> None:

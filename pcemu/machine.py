@@ -20,7 +20,7 @@ from bios import system as bios_system, timer as bios_timer, video as bios_video
 from pcemu.bus import IoBus
 from pcemu.clock import DEFAULT_MIPS, PIT_HZ, TICKS_PER_DAY, Clock, Scheduler
 from pcemu.cpu import FLAG_CF, FLAG_IF, STOP_HALT, Cpu
-from pcemu.devices.cga import CgaCard
+from pcemu.devices.cga import SCANLINES as CGA_SCANLINES, VISIBLE_LINES as CGA_VISIBLE_LINES, CgaCard
 from pcemu.devices.cmos import CmosRtc
 from pcemu.devices.gameport import GamePort
 from pcemu.devices.kbc import KeyboardController
@@ -42,6 +42,10 @@ IF_POLL_SLICE = 64                 # while an IRQ waits for STI
 KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
 IDLE_POLLS = 4                     # polls in a row that mean "only waiting"
 KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break code
+# Software interrupts the C hook may vector itself: all but the machine's trap
+# (INT FEh) and the vectors a CPU fault can raise (#DE, BOUND, #SS, #GP), which
+# need Cpu.deliver_exception's look at the faulting instruction.
+NATIVE_VECTORS = frozenset(range(256)) - {0x00, 0x05, 0x0C, 0x0D, 0xFE}
 
 
 class Machine:
@@ -52,12 +56,19 @@ class Machine:
                  mips: float = DEFAULT_MIPS, video: str = "cga", mouse: bool = False,
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
-                 fast_forward: bool = True) -> None:
+                 fast_forward: bool = True, accelerate: bool = True) -> None:
         self.strict = strict
         self.fast_forward = fast_forward
+        # Accelerations compute exactly what the plain path computes, only faster:
+        # C hooks for software interrupts and the CGA status port (pcemu/native).
+        self.accelerate = accelerate
+        self._native_watched: bool | None = None
+        self._status_native = False
         self._service_serial = 0
         self._last_poll_serial = -2
         self._idle_streak = 0
+        self._idle_stop = False              # the slice ended because the program only waits
+        self._now_cache: tuple | None = None
         self.memory = Memory()
         self.clock = Clock(mips)
         self.scheduler = Scheduler(self.clock)
@@ -69,10 +80,10 @@ class Machine:
         self.dos_clock = DosClock(self._start)
         self._rtc_offset = _dt.timedelta(0)
         self._poll_count = 0
-        self._port_reads = 0
         self._stopped: str | None = None
         self._build_devices(video, printer_capture)
-        self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out)
+        self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
+                       native=accelerate)
         self._build_firmware()
         from pcemu.dos import Dos               # the kernel needs a machine to exist
         from pcemu.storage.mount import mount_disks
@@ -187,7 +198,7 @@ class Machine:
 
     # ------------------------------------------------------------------ time
     def _instr_now(self) -> int:
-        return self.clock.now + self._port_reads * 3
+        return self.clock.now + self.cpu.port_reads * 3
 
     def _pit_now(self) -> int:
         return self._instr_now() * PIT_HZ // self.clock.ips
@@ -214,7 +225,12 @@ class Machine:
 
     def now_datetime(self) -> _dt.datetime:
         """The date and time of day DOS reports now (it follows the BIOS tick count)."""
-        return self.dos_clock.now(self.memory.read_dword(bda.BDA + bda.TIMER_COUNT))
+        ticks = self.memory.read_dword(bda.BDA + bda.TIMER_COUNT)
+        clock = self.dos_clock
+        key = (ticks, clock.date, clock.offset)      # polling loops ask many times a tick
+        if self._now_cache is None or self._now_cache[0] != key:
+            self._now_cache = (key, clock.now(ticks))
+        return self._now_cache[1]
 
     def rtc_datetime(self) -> _dt.datetime:
         """The CMOS real-time clock: runs from virtual time, to the hundredth."""
@@ -244,8 +260,17 @@ class Machine:
 
     # ------------------------------------------------------------------ ports
     def _port_in(self, port: int, size: int) -> int:
-        self._port_reads += 1
+        if self._status_native and (port == 0x3DA or (size == 2 and port == 0x3D9)):
+            return self._status_word_read(port, size)
         return self.bus.read(port, size)
+
+    def _status_word_read(self, port: int, size: int) -> int:
+        """A read of the status port that the C hook left to Python (IN AX): share its beam."""
+        fast, beam = self.cpu.fast, self.video_card.beam
+        beam._base, beam.reads = fast.beam_base, fast.beam_reads
+        value = self.bus.read(port, size)
+        fast.beam_base, fast.beam_reads = beam._base, beam.reads
+        return value
 
     def _port_out(self, port: int, size: int, value: int) -> None:
         self.bus.write(port, size, value)
@@ -368,7 +393,14 @@ class Machine:
         self._last_poll_serial = self._service_serial
         if self.fast_forward and self._idle_streak >= IDLE_POLLS:
             self._idle_streak = 0
+            self._idle_stop = True
             self.cpu.request_stop()
+
+    def idle_neutral(self) -> None:
+        """A service that changed nothing and told nothing new (the same cursor shape
+        set again): it does not break a streak of idle polls around it."""
+        if self._last_poll_serial == self._service_serial - 1:
+            self._last_poll_serial = self._service_serial
 
     def bios_tick(self) -> None:
         for listener in self.listeners.get("tick", ()):
@@ -381,6 +413,8 @@ class Machine:
     def wait_virtual(self, seconds: float) -> None:
         """INT 15h AH=86h: the BIOS waits; virtual time simply moves on."""
         self.clock.now += self.clock.instructions_for_seconds(seconds)
+        if self.cpu.fast is not None:
+            self.cpu.fast.clock_now = self.clock.now
 
     def floppy(self, number: int):
         return self.dos.floppy_image(number)
@@ -396,10 +430,22 @@ class Machine:
         flags = self.cpu.flags
         if not flags & FLAG_IF and self.pic.pending():
             budget = min(budget, IF_POLL_SLICE)
-        self._port_reads = 0
-        result = self.cpu.run(budget)
-        self._port_reads = 0
+        cpu = self.cpu
+        cpu.reset_port_reads()
+        if cpu.fast is not None:
+            self._prepare_native(cpu.fast)
+        result = cpu.run(budget)
+        if self._status_native:
+            beam = self.video_card.beam
+            beam._base, beam.reads = cpu.fast.beam_base, cpu.fast.beam_reads
+        cpu.reset_port_reads()
         clock.now += budget
+        idle, self._idle_stop = self._idle_stop, False
+        if idle and result.reason != STOP_HALT and not self.pic.pending():
+            # only polling with nothing due: on to the next device event, as a HLT would
+            due = self.scheduler.next_due()
+            if due is not None and due > clock.now:
+                clock.now = due
         if result.reason == STOP_HALT:
             if not self.cpu.flags & FLAG_IF:
                 self.halt("the CPU halted with interrupts disabled")
@@ -412,6 +458,22 @@ class Machine:
         self._deliver_hardware_interrupt()
         if self._stopped:
             raise MachineError(f"the machine has stopped: {self._stopped}")
+
+    def _prepare_native(self, fast) -> None:
+        """Tell the C hooks what they may do in this slice (nothing a watcher must see)."""
+        watched = bool(self.listeners.get("interrupt"))
+        if watched != self._native_watched:
+            self._native_watched = watched
+            self.cpu.native_vectors(() if watched else NATIVE_VECTORS)
+        fast.clock_now = self.clock.now
+        self._status_native = self.video_profile == "cga" and not self.bus.watchers
+        if self._status_native:
+            beam = self.video_card.beam
+            fast.status_port = 0x3DA
+            fast.beam_base, fast.beam_reads, fast.frame = beam._base, beam.reads, beam.frame
+            fast.scanlines, fast.visible_lines = CGA_SCANLINES, CGA_VISIBLE_LINES
+        else:
+            fast.status_port = -1
 
     def _deliver_hardware_interrupt(self) -> None:
         if not self.cpu.flags & FLAG_IF:

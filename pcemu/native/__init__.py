@@ -1,0 +1,103 @@
+"""The native fast paths (``fastcpu.c``), built on first use with the system C compiler.
+
+The library is compiled once per source version into the user's cache folder
+(``$XDG_CACHE_HOME/pcemu``, else ``~/.cache/pcemu``) against the Unicorn the
+Python binding loaded.  When there is no compiler or the build fails, ``load``
+returns None and the machine keeps its pure-Python hooks, which compute the
+same results more slowly.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+log = logging.getLogger("pcemu.native")
+
+SOURCE = Path(__file__).with_name("fastcpu.c")
+_loaded: ctypes.CDLL | None = None
+_failed = False
+
+
+class FastState(ctypes.Structure):
+    """Mirror of ``struct fast_state`` in fastcpu.c (keep the two in step)."""
+    _fields_ = [
+        ("mem", ctypes.c_void_p),
+        ("on_interrupt", ctypes.c_void_p),
+        ("on_in", ctypes.c_void_p),
+        ("clock_now", ctypes.c_int64),
+        ("port_reads", ctypes.c_int64),
+        ("beam_base", ctypes.c_int64),
+        ("beam_reads", ctypes.c_int64),
+        ("frame", ctypes.c_double),
+        ("status_port", ctypes.c_int32),
+        ("scanlines", ctypes.c_int32),
+        ("visible_lines", ctypes.c_int32),
+        ("reserved", ctypes.c_int32),
+        ("native_interrupts", ctypes.c_uint64),
+        ("native_status_reads", ctypes.c_uint64),
+        ("native", ctypes.c_uint8 * 256),
+    ]
+
+
+INTERRUPT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p)
+IN_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
+                               ctypes.c_void_p)
+
+
+def _unicorn_paths() -> tuple[Path, Path]:
+    import unicorn
+    package = Path(unicorn.__file__).parent
+    return package / "include", package / "lib"
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "pcemu"
+
+
+def _build(target: Path, include: Path, libdir: Path) -> None:
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if compiler is None:
+        raise OSError("no C compiler (cc or gcc) found")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Build to a private name, then rename: parallel sweep workers may race here.
+    fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
+    os.close(fd)
+    try:
+        subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", tmp, str(SOURCE),
+                        f"-I{include}", f"-L{libdir}", "-l:libunicorn.so.2",
+                        f"-Wl,-rpath,{libdir}", "-lm"],
+                       check=True, capture_output=True, text=True)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def load() -> ctypes.CDLL | None:
+    """The compiled library, or None when it cannot be built here (logged once)."""
+    global _loaded, _failed
+    if _loaded is not None or _failed:
+        return _loaded
+    try:
+        include, libdir = _unicorn_paths()
+        key = hashlib.sha256(SOURCE.read_bytes() + str(libdir).encode()).hexdigest()[:16]
+        target = _cache_dir() / f"fastcpu-{key}.so"
+        if not target.exists():
+            _build(target, include, libdir)
+        lib = ctypes.CDLL(str(target))
+        lib.pcemu_fast_install.restype = ctypes.c_int
+        lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
+                                           ctypes.c_void_p, ctypes.c_void_p]
+        _loaded = lib
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = getattr(exc, "stderr", "") or exc
+        log.warning("native fast paths unavailable, using the Python hooks: %s", detail)
+        _failed = True
+    return _loaded

@@ -1,0 +1,182 @@
+"""The accelerations change the cost of a run, never what the program computes.
+
+The same scripted session runs twice, ``Machine(accelerate=True)`` (software
+interrupts and the CGA status port answered by the C hooks of pcemu/native)
+and ``accelerate=False`` (every hook in Python).  At the same points of
+virtual time the screens, the RAM-and-register hash and the list of services
+the program asked for (its DOS and BIOS calls, the machine-level events of the
+game) must be identical.  A run that never reached the C hooks would compare
+Python with Python, so each test also checks that they did the work.
+"""
+from __future__ import annotations
+
+import pytest
+
+from pcemu import Machine, native
+from pcemu.clock import TICK_HZ
+from tests.machine_helpers import DISK1612, com_program, needs_originals
+
+needs_native = pytest.mark.skipif(native.load() is None,
+                                  reason="no C compiler here: the native fast paths cannot be built")
+
+
+def record(m: Machine, points: int, seconds_apart: float) -> list[tuple]:
+    """Run, and at each point take (virtual time, screen, state hash, services since the last)."""
+    services: list[tuple] = []
+
+    def on_service(name: str, kind: str, after: bool) -> None:
+        if not after:
+            services.append((name, m.cpu.ax, m.clock.now))
+
+    m.listeners.setdefault("service", []).append(on_service)
+    taken = []
+    for _ in range(points):
+        m.run(seconds_apart * TICK_HZ)
+        taken.append((m.clock.now, m.screen_text(), m.state_hash(), tuple(services)))
+        services.clear()
+    return taken
+
+
+def session(accelerate: bool, keys: str, points: int, seconds_apart: float, **kwargs):
+    m = Machine(accelerate=accelerate, **kwargs)
+    m.type(keys)
+    before = (m.clock.now, m.screen_text(), m.state_hash())
+    return m, before, record(m, points, seconds_apart)
+
+
+def assert_same(fast, slow) -> None:
+    (m_fast, before_fast, points_fast), (_m, before_slow, points_slow) = fast, slow
+    assert before_fast == before_slow
+    assert len(points_fast) == len(points_slow)
+    for i, (a, b) in enumerate(zip(points_fast, points_slow)):
+        assert a[0] == b[0], f"point {i}: virtual time"
+        assert a[1] == b[1], f"point {i}: screen\n{a[1]}\n---\n{b[1]}"
+        assert a[3] == b[3], f"point {i}: services asked for"
+        assert a[2] == b[2], f"point {i}: RAM and registers"
+
+
+@needs_native
+@needs_originals
+def test_ginrummy_demo_is_the_same_game_with_and_without_the_accelerations():
+    keys = "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}{F2}"
+    fast = session(True, keys, 6, 2.0, disks=[f"B:{DISK1612}"])
+    slow = session(False, keys, 6, 2.0, disks=[f"B:{DISK1612}"])
+    assert fast[0].cpu.fast.native_interrupts > 10_000      # INT 3 at every BASIC statement
+    assert slow[0].cpu.fast is None
+    # the demo really plays in this span: the screen and the services change between points
+    screens = {p[1] for p in fast[2]}
+    assert len(screens) > 1
+    assert_same(fast, slow)
+
+
+@needs_native
+@needs_originals
+def test_ezt_menu_polling_the_status_port_is_the_same_with_and_without():
+    keys = "EZT{ENTER}{WAIT:Main Menu}"
+    fast = session(True, keys, 4, 1.0, disks=[f"B:{DISK1612}"])
+    slow = session(False, keys, 4, 1.0, disks=[f"B:{DISK1612}"])
+    assert fast[0].cpu.fast.native_status_reads > 10_000
+    assert_same(fast, slow)
+
+
+@needs_native
+@needs_originals
+def test_meteors_game_is_the_same_with_and_without_the_accelerations():
+    keys = "METEORS{ENTER}{WAIT:PRESS ANY KEY TO START} {TICKS:5}{F2}"
+    fast = session(True, keys, 3, 1.0, disks=[f"B:{DISK1612}"])
+    slow = session(False, keys, 3, 1.0, disks=[f"B:{DISK1612}"])
+    assert fast[0].cpu.fast.native_interrupts > 10_000
+    assert_same(fast, slow)
+
+
+# A program of our own for the corners the originals do not reach: a chain of
+# software interrupts through a handler it installs (INT 3 and INT 60h, whose
+# handler reads FLAGS and the stacked return address), word reads of the status
+# port (IN AX,DX at 3D9h and 3DAh, left to Python while C answers byte reads),
+# and a retrace wait, summing what it saw into SI, which it then prints in hex.
+PROGRAM = """
+    mov ax, 0x2503
+    mov dx, offset_handler3
+    int 0x21
+    mov ax, 0x2560
+    mov dx, offset_handler60
+    int 0x21
+    xor si, si
+    mov cx, 300
+again:
+    int 3
+    int 0x60
+    mov dx, 0x3da
+    in al, dx
+    add si, ax
+    mov dx, 0x3d9
+    in ax, dx
+    add si, ax
+    mov dx, 0x3da
+    in ax, dx
+    add si, ax
+wait_retrace:
+    in al, dx
+    test al, 8
+    jz wait_retrace
+    loop again
+    mov ax, si
+    mov cx, 4
+digits:
+    rol ax, 4
+    push ax
+    and al, 0x0f
+    add al, 0x30
+    cmp al, 0x39
+    jbe print
+    add al, 7
+print:
+    mov dl, al
+    mov ah, 2
+    int 0x21
+    pop ax
+    loop digits
+    mov ax, 0x4c00
+    int 0x21
+handler3:
+    inc bx
+    iret
+handler60:
+    push bp
+    mov bp, sp
+    add di, [bp+2]
+    pushf
+    pop ax
+    add di, ax
+    pop bp
+    iret
+"""
+
+
+def _program_source() -> str:
+    # keystone wants labels, not offset_ names; keep the source above readable
+    return PROGRAM.replace("offset_handler3", "handler3").replace("offset_handler60", "handler60")
+
+
+@needs_native
+def test_own_program_interrupt_chains_and_status_reads_match(tmp_path):
+    folder = com_program(tmp_path, "CHAIN.COM", _program_source())
+    results = []
+    for accelerate in (True, False):
+        m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
+        exits = []
+        m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+        m.type("C:{ENTER}CHAIN{ENTER}")
+        m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
+        m.run(2)
+        results.append((m.screen_text(), m.state_hash(), m.clock.now,
+                        m.cpu.fast.native_interrupts if m.cpu.fast else 0,
+                        m.cpu.fast.native_status_reads if m.cpu.fast else 0))
+    fast, slow = results
+    assert fast[3] >= 300 * 2 and fast[4] >= 300       # C delivered INT 3/60h and answered 3DAh
+    assert slow[3] == 0 and slow[4] == 0
+    assert fast[:3] == slow[:3]
+
+
+def test_the_switch_turns_the_native_hooks_off():
+    assert Machine(accelerate=False).cpu.fast is None

@@ -127,3 +127,34 @@ def test_ginrummys_opening_beep_is_2002_hz_in_the_wav(tmp_path):
     assert len(note) > 0.02 * rate
     assert dominant_frequency(note, rate) == pytest.approx(frequency, rel=0.03)
     assert frequency == pytest.approx(1193182 / 596, rel=0.001)
+
+
+@needs_originals
+def test_the_opening_music_wav_holds_every_frequency_pit_channel_2_was_programmed_with(tmp_path):
+    """From GINRUMMY's start to the dealt hands: the counts the program loaded into PIT
+    channel 2 are seen at the PIT itself (not in the speaker's log); every note of the WAV
+    long enough to hold five periods has, by FFT, its main frequency at one of them."""
+    m = Machine(disks=[f"B:{DISK1612}"])
+    programmed = set()
+    load = m.pit._load
+
+    def spy(channel, count):
+        if channel.index == 2:
+            programmed.add(1193182 / (count or 0x10000))
+        load(channel, count)
+    m.pit._load = spy
+    m.type("GINRUMMY{ENTER}{WAIT:COWBOY GIN?}S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}")
+    events = m.speaker.events
+    samples, rate = read_wav(write_wav(events, m.clock.seconds(), tmp_path / "opening.wav"))
+    audible = {f for f in programmed if 20 < f < 20000}
+    heard = {}
+    for (start, frequency), (end, _next) in zip(events, events[1:]):
+        note = samples[int(start * rate) + 5:int(end * rate) - 5]
+        if not 20 < frequency < 20000 or len(note) < 5 * rate / frequency:
+            continue                                   # silence, or too few periods to measure
+        spectrum = np.abs(np.fft.rfft(note - note.mean(), n=rate))     # zero-padded: 1 Hz bins
+        peak = float(spectrum.argmax())
+        nearest = min(audible, key=lambda f: abs(f - peak))
+        assert abs(peak - nearest) <= 0.03 * nearest, (start, peak, sorted(audible))
+        heard[round(nearest)] = peak
+    assert set(heard) == {2002, 678, 100}, (heard, sorted(audible))

@@ -81,7 +81,7 @@ def test_the_sample_covers_every_setting():
 def test_first_deal_equals_the_originals(settings):
     from pcemu.trace.ginrummy import trace_original
     original = trace_original(settings, hands=0, disk=str(DISK1612))
-    python = game.python_trace(settings)
+    python = game.python_trace(settings, hands=0)
     assert [e["event"] for e in original] == ["start", "deal"]
     assert original[0]["time"] == game.format_time(settings.time)     # what the program read
     found = first_divergence(original, python)
@@ -92,7 +92,7 @@ def test_first_deal_equals_the_originals(settings):
 def _deal(**changes) -> dict:
     base = dict(time=(9, 30, 15, 42), variant=rules.STANDARD, sound=True, colour=True)
     base.update(changes)
-    return game.python_trace(game.Settings(**base))[1]
+    return game.python_trace(game.Settings(**base), hands=0)[1]
 
 
 def test_sound_display_and_time_each_change_the_deal():
@@ -105,7 +105,7 @@ def test_every_deal_is_ten_ten_and_an_upcard_from_one_deck():
     generator = random.Random(7)
     for _ in range(200):
         settings = _settings(generator.randrange(60), time_of(generator.randrange(DAY_HUNDREDTHS)))
-        deal = game.python_trace(settings)[1]
+        deal = game.python_trace(settings, hands=0)[1]
         cards = deal["hands"]["you"] + deal["hands"]["computer"] + [deal["upcard"]]
         assert len(deal["hands"]["you"]) == len(deal["hands"]["computer"]) == 10
         assert len(set(cards)) == 21 and deal["stock"] == 31
@@ -120,7 +120,8 @@ def _write(path: Path, events: list[dict]) -> Path:
 
 @pytest.fixture
 def traces(tmp_path):
-    events = game.python_trace(game.Settings(time=(13, 45, 12, 34), variant=rules.OKLAHOMA, sound=False))
+    settings = game.Settings(time=(13, 45, 12, 34), variant=rules.OKLAHOMA, sound=False)
+    events = game.python_trace(settings, hands=0)
     events += [trace_format.draw_event("computer", "deck", card("5H")),
                trace_format.discard_event("computer", card("KS"))]
     return tmp_path, events

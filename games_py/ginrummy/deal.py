@@ -4,8 +4,8 @@ GINRUMMY.EXE seeds RND once, from TIMER, and then every random choice the
 program makes, cosmetic or not, moves the same generator on.  To deal the
 hands it deals, this module repeats each of those choices in order, RND call
 by RND call (docs/ginrummy-internals.md sections 7 and 8 list the BASIC lines
-and the order; `tests/test_ginrummy_deal.py` checks it against the original
-running in pcemu):
+and the order; `tests/test_ginrummy_trace.py` and `tests/test_ginrummy_rng.py` check it
+against the original running in pcemu):
 
 1. line 110  RANDOMIZE TIMER
 2. 490-530   the card back (2-3 RNDs, retried while equal to the previous back)

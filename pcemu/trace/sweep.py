@@ -71,7 +71,7 @@ def check_case(case: Case, disk: str = "1612") -> Result:
     from pcemu.trace.ginrummy import trace_original
     settings = case.settings()
     original = trace_original(settings, hands=0, disk=disk)
-    python = game.python_trace(settings)
+    python = game.python_trace(settings, hands=0)
     found = first_divergence(original, python, only=("start", "deal"))
     return Result(game.format_time(case.time), case.variant, "on" if case.sound else "off",
                   found is None, "" if found is None else describe(found, "original", "python"))

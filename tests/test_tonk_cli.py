@@ -307,6 +307,16 @@ def test_f5_shows_instructions_and_f7_quits():
     assert "HANDS PLAYED: 0." in text
 
 
+def test_real_function_keys_work_like_typed_ones():
+    """'FUNCTION KEYS: THESE ARE HOT KEYS': the escape sequence a terminal sends
+    for F5 (xterm) and F7 (xterm) does what typing F5 and F7 does."""
+    text = run_keys(["\x1b[15~", "\x1b[18~"])
+    assert "COMMANDS" in text and "pluck the upcard" in text
+    assert "HANDS PLAYED: 0." in text
+    f1 = run_keys(["\x1bOP", "\x1b[18~"])       # xterm's F1, then F7
+    assert "SOUND OFF." in f1 and "??" not in f1
+
+
 def test_f10_border_color_only_on_color_displays():
     """'F10 (COLOR MONITORS ONLY) CHANGE THE SCREEN BORDER COLOR'; M forces mono."""
     mono = run_keys(["10", "F10", "F7"])

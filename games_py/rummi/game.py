@@ -1,7 +1,6 @@
 """Running a game between two players (demo, tests, benchmark)."""
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 import random
 from typing import Callable, Sequence
@@ -43,9 +42,9 @@ def play_turn(state: GameState, players: Sequence[Player]) -> tuple[GameState, T
             continue
         if not isinstance(action, EndTurn):
             raise rules.IllegalAction(f"player {me} gave {action!r}")
-        table_before = Counter(state.table_tiles())
+        table_before = set(state.table_tiles())
         state = rules.apply(state, action)
-        played = sum((Counter(state.table_tiles()) - table_before).values())
+        played = len(set(state.table_tiles()) - table_before)
         return state, TurnRecord(me, before, state, played, swaps)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol, Sequence
 
 from games_py.rummi.rules import OPENING_MINIMUM, EndTurn
@@ -111,17 +112,22 @@ def beginner_play(table: Sequence[Sequence[Tile]], tray: Sequence[Tile],
         for t in best:
             left.remove(t)
     series = [list(s) for s in table] + [list(s) for s in new_series]
+    wanted = [_extending_kinds_of(s) for s in table] + \
+        [_extending_kinds(s) for s in new_series]
     grew = True
     while grew:
         grew = False
         for t in sorted(left, key=lambda t: -t.number):
-            for s in series:
-                if _extends(s, t):
+            kind = t.kind
+            for i, s in enumerate(series):
+                if kind in wanted[i]:
                     s.append(t)
+                    wanted[i] = _extending_kinds(s)
                     left.remove(t)
                     grew = True
                     break
-    played = sorted((Counter(tray) - Counter(left)).elements())
+    kept = set(left)        # pieces are distinct objects: a set is exact
+    played = sorted(t for t in tray if t not in kept)
     if minimum and value(played) < minimum:
         return Plan(table=tuple(tuple(s) for s in table), played=())
     return Plan(table=tuple(sort_series(s) for s in series), played=tuple(played))
@@ -132,6 +138,29 @@ def _extends(series: Sequence[Tile], piece: Tile) -> bool:
     grown = list(series) + [piece]
     return (run_compatible(grown) and len(grown) <= 13) or \
         (group_compatible(grown) and len(grown) <= 4)
+
+
+@lru_cache(maxsize=4096)
+def _extending_kinds_of(series: tuple[Tile, ...]) -> frozenset[tuple[int, int]]:
+    """``_extending_kinds`` of a table series; most of the table is the same
+    from one turn to the next, hence the cache."""
+    return frozenset(_extending_kinds(series))
+
+
+def _extending_kinds(series: Sequence[Tile]) -> set[tuple[int, int]]:
+    """The kinds ``piece`` for which ``_extends(series, piece)`` holds,
+    computed once per series rather than tried piece by piece."""
+    kinds: set[tuple[int, int]] = set()
+    if run_compatible(series) and len(series) < 13:
+        colour = series[0].colour
+        low = min(t.number for t in series)
+        high = max(t.number for t in series)
+        kinds |= {(colour, n) for n in (low - 1, high + 1) if 1 <= n <= 13}
+    if group_compatible(series) and len(series) < 4:
+        number = series[0].number
+        used = {t.colour for t in series}
+        kinds |= {(c, number) for c in range(4) if c not in used}
+    return kinds
 
 
 def _largest_series(items: Sequence[Tile]) -> tuple[Tile, ...] | None:

@@ -71,16 +71,19 @@ def pieces_played(old_table: Table, new_table: Iterable[Sequence[Tile]],
 
     Raises IllegalAction if a table piece went missing ("not be taken back
     from the table to your own tray") or a piece came from nowhere."""
-    old = Counter(t for s in old_table for t in s)
-    new = Counter(t for s in new_table for t in s)
-    if any(n > 1 for n in new.values()):
+    # Every piece is a distinct object (its copy number tells the two of a
+    # kind apart), so sets are exact here once no piece appears twice.
+    new_list = [t for s in new_table for t in s]
+    new = set(new_list)
+    if len(new) != len(new_list):
         raise IllegalAction("a piece is on the table twice")
+    old = {t for s in old_table for t in s}
     missing = old - new
     if missing:
         raise IllegalAction("pieces on the table may be rearranged, not taken back: "
                             + format_tiles(sorted(missing)))
-    added = sorted((new - old).elements())
-    stray = Counter(added) - Counter(tray)
+    added = sorted(new - old)
+    stray = set(added) - set(tray)
     if stray:
         raise IllegalAction("not on your tray: " + format_tiles(sorted(stray)))
     return added
@@ -146,7 +149,8 @@ def apply_end_turn(state: GameState, table: Iterable[Sequence[Tile]]) -> GameSta
     if not added:
         return _draw(state.with_(last_turn_end="draw"), table, 1,
                      f"player {me}: take a piece")
-    tray = sort_tray((Counter(state.trays[me]) - Counter(added)).elements())
+    gone = set(added)       # pieces are distinct objects: a set is exact
+    tray = sort_tray(t for t in state.trays[me] if t not in gone)
     trays = _replace(state.trays, me, tray)
     opened = _replace(state.opened, me, True)
     after = state.with_(table=table, trays=trays, opened=opened, passes=0,

@@ -11,8 +11,9 @@ check that no piece is ever created or lost; rules only look at the *kind*
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+from functools import lru_cache
+from operator import attrgetter
+from typing import Iterable, NamedTuple, Sequence
 
 COLOURS = ("K", "B", "O", "R")          # black, blue, orange, red
 COLOUR_NAMES = {"K": "black", "B": "blue", "O": "orange", "R": "red"}
@@ -24,21 +25,29 @@ MIN_SERIES = 3        # "valid series of at least 3 pieces"
 MAX_GROUP = 4         # "3 or 4 pieces of the same value but different colors"
 
 
-@dataclass(frozen=True, order=True)
-class Tile:
-    """One physical piece.  ``colour`` indexes COLOURS; ``copy`` is 0 or 1."""
-
+class _TileFields(NamedTuple):
     colour: int
     number: int
     copy: int = 0
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.colour < len(COLOURS):
-            raise ValueError(f"colour must be 0..3, not {self.colour!r}")
-        if self.number not in NUMBERS:
-            raise ValueError(f"number must be 1..13, not {self.number!r}")
-        if self.copy not in (0, 1):
-            raise ValueError(f"copy must be 0 or 1, not {self.copy!r}")
+
+class Tile(_TileFields):
+    """One physical piece.  ``colour`` indexes COLOURS; ``copy`` is 0 or 1.
+
+    A named tuple rather than a dataclass: hashing, equality and ordering
+    (colour, number, copy) then run in C, and the rules and the property
+    tests put pieces in sets thousands of times a game."""
+
+    __slots__ = ()
+
+    def __new__(cls, colour: int, number: int, copy: int = 0) -> "Tile":
+        if not (isinstance(colour, int) and 0 <= colour < len(COLOURS)):
+            raise ValueError(f"colour must be 0..3, not {colour!r}")
+        if number not in NUMBERS:
+            raise ValueError(f"number must be 1..13, not {number!r}")
+        if copy not in (0, 1):
+            raise ValueError(f"copy must be 0 or 1, not {copy!r}")
+        return super().__new__(cls, colour, number, copy)
 
     @property
     def kind(self) -> tuple[int, int]:
@@ -113,6 +122,13 @@ def is_group(series: Sequence[Tile]) -> bool:
 
 
 def is_valid_series(series: Sequence[Tile]) -> bool:
+    if isinstance(series, tuple):       # table series: mostly the same each turn
+        return _is_valid_tuple(series)
+    return is_run(series) or is_group(series)
+
+
+@lru_cache(maxsize=8192)
+def _is_valid_tuple(series: tuple[Tile, ...]) -> bool:
     return is_run(series) or is_group(series)
 
 
@@ -130,14 +146,27 @@ def group_compatible(series: Sequence[Tile]) -> bool:
         and len({t.colour for t in series}) == len(series)
 
 
+# Sort keys read by C code, which matters in the thousand-game property
+# test.  _TRAY_ORDER is the field order, i.e. the same order as Tile's ``<``.
+_SERIES_ORDER = attrgetter("number", "colour", "copy")
+_TRAY_ORDER = attrgetter("colour", "number", "copy")
+
+
 def sort_series(series: Iterable[Tile]) -> tuple[Tile, ...]:
     """Display order: runs ascending, groups by colour."""
-    return tuple(sorted(series, key=lambda t: (t.number, t.colour, t.copy)))
+    if isinstance(series, tuple):       # table series: mostly the same each turn
+        return _sorted_tuple(series)
+    return tuple(sorted(series, key=_SERIES_ORDER))
+
+
+@lru_cache(maxsize=8192)
+def _sorted_tuple(series: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    return tuple(sorted(series, key=_SERIES_ORDER))
 
 
 def sort_tray(items: Iterable[Tile]) -> tuple[Tile, ...]:
     """A tray as players sort theirs: by colour, then number."""
-    return tuple(sorted(items))
+    return tuple(sorted(items, key=_TRAY_ORDER))
 
 
 def format_tiles(items: Iterable[Tile]) -> str:

@@ -27,6 +27,16 @@ RESET = "\x1b[0m"
 BORDER_COLORS = [("BLUE", "\x1b[34m"), ("GREEN", "\x1b[32m"), ("CYAN", "\x1b[36m"),
                  ("MAGENTA", "\x1b[35m"), ("YELLOW", "\x1b[33m"), ("WHITE", "\x1b[37m")]
 FKEYS = {"F1", "F2", "F3", "F5", "F7", "F10"}
+# What a real function key sends in a line-mode terminal (xterm and the Linux
+# console), so pressing F5 works as well as typing "F5".
+FKEY_SEQUENCES = {
+    "\x1bOP": "F1", "\x1b[11~": "F1", "\x1b[[A": "F1",
+    "\x1bOQ": "F2", "\x1b[12~": "F2", "\x1b[[B": "F2",
+    "\x1bOR": "F3", "\x1b[13~": "F3", "\x1b[[C": "F3",
+    "\x1b[15~": "F5", "\x1b[[E": "F5",
+    "\x1b[18~": "F7",
+    "\x1b[21~": "F10",
+}
 
 
 class QuitGame(Exception):
@@ -100,7 +110,8 @@ class TerminalGame:
         if not line:
             self.say()
             raise QuitGame
-        return line.strip()
+        line = line.strip()
+        return FKEY_SEQUENCES.get(line, line)
 
     def hot_key(self, key: str) -> bool:
         """Handle a function key; True if ``key`` was one."""

@@ -73,6 +73,8 @@ def test_the_sample_covers_every_setting():
     assert {s.demo for s in SAMPLE} == {True, False}
     assert len({s.time for s in SAMPLE}) == len(SAMPLE)
     assert {(0, 0, 0, 0), (23, 59, 59, 99)} <= {s.time for s in SAMPLE}
+    deals = [game.python_trace(s, hands=0)[1] for s in SAMPLE]
+    assert {d["dealer"] for d in deals} == {trace_format.YOU, trace_format.COMPUTER}
 
 
 @pytest.mark.originals

@@ -198,3 +198,23 @@ def test_disasm_of_the_shuffle_names_the_runtime_calls_and_shows_strings():
     assert routine.output.startswith(rnd) and "<RND>" in routine.output.splitlines()[0]
     bad = runner.invoke(main, ["disasm", str(DISK1612), "GINRUMMY.EXE", "--lines", "99999"])
     assert bad.exit_code == 2 and "no BASIC line" in bad.output
+
+
+@needs_originals
+@pytest.mark.parametrize("program", ["GINRUMMY.EXE", "METEORS.EXE"])
+def test_def_fn_bodies_are_named_and_temporary_slot_bytes_are_not_decoded_as_code(program):
+    """The shuffle draws its cards with FNR (A = FNR(N), line 10650), a DEF FN whose body
+    stores to a temporary slot: the slot number is a byte after the far call, and the RND
+    call behind it must be decoded as a call, not as the tail of a bogus instruction."""
+    runner = CliRunner()
+    names = runner.invoke(main, ["disasm", str(DISK1612), program, "--names"]).output
+    for name in ("DEF_FN_ENTER", "STORE fac->temp", "LOAD temp->fac", "TEMP_SLOT"):
+        assert re.search(rf"^{re.escape(name)} +[0-9A-F]{{4}}:[0-9A-F]{{4}}$", names, re.M), name
+    if program != "GINRUMMY.EXE":
+        return
+    shuffle = runner.invoke(main, ["disasm", str(DISK1612), program, "--lines", "10650"]).output
+    assert re.search(r"call +016Dh +; DEF FN \(line 270\)", shuffle)
+    body = runner.invoke(main, ["disasm", str(DISK1612), program, "--lines", "270"]).output.splitlines()
+    store = next(i for i, line in enumerate(body) if line.endswith("; STORE fac->temp"))
+    assert re.search(r"\bdb +80h$", body[store + 1])               # the slot byte
+    assert body[store + 2].endswith("; RND")                        # FNR = INT(RND * N) + 1

@@ -13,6 +13,8 @@ strings that operands point at in DGROUP.
 """
 from __future__ import annotations
 
+import struct
+
 from dataclasses import dataclass, field
 
 from pcemu.tools.disasm import Disassembler, Line
@@ -58,7 +60,23 @@ class ProgramMap:
         for offset, line in pm.lines.items():
             pm.names[offset] = f"line {line}"                 # every statement start (INT 3)
         pm.names.update({linear: n for n, linear in pm.routines.items()})
+        pm._name_def_fns()
         return pm
+
+    def _name_def_fns(self) -> None:
+        """Name each DEF FN body by its line: the bodies start with a far call to the runtime's
+        DEF FN entry, and the program reaches them with near calls (``A = FNR(N)``)."""
+        enter = self.routines.get("DEF_FN_ENTER")
+        if enter is None or self.runtime_segment is None:
+            return
+        base = self.load_segment * 16
+        segment = self.runtime_segment - self.load_segment
+        call = b"\x9a" + struct.pack("<HH", enter - self.runtime_segment * 16, segment)
+        image, at = self.image, 0
+        while (at := image.find(call, at)) >= 0:
+            line = self.line_at(base + at)
+            self.names.setdefault(base + at, f"DEF FN (line {line})" if line is not None else "DEF FN")
+            at += 1
 
     @property
     def image(self) -> bytes:

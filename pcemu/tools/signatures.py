@@ -88,6 +88,20 @@ SIGNATURES: tuple[Signature, ...] = (
               entries={"FIX([bx])": 0}),
     Signature("sound", "E8 ?? ?? 89 1E ?? ?? 8B F2 BF ?? ?? A5 A5 BF ?? ?? 80 7D 03 00",
               entries={"SOUND": 0}),
+    # the first call of every DEF FN body: counts the nesting, checks the stack, saves the frame
+    Signature("def_fn", "FF 06 ?? ?? 3B 26 ?? ?? 72 ?? 83 3E ?? ?? 00 74 ?? 53 BB FF 00",
+              entries={"DEF_FN_ENTER": 0}),
+    # the temporary-slot helper: pops its caller's return address, reads the slot number
+    # byte placed after the CALL (LODSB) and points DI at slot*8 in the temporaries' frame
+    Signature("temp_slot", "8F 06 ?? ?? 5E 1F 97 AC D0 E0 B4 00 D1 E0 D1 E0 03 06 ?? ?? 97 1E 56",
+              entries={"TEMP_SLOT": 0}),
+    # four far entries around it: save SI/DI, CALL the helper, copy 4 or 8 bytes, RETF
+    Signature("temp_copies", """89 36 ?? ?? 89 3E ?? ?? E8 ?? ?? BE ?? ?? A5 A5 8B 36 ?? ?? 8B 3E ?? ?? CB
+                                89 36 ?? ?? 89 3E ?? ?? E8 ?? ?? BE ?? ?? A5 A5 A5 A5 8B 36 ?? ?? 8B 3E ?? ?? CB
+                                89 36 ?? ?? 89 3E ?? ?? E8 ?? ?? BF ?? ?? A5 A5 8B 36 ?? ?? 8B 3E ?? ?? CB
+                                89 36 ?? ?? 89 3E ?? ?? E8 ?? ?? BF ?? ?? A5 A5 A5 A5 8B 36""",
+              entries={"STORE fac->temp": 0, "STORE dfac->temp": 0x19,
+                       "LOAD temp->fac": 0x34, "LOAD temp->dfac": 0x4D}),
     Signature("runtime_errors", "B3 02 B8 B3 03 B8 B3 04 B8 B3 05 B8 B3 06 B8 B3 07",
               entries={"ERROR 2 (syntax)": 0, "ERROR 5 (illegal function call)": 9,
                        "ERROR 6 (overflow)": 12}),
@@ -104,6 +118,7 @@ class RuntimeMap:
     variables: dict[str, int]                # name -> DGROUP offset (or code offset)
     segment: int | None                      # the runtime's code segment
     ambiguous: list[str] = field(default_factory=list)
+    inline: dict[int, int] = field(default_factory=dict)   # linear entry -> inline operand bytes
 
     def seg_off(self, name: str) -> tuple[int, int]:
         linear = self.routines[name]
@@ -154,7 +169,28 @@ def locate_runtime(image: bytes) -> RuntimeMap:
     handler = variables.pop("int3_handler_offset", None)
     if handler is not None and segment is not None:
         routines["INT3_HANDLER"] = segment * 16 + handler
-    return RuntimeMap(routines, variables, segment, ambiguous)
+    return RuntimeMap(routines, variables, segment, ambiguous,
+                      _temp_slot_entries(image, routines.get("TEMP_SLOT"), segment))
+
+
+_SAVE_SI_DI = re.compile(rb"\x89\x36..\x89\x3e..", re.DOTALL)
+
+
+def _temp_slot_entries(image: bytes, helper: int | None, segment: int | None) -> dict[int, int]:
+    """Every far entry that reaches the temporary-slot helper takes one inline byte: a CALL
+    to the helper that is itself an entry (the FP operations' "inline" forms), and the
+    entries that save SI and DI just before such a CALL."""
+    if helper is None or segment is None:
+        return {}
+    base = segment * 16
+    entries = {}
+    for at in range(base, min(len(image), base + 0x10000) - 2):
+        if image[at] == 0xE8 and (at + 3 + struct.unpack_from("<h", image, at + 1)[0] - base) & 0xFFFF \
+                == helper - base:
+            entries[at] = 1
+            if at - 8 >= base and _SAVE_SI_DI.fullmatch(image, at - 8, at):
+                entries[at - 8] = 1
+    return entries
 
 
 def find_runtime_routines(image: bytes) -> dict[str, int]:
@@ -170,4 +206,7 @@ _INLINE_SIZES = {"GOSUB": 2, "FSUB inline-fac": 1, "FADD inline+fac": 1, "FMUL i
 def inline_operand_sizes(runtime: RuntimeMap) -> dict[int, int]:
     """Linear address -> bytes of inline operand, for the routines that take one
     (GOSUB's target word; the temporary-slot byte of the FP operations)."""
-    return {runtime.routines[name]: size for name, size in _INLINE_SIZES.items() if name in runtime.routines}
+    sizes = dict(runtime.inline)
+    sizes.update({runtime.routines[name]: size for name, size in _INLINE_SIZES.items()
+                  if name in runtime.routines})
+    return sizes

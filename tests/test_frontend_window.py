@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 
 import pygame
-import pytest
 
 from pcemu import Machine
 from pcemu.frontend import palette

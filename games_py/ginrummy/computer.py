@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from games_py.cards import Card
-from games_py.ginrummy import rules, trace
+from games_py.ginrummy import mbf, rules, trace
 from games_py.ginrummy.deal import OriginalRandom, card_of, number_of
 from games_py.ginrummy.mbf import MBF
 
@@ -244,24 +244,163 @@ def _card(number: int) -> Card:
     return card_of(number)
 
 
-def arrange(t: Table, p: int, places: int) -> None:
-    """Lines 6810-7240: close the gaps in H(P, 1..places), count the ranks (RC), then
-    arrange (line 7420).  The arrangement itself (lines 7500-9640, which spends RND at
-    8410, 8420, 8660 and 9660) is not transcribed yet: ``rules.arrange`` and
-    ``rules.layout`` stand in for it (melds first, unmatched cards last, high to low)."""
+SUIT_ORDER = (6, 3, 4, 5)      # SUITS(1..4), READ at line 750: spades, hearts, diamonds, clubs
+HALF = MBF(bytes.fromhex("00000080"))              # .5, line 8660 (DGROUP:1460)
+THINK_AGAIN = MBF(bytes.fromhex("fa7e2a80"))       # .666, line 8410 (DGROUP:174C)
+
+
+def _rank_sorted(cards: Sequence[int]) -> list[int]:
+    """E(., 1..3), lines 7500-7570 and the insertion sort at 13330: the cards collected
+    suit by suit (SUITS(4) down to SUITS(1): clubs, diamonds, hearts, spades), then
+    stably sorted by rank."""
+    collected = [c for suit in reversed(SUIT_ORDER) for c in cards if fn_suit(c) == suit]
+    return sorted(collected, key=fn_rank)
+
+
+def _straights(g: Sequence[int]) -> list[list[int]]:
+    """Lines 7640-7970: for each suit (SUITS order) its highest card at place 3 or
+    later of G starts a scan downwards; runs of 3 or more, high card first."""
+    runs: list[list[int]] = []
+    for suit in SUIT_ORDER:
+        for j in range(len(g), 2, -1):
+            if fn_suit(g[j - 1]) != suit:
+                continue
+            rank, run = fn_rank(g[j - 1]), [g[j - 1]]
+            for i in range(j - 1, 0, -1):
+                card = g[i - 1]
+                if fn_suit(card) != suit:
+                    continue
+                if fn_rank(card) == rank - 1:
+                    run.append(card)
+                    rank -= 1
+                    continue
+                if len(run) >= 3:
+                    runs.append(run)
+                rank, run = fn_rank(card), [card]
+            if len(run) >= 3:
+                runs.append(run)
+            break
+    return runs
+
+
+def _flats(g: Sequence[int]) -> list[list[int]]:
+    """Lines 8030-8210: every rank held 3 or 4 times, its cards in SUITS order."""
+    return [[c for suit in SUIT_ORDER for c in g if fn_suit(c) == suit and fn_rank(c) == r]
+            for r in range(1, 14) if sum(1 for c in g if fn_rank(c) == r) >= 3]
+
+
+def _apply(combination: int, conflicts, straights, flats):
+    """Line 9200: each shared card leaves the straight when its bit is set, else the
+    flat (-1 marks it); the sum of the ranks taken out ([11EA])."""
+    s = [list(m) for m in straights]
+    f = [list(m) for m in flats]
+    taken, bit = 0, 1
+    for i, k, m, n in conflicts:
+        if bit & combination:
+            taken += fn_rank(s[i][k])
+            s[i][k] = -1
+        else:
+            taken += fn_rank(f[m][n])
+            f[m][n] = -1
+        bit *= 2
+    return s, f, taken
+
+
+def _count_straights(straights) -> int:
+    """Lines 9310-9510: cards in runs of 3 or more that survive the removals."""
+    total = 0
+    for run in straights:
+        length, count = len(run), 1
+        start = next((k for k in range(length - 2) if run[k] > 0), None)
+        if start is None:
+            continue
+        current = run[start]
+        for card in run[start + 1:]:
+            if card <= 0:
+                continue
+            if card == current - 1:
+                count += 1
+                current -= 1
+                continue
+            if count >= 3:
+                total += count
+            current, count = card, 1
+        if count >= 3:
+            total += count
+    return total if total >= 3 else 0
+
+
+def _count_flats(flats) -> int:
+    """Lines 9530-9610."""
+    total = 0
+    for flat in flats:
+        n = sum(1 for c in flat if c > 0)
+        if n >= 3:
+            total += n
+    return total if total >= 3 else 0
+
+
+def _hidden(t: Table, p: int) -> bool:
+    """``FN`` at line 340: the computer's hand is hidden unless OPEN HANDS (or the
+    debugging switch at line 13200, never on here)."""
+    return not (p == 1 or (p == 2 and t.open_hands))
+
+
+def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bool = True,
+            final: bool = False) -> None:
+    """Lines 6810-10000: close the gaps in H(P, 1..places), count the ranks (RC), find
+    the straights and flats, settle the cards they share, and lay the hand out again:
+    straights, flats, then the unmatched cards from the highest.  ``moving``: FNCOMP
+    (line 350) for the player whose turn it is; ``final``: [10F2], set around the
+    arrangement that ends a hand (line 2540)."""
     hand = t.hands[p]
-    cards = [c for c in hand[1:places + 1] if c > 0]
-    for r in range(14):
+    cards = [c for c in hand[1:places + 1] if c > 0]                     # 7060-7130
+    for k in range(1, places + 1):
+        hand[k] = cards[k - 1] if k <= len(cards) else 0
+    for r in range(14):                                                 # 7170-7200
         t.rank_count[r][p] = 0
     for c in cards:
         t.rank_count[fn_rank(c)][p] += 1
-    arranged = rules.arrange([_card(c) for c in cards])
-    laid = rules.layout(arranged)
-    for k in range(1, places + 1):
-        hand[k] = number_of(laid[k - 1]) if k <= len(laid) else 0
-    t.unmatched[p] = len(arranged.deadwood)
-    t.pv[p] = arranged.pv
-    t.melds[p] = [list(m) for m in arranged.melds]
+    e = _rank_sorted(cards)                                             # 7500
+    straights, flats = _straights(e), _flats(e)                         # 7600, 7990
+    conflicts = [(i, k, m, n) for i, run in enumerate(straights) for k, c in enumerate(run)
+                 for m, flat in enumerate(flats) for n, d in enumerate(flat) if c == d]
+    if not conflicts:                                                   # 8370-8420
+        if moving and not t.open_hands and not final:
+            first = random.generator.rnd()
+            if mbf.compare(mbf.mul(random.generator.rnd(), first), THINK_AGAIN) >= 0:
+                random.generator.rnd()                                  # the "THINKING..." pause:
+                random.generator.rnd()                                  # RND * RND * RND + .1
+                random.generator.rnd()
+    else:                                                               # 8450-8760
+        best_total, best_taken, best = 0, 0, -1
+        for combination in range(2 ** len(conflicts)):
+            s, f, taken = _apply(combination, conflicts, straights, flats)
+            total = _count_straights(s) + _count_flats(f)
+            if total < 3 or best_total > total:
+                continue
+            if best_total == total:
+                keep = random.below(HALF)                               # RND always drawn
+                if best_taken < taken or (best_taken == taken and keep):
+                    continue
+            best_total, best_taken, best = total, taken, combination
+        s, f, _taken = _apply(best, conflicts, straights, flats)       # 8890-9170
+        straights = _straights([c for run in s for c in reversed(run) if c > 0])
+        flats = _flats([c for flat in f for c in reversed(flat) if c > 0])
+    order = list(e)                                                     # 9650
+    if _hidden(t, p):                                                   # 9660
+        n = len(cards)
+        for _ in range(4):
+            a = random.fnr(n)
+            b = random.fnr(n)
+            order[a - 1], order[b - 1] = order[b - 1], order[a - 1]
+    laid = [c for m in straights for c in m] + [c for m in flats for c in m]
+    unmatched = [c for c in reversed(order) if c not in laid]           # 9820-9890
+    for k, c in enumerate(laid + unmatched, 1):
+        hand[k] = c
+    t.unmatched[p] = len(unmatched)                                     # 9910
+    t.pv[p] = sum(min(fn_rank(c), 10) for c in unmatched)               # 9940-10000
+    t.melds[p] = [[_card(c) for c in m] for m in straights + flats]
 
 
 @dataclass
@@ -323,7 +462,7 @@ class DemoHand:
         t = self.t
         self._note_knock_value()
         for p in (1, 2):                                    # lines 2240-2250
-            arrange(t, p, 10)
+            arrange(t, p, 10, self.random)
         self.player = 3 - self.dealer                      # line 2280
         while True:
             if self.dealer != self.player:                  # line 2360
@@ -347,7 +486,7 @@ class DemoHand:
         if self._knock_check():                             # line 3520
             return True
         self._draw()                                        # line 3530
-        arrange(t, p, SLOTS)                                # line 3540
+        arrange(t, p, SLOTS, self.random)                   # line 3540
         if t.unmatched[p] > 0:                              # line 3550
             self._discard()
         return self._knock_check()                          # line 3560
@@ -417,7 +556,7 @@ class DemoHand:
         self.events.append(trace.discard_event(self._name(p), _card(card)))
         self._message()                                     # cleared (4970)
         if from_meld:
-            arrange(t, p, SLOTS)                            # line 5000
+            arrange(t, p, SLOTS, self.random)               # line 5000
             self._discarded.pop(p, None)
 
     def _settle(self) -> None:

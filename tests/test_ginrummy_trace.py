@@ -90,6 +90,25 @@ def test_first_deal_equals_the_originals(settings):
     assert found is None, found
 
 
+@pytest.mark.originals
+@needs_originals
+@pytest.mark.parametrize("early", [False, True], ids=["F1-never", "F1-before-the-traps"])
+def test_a_setting_the_program_did_not_take_stops_the_trace(early):
+    """F1 typed right after Enter comes before the program turns its ON KEY traps on: it is
+    lost and the program keeps its sound on, so a trace claiming --sound off must fail."""
+    from pcemu.trace.ginrummy import GinRummyTracer, TraceFailure
+    tracer = GinRummyTracer(game.Settings(time=(11, 0, 0, 0), sound=False, demo=False), hands=0,
+                            disk=str(DISK1612))
+    typed = tracer.machine.type
+
+    def without_f1_at_the_prompt(keys: str) -> None:
+        keys = keys.replace("{F1}", "")
+        typed(keys.replace("{ENTER}", "{ENTER}{F1}", 1) if early else keys)
+    tracer.machine.type = without_f1_at_the_prompt
+    with pytest.raises(TraceFailure, match="sound on, not off"):
+        tracer.run()
+
+
 # -- the Python side alone: the settings really change the deal ------------------------------
 def _deal(**changes) -> dict:
     base = dict(time=(9, 30, 15, 42), variant=rules.STANDARD, sound=True, colour=True)

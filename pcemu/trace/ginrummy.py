@@ -62,7 +62,8 @@ STRAIGHTS_LAID, FLATS_LAID = 0x101A, 0x1026  # copies the lay-offs extend
 N_STRAIGHTS, N_FLATS = 0x1016, 0x1018
 SCORES, HANDS_WON, GAME_POINTS = 0x1086, 0x1090, 0x109A
 GAME, HAND, DEALER = 0x10A6, 0x10D0, 0x10D8
-OKLAHOMA = 0x10BC
+OKLAHOMA, COWBOY = 0x10BC, 0x10BE
+OPEN_HANDS, COLOUR_OK, SOUND_ON = 0x0F2E, 0x0F40, 0x0F46   # TRUE (-1) or FALSE (0)
 KNOCK_VALUE, KNOCK_SUIT = 0x10E0, 0x1114
 TOP = 0x10EC
 PLAYER = 0x0F30                             # whose turn it is
@@ -219,8 +220,25 @@ class GinRummyTracer:
         return p.integer(KNOCK_VALUE), double
 
     # -- the deal -----------------------------------------------------------------------
+    def _check_settings(self) -> None:
+        """The program must run with the settings the trace states: a key that came too
+        early for its trap, or a display the colour test reads otherwise, would make the
+        trace describe a session that did not happen."""
+        p, s = self.process, self.settings
+        wanted = {"sound": (SOUND_ON, s.sound), "a colour display": (COLOUR_OK, s.colour),
+                  "open hands": (OPEN_HANDS, s.open_hands),
+                  "Oklahoma scoring": (OKLAHOMA, s.variant in (rules.OKLAHOMA, rules.COWBOY)),
+                  "Space Cowboy knocking": (COWBOY, s.variant == rules.COWBOY)}
+        for name, (offset, expected) in wanted.items():
+            actual = p.integer(offset) != 0
+            if actual != expected:
+                raise TraceFailure(f"the program dealt with {name} {'on' if actual else 'off'}, "
+                                   f"not {'on' if expected else 'off'} as asked")
+
     def _after_deal(self) -> None:
         p = self.process
+        if not self.dealt:
+            self._check_settings()
         you, computer, pile = self._cards(1), self._cards(2), self._cards(3)
         if len(you) != 10 or len(computer) != 10 or len(pile) != 1:
             raise TraceFailure(f"after the deal the hands hold {len(you)} and {len(computer)} cards "

@@ -450,3 +450,52 @@ def test_text_border_blink_switch_and_40_columns_set_by_a_program(tmp_path):
     assert {p for line in cell for p in line} == {palette.CGA[0x09], palette.CGA[0x0E]}   # light blue
     m2 = run_program(tmp_path, "mov dx, 0x3D9\nmov al, 0x05\nout dx, al\n")
     assert rgb(ScreenRenderer().render(m2), 0, 0) == palette.CGA[5]       # 3D9h written directly
+
+
+def test_hercules_graphics_set_up_by_a_program_show_its_direct_writes(tmp_path):
+    """The usual Hercules start-up: allow graphics (3BFh), graphics mode with video off,
+    the 6845's graphics timings, video on; then dots written straight into B000h."""
+    m = run_program(tmp_path, """
+        mov dx, 0x3BF
+        mov al, 1
+        out dx, al
+        mov dx, 0x3B8
+        mov al, 0x02
+        out dx, al
+        mov si, table
+        xor ah, ah
+    crtc:
+        mov dx, 0x3B4
+        mov al, ah
+        out dx, al
+        inc dx
+        mov al, byte ptr [si]
+        out dx, al
+        inc si
+        inc ah
+        cmp ah, 12
+        jb crtc
+        mov dx, 0x3B8
+        mov al, 0x0A
+        out dx, al
+        mov ax, 0xB000
+        mov es, ax
+        xor di, di
+        xor ax, ax
+        mov cx, 0x4000
+        rep stosw
+        mov byte ptr es:[0x2000], 0x80      ; line 1, dot 0
+        mov byte ptr es:[0x6000 + 89], 0x01 ; line 3, dot 719
+        jmp done
+    table:
+        .byte 0x35, 0x2D, 0x2E, 0x07, 0x5B, 0x02, 0x57, 0x57, 0x02, 0x03, 0x00, 0x00
+    done:
+    """, video="hercules")
+    renderer = ScreenRenderer("white")
+    frame = renderer.render(m)
+    off, normal, _ = palette.MONO_TINTS["white"]
+    bx, by = MONO_BORDER
+    assert renderer.active_size == (720, 348)
+    assert rgb(frame, bx, by + 1) == normal and rgb(frame, bx + 1, by + 1) == off
+    assert rgb(frame, bx + 719, by + 3) == normal and rgb(frame, bx + 718, by + 3) == off
+    assert rgb(frame, bx, by) == off

@@ -26,7 +26,10 @@ Keys, as a user would press them: ``GINRUMMY``, Enter; at the variant prompt
 (the first time the program reads keys after turning its ON KEY traps on, so
 the earliest moment F1 and F2 act) F1 when --sound off, F2 when --demo, then
 S/O/C; at OPEN HANDS? Y or N.  Without --demo nobody plays your hand, so the
-trace ends after the first deal.
+trace ends after the first deal.  --display mono gives the machine an MDA card.
+After the deal the program's own flags (sound, colour display, open hands,
+variant) are checked against the settings: an F1 typed before the program turns
+its traps on is lost, and the trace must not claim a session that did not happen.
 
 DGROUP offsets are those of GINRUMMY.EXE 1.0 (docs/ginrummy-internals.md, section 9).
 """

@@ -263,3 +263,36 @@ def test_ginrummy_report_shows_its_time_calls_and_the_instructions_it_reads(tmp_
     first_words = next(line for line in text.splitlines() if line.strip()).split()[:3]
     assert " ".join(first_words) in " ".join(m.screen_text().split())
     assert summary.unimplemented == {}
+
+
+def test_boot_and_replay_write_the_same_trace_of_every_category_and_report_reads_a_session(tmp_path):
+    """--trace on boot (keys typed at the prompt) and on the replay of a recorded session of
+    the same run: the same records in every category (the replay is the same run), and
+    `pcemu report SESSION` summarises it."""
+    from pcemu.storage.image import FloppyImage, format_image
+    image = FloppyImage(format_image("360K", label="TRACE"))
+    for name, data in (("T.COM", assemble16(PROGRAM)), ("GONE.TXT", b"bye\r\n")):
+        handle = image.drive.create([name])
+        handle.write(data)
+        handle.close()
+    disk = image.save(tmp_path / "t.img")
+    runner = CliRunner()
+    booted, replayed, session = tmp_path / "boot.jsonl", tmp_path / "replay.jsonl", tmp_path / "t.session"
+    keys = ["--headless", "--keys", "T{ENTER}", "--ticks", "60"]
+    rec = runner.invoke(main, ["record", str(disk), *keys, "-o", str(session)])
+    assert rec.exit_code == 0, rec.output
+    boot = runner.invoke(main, ["boot", str(disk), *keys, "--trace", "all", "--trace-out", str(booted)])
+    assert boot.exit_code == 0, boot.output
+    again = runner.invoke(main, ["replay", str(session), "--trace", "all", "--trace-out", str(replayed)])
+    assert again.exit_code == 0, again.output
+    records = [json.loads(line) for line in booted.read_text().splitlines()]
+    assert {r["cat"] for r in records} >= set(CATEGORIES) | {"process"}
+    assert of(records, "files", op="delete") and of(records, "sound", what="note")
+
+    def body(path):
+        return [line for line in path.read_text().splitlines()
+                if json.loads(line)["cat"] not in ("start", "end")]
+    assert body(replayed) == body(booted)
+    summary = runner.invoke(main, ["report", str(session), "--only", "services,files"])
+    assert summary.exit_code == 0, summary.output
+    assert "INT 21h AH=41h delete file" in summary.output and "GONE.TXT" in summary.output.upper()

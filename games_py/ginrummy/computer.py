@@ -76,6 +76,7 @@ class Table:
     oklahoma: bool = False         # [10BC]
     cowboy: bool = False           # [10BE]
     melds: dict = field(default_factory=dict)   # the melds of each player's last arrangement
+    places: int = 10               # [10FC]: the places the last arrangement closed up
 
     def pile_top(self) -> int | None:
         n = self.hands[PILE][0]
@@ -398,6 +399,7 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
     unmatched = [c for c in reversed(order) if c not in laid]           # 9820-9890
     for k, c in enumerate(laid + unmatched, 1):
         hand[k] = c
+    t.places = len(cards)                                               # 7150
     t.unmatched[p] = len(unmatched)                                     # 9910
     t.pv[p] = sum(min(fn_rank(c), 10) for c in unmatched)               # 9940-10000
     t.melds[p] = [[_card(c) for c in m] for m in straights + flats]
@@ -560,17 +562,25 @@ class DemoHand:
             self._discarded.pop(p, None)
 
     def _settle(self) -> None:
-        """Lines 2630-2890: lay-offs (unless gin) and the hand's score."""
+        """Lines 2540-2890: the knocker's hand is arranged once more (with [10F2] set, so
+        without the thinking pause, but shared cards are settled by RND again: its melds
+        and PV can change after the knock), then lay-offs (unless gin) and the score."""
         t, k = self.t, self.knocker
         other = 3 - k
-        melds = self._knocker_melds(k)
+        knock_melds = rules.canonical_melds(self._knocker_melds(k))
+        arrange(t, k, t.places, self.random, final=True)                # line 2540
+        melds = t.melds[k]
         knocker_pv, other_pv = t.pv[k], t.pv[other]
-        if knocker_pv > 0:
+        if knocker_pv > 0:                                              # line 2630
             places = t.hands[other][1:t.hands[other][0] + 1]
             slots = [_card(c) if c > 0 else None for c in places]
             laid = rules.original_lay_off(slots, t.unmatched[other], other_pv, melds)
             for item in laid.lay_offs:
-                self.events.append(trace.layoff_event(self._name(other), item.card, item.meld))
+                target = next((i for i, meld in enumerate(knock_melds) for grown in laid.melds
+                               if item.card in grown and set(meld) <= set(grown)), None)
+                if target is None:
+                    raise RuntimeError(f"{item.card} is laid off on none of the melds the knock showed")
+                self.events.append(trace.layoff_event(self._name(other), item.card, target))
             other_pv = laid.pv
         doubled = t.oklahoma and t.knock_suit == self.doubling_suit
         score = rules.score_hand(knocker_pv, other_pv, doubled)

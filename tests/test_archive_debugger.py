@@ -218,3 +218,16 @@ def test_def_fn_bodies_are_named_and_temporary_slot_bytes_are_not_decoded_as_cod
     store = next(i for i, line in enumerate(body) if line.endswith("; STORE fac->temp"))
     assert re.search(r"\bdb +80h$", body[store + 1])               # the slot byte
     assert body[store + 2].endswith("; RND")                        # FNR = INT(RND * N) + 1
+
+
+@needs_originals
+def test_the_documented_shuffle_listing_names_rnd_randomize_timer_print_and_gosub():
+    """docs/archivists.md's one command: RANDOMIZE TIMER (line 110), FNR (270), the shuffle
+    (10610-10750) and the message routine it calls (12640-12680)."""
+    listing = CliRunner().invoke(main, ["disasm", str(DISK1612), "GINRUMMY.EXE",
+                                        "--lines", "110,270,10610-10750,12640-12680"])
+    assert listing.exit_code == 0, listing.output
+    named = set(re.findall(r"lcall +[0-9A-F]{4}:[0-9A-F]{4} +; (\w+)$", listing.output, re.M))
+    assert {"RND", "RANDOMIZE", "TIMER", "GOSUB", "RETURN", "PRINT_BEGIN", "PRINT_END"} <= named
+    assert listing.output.count("\n...\n") == 3
+    assert "<line 110>" in listing.output and "<line 12680>" in listing.output

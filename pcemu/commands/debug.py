@@ -90,8 +90,9 @@ def _pipe_reader():
 @click.command()
 @click.argument("source")
 @click.argument("file", required=False)
-@click.option("--lines", "line_range", default=None, metavar="FIRST[-LAST]",
-              help="BASIC lines (from the program's statement table), e.g. 10610-10750.")
+@click.option("--lines", "line_range", default=None, metavar="FIRST[-LAST][,...]",
+              help="BASIC lines (from the program's statement table), e.g. 10610-10750, "
+                   "or several ranges: 110,270,10610-10750.")
 @click.option("--routine", default=None, help="A runtime routine found by signature: RND, TIMER ...")
 @click.option("--at", "at", default=None, metavar="SEG:OFF", help="An address in the load module.")
 @click.option("--count", type=int, default=40, help="Instructions to list with --routine or --at.")
@@ -118,11 +119,15 @@ def disasm(source: str, file: str | None, line_range: str | None, routine: str |
         if len(chosen) != 1:
             raise _fail("say what to list: one of --lines, --routine, --at (or --names)")
         if line_range:
-            first, _, last = line_range.partition("-")
-            if not first.strip().isdigit() or (last and not last.strip().isdigit()):
-                raise _fail(f"--lines wants FIRST[-LAST] in decimal, not {line_range!r}")
-            start, end = pm.line_range(int(first), int(last) if last else None)
-            lines = pm.static_listing(start, end)
+            lines = []
+            for part in line_range.split(","):
+                first, _, last = part.partition("-")
+                if not first.strip().isdigit() or (last and not last.strip().isdigit()):
+                    raise _fail(f"--lines wants FIRST[-LAST][,...] in decimal, not {line_range!r}")
+                start, end = pm.line_range(int(first), int(last) if last else None)
+                if lines:
+                    lines.append("...")                   # a gap between the ranges
+                lines.extend(pm.static_listing(start, end))
         elif routine:
             lines = pm.listing_from(pm.routine(routine), count)
         else:

@@ -283,3 +283,20 @@ def test_trace_commands_write_traces_that_diff_equal(tmp_path):
     assert trace_format.read(py)[0]["source"] == "python"
     result = runner.invoke(diff_command, [str(orig), str(py)])
     assert result.exit_code == 0, result.output
+
+
+# -- the sweep's start times ----------------------------------------------------------------------
+def test_sweep_times_spread_over_the_day_and_cycle_the_settings():
+    from pcemu.trace.sweep import sweep_times
+    cases = sweep_times(500)
+    assert len(cases) == 500 and len({c.time for c in cases}) == 500
+    assert cases[0].time == (0, 0, 0, 0) and cases[-1].time == (23, 59, 59, 99)
+    moments = [((h * 60 + m) * 60 + s) * 100 + hs for h, m, s, hs in (c.time for c in cases)]
+    assert moments == sorted(moments)
+    assert max(b - a for a, b in zip(moments, moments[1:])) < 2 * DAY_HUNDREDTHS // 500
+    combos = {(c.variant, c.sound) for c in cases}
+    assert len(combos) == 6 and all(c.colour for c in cases)
+    both = sweep_times(24, displays=(True, False))
+    assert len({(c.variant, c.sound, c.colour) for c in both}) == 12
+    with pytest.raises(ValueError):
+        sweep_times(0)

@@ -56,17 +56,22 @@ def ginrummy(disk: str, **opts) -> None:
               help="Seed of the hundredths and offsets chosen inside each slot of the day.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Parallel processes (default: one per CPU).")
+@click.option("--display", "display", type=click.Choice(["colour", "mono", "both"]), default="colour",
+              show_default=True, help="The display adapter; both: alternate colour and mono.")
 @click.option("--disk", default="1612", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write one JSON line per start time here.")
-def ginrummy_sweep(count: int, seed: int, jobs: int | None, disk: str, output: Path | None) -> None:
+def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, disk: str,
+                   output: Path | None) -> None:
     """Compare the original's first deal with the Python game's over COUNT start times.
 
     The times are spread evenly over the day, cycling through the three
-    variants and both sound settings; exit status 1 if any deal differs."""
+    variants and both sound settings (and the displays asked for); exit status
+    1 if any deal differs."""
     from pcemu.trace.sweep import run_sweep, sweep_times
     started = _time.monotonic()
-    cases = sweep_times(count, seed)
+    displays = {"colour": (True,), "mono": (False,), "both": (True, False)}[display]
+    cases = sweep_times(count, seed, displays)
     try:
         results = run_sweep(cases, jobs=jobs, disk=disk, progress=lambda done: click.echo(
             f"\r{done}/{len(cases)}", nl=False, err=True))
@@ -79,11 +84,12 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, disk: str, output: P
             for r in results:
                 handle.write(json.dumps(r.as_dict()) + "\n")
     equal = sum(r.equal for r in results)
-    combos = sorted({(r.variant, r.sound) for r in results})
+    combos = sorted({(r.variant, r.sound, r.display) for r in results})
     click.echo(f"{equal} of {len(results)} first deals equal "
-               f"({len(combos)} variant/sound combinations, {_time.monotonic() - started:.0f} s)")
+               f"({len(combos)} variant/sound/display combinations, {_time.monotonic() - started:.0f} s)")
     for r in results:
         if not r.equal:
-            click.echo(f"  differs: --time {r.time} --variant {r.variant} --sound {r.sound}: {r.detail}")
+            click.echo(f"  differs: --time {r.time} --variant {r.variant} --sound {r.sound} "
+                       f"--display {r.display}: {r.detail}")
     if equal != len(results):
         sys.exit(1)

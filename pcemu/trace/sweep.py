@@ -4,7 +4,7 @@
 chosen inside it with a seeded generator; the first slot starts exactly at
 midnight and the last ends at 23:59:59.99, the two times where TIMER's
 arithmetic is special) and cycles through the three variants and both sound
-settings.  ``run_sweep`` runs the original to its first deal for each, in
+settings (and, if asked, colour and mono displays).  ``run_sweep`` runs the original to its first deal for each, in
 parallel processes, and compares the start and deal events with the Python
 game's.  Used by ``pcemu trace ginrummy-sweep`` and the differential tests.
 """
@@ -26,9 +26,11 @@ class Case:
     time: tuple[int, int, int, int]
     variant: str
     sound: bool
+    colour: bool = True
 
     def settings(self) -> game.Settings:
-        return game.Settings(time=self.time, variant=self.variant, sound=self.sound, demo=True)
+        return game.Settings(time=self.time, variant=self.variant, sound=self.sound, demo=True,
+                             colour=self.colour)
 
 
 @dataclass
@@ -36,6 +38,7 @@ class Result:
     time: str
     variant: str
     sound: str
+    display: str
     equal: bool
     detail: str = ""
 
@@ -48,7 +51,9 @@ def time_of(hundredths: int) -> tuple[int, int, int, int]:
     return seconds // 3600, seconds // 60 % 60, seconds % 60, hs
 
 
-def sweep_times(count: int, seed: int = 1612) -> list[Case]:
+def sweep_times(count: int, seed: int = 1612, displays: Sequence[bool] = (True,)) -> list[Case]:
+    """``count`` cases; ``displays`` lists the colour settings to cycle through (True:
+    colour), after the variants and the sounds."""
     if count < 1:
         raise ValueError("the sweep needs at least one start time")
     generator = random.Random(seed)
@@ -61,7 +66,8 @@ def sweep_times(count: int, seed: int = 1612) -> list[Case]:
             at = DAY_HUNDREDTHS - 1
         else:
             at = generator.randrange(low, high)
-        cases.append(Case(time_of(at), rules.VARIANTS[i % 3], SOUNDS[(i // 3) % 2]))
+        cases.append(Case(time_of(at), rules.VARIANTS[i % 3], SOUNDS[(i // 3) % 2],
+                          displays[(i // 6) % len(displays)]))
     return cases
 
 
@@ -74,7 +80,7 @@ def check_case(case: Case, disk: str = "1612") -> Result:
     python = game.python_trace(settings, hands=0)
     found = first_divergence(original, python, only=("start", "deal"))
     return Result(game.format_time(case.time), case.variant, "on" if case.sound else "off",
-                  found is None, "" if found is None else describe(found, "original", "python"))
+                  "colour" if case.colour else "mono", found is None, "" if found is None else describe(found, "original", "python"))
 
 
 def _check(args: tuple[Case, str]) -> Result:

@@ -87,14 +87,15 @@ def main() -> None:
 def trace_command(**opts) -> None:
     """Write the trace of a session of the Python game (JSON Lines, docs/trace-format.md).
 
-    With --demo the computer plays the first hand (issue 5: later hands and a
-    human player are not written yet); without it the trace ends after the deal."""
+    With --demo the computer plays --hands hands of the first game (issue 5: later
+    games and a human player are not written yet); without it the trace ends after
+    the deal."""
     settings = settings_from(opts)
     check_output(opts["output"])
     events = game.python_trace(settings, opts["hands"])
-    if opts["hands"] > (1 if settings.demo else 0):
-        click.echo("ginrummy: the Python game plays only the first hand, and only in demo mode; "
-                   "the trace stops there", err=True)
+    if opts["hands"] > 0 and not settings.demo:
+        click.echo("ginrummy: without --demo nobody plays your hand; the trace stops after "
+                   "the first deal", err=True)
     write_events(events, opts["output"])
 
 

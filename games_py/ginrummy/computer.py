@@ -418,6 +418,8 @@ class DemoHand:
     events: list = field(default_factory=list)
     knocker: int = NOBODY_KNOCKED
     player: int = 0
+    outcome: tuple | None = None
+    laid_off: bool = False
     _knock_shown: tuple | None = None
     _discarded: dict = field(default_factory=dict)
 
@@ -476,11 +478,30 @@ class DemoHand:
                 break
             self.player = 3 - self.player
         if self.knocker == NOBODY_KNOCKED:
+            arrange(t, self.player, t.places, self.random, final=True)     # line 2540
             self._message()                                 # "DEAD HAND" (line 2590)
             self.events.append(trace.dead_hand_event(next_dealer=self._name(self.player)))
+            self.outcome = None
         else:
             self._settle()
         return self.events
+
+    def finish(self, sound: bool, tunes: "Tunes") -> None:
+        """Lines 2630-2990 after the scoring, as far as they spend RND: the messages
+        (gin, lay-offs, undercut, the winner) and the winner's tune."""
+        if self.outcome is None:
+            return
+        score, knocker, _knocker_pv, _other_pv = self.outcome
+        if score.result == rules.GIN:
+            self.random.message_colour()                    # "I GO GIN!" (line 2650)
+        elif self.laid_off:
+            self.random.message_colour()                    # "I AM LAYING OFF CARD ..." (6170)
+        winner = knocker if score.knocker_wins else 3 - knocker
+        if winner != knocker:
+            self.random.message_colour()                    # "TA TA, AN UNDERCUT!" (line 2830)
+        self.random.message_colour()                        # "... WON THE HAND! (...)" (2990)
+        if sound:
+            tunes.play(self.random, winner)
 
     def _turn(self) -> bool:
         """Lines 3510-3570: knock?, draw, discard, knock?  True when the player knocked."""
@@ -582,6 +603,41 @@ class DemoHand:
                     raise RuntimeError(f"{item.card} is laid off on none of the melds the knock showed")
                 self.events.append(trace.layoff_event(self._name(other), item.card, target))
             other_pv = laid.pv
+            # line 5980: no scan when the opponent has nothing unmatched
+            self.laid_off = bool(laid.lay_offs) and t.pv[other] >= 1 and t.unmatched[other] >= 1
         doubled = t.oklahoma and t.knock_suit == self.doubling_suit
         score = rules.score_hand(knocker_pv, other_pv, doubled)
         self.outcome = (score, k, knocker_pv, other_pv)
+
+
+SEVEN = mbf.from_int(7)
+ONE = mbf.from_int(1)
+
+
+@dataclass
+class Tunes:
+    """The tune after each hand (lines 14260-14640): a tune different from the last one
+    of its kind, chosen by ``INT(RND * RND * 7 + 1)`` (line 14290) or ``INT(RND * 7 + 1)``
+    (line 14520).  Line 240 swaps the two kinds when the month of DATE$ is odd, as on the
+    tracer's machine, which starts on 1 January 1988."""
+
+    odd_month: bool = True
+    last_double: int = 0            # [12C6]
+    last_single: int = 0            # [12D6]
+
+    def play(self, random: OriginalRandom, winner: int) -> None:
+        double = (winner == 1) != self.odd_month          # GOSUB 14260 for player 1, 14490 for 2
+        g = random.generator
+        while True:
+            if double:
+                first = g.rnd()
+                value = mbf.mul(g.rnd(), first)
+            else:
+                value = g.rnd()
+            value = mbf.cint(mbf.int_(mbf.add(mbf.mul(value, SEVEN), ONE)))
+            if value != (self.last_double if double else self.last_single):
+                break
+        if double:
+            self.last_double = value
+        else:
+            self.last_single = value

@@ -71,37 +71,55 @@ def first_hand(settings: Settings, rules_: rules.Rules = rules.ORIGINAL_RULES) -
 
 def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
     """The trace as far as the Python game can play it today: the start and the first
-    deal, and in demo mode the first hand played out by the original's computer player
-    (games_py.ginrummy.computer).  Later hands are not played yet."""
+    deal, and in demo mode ``hands`` hands played out by the original's computer player
+    (games_py.ginrummy.computer), within the first game."""
     events = [trace_start(settings)]
-    _startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
-                                                  colour=settings.colour)
+    startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
+                                                 colour=settings.colour)
     match = Match(settings.variant)
-    state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
-                             dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
-    events.extend(state.events)
-    if settings.demo and hands > 0:
-        events.extend(demo_hand(settings, dealt, random, match))
-    return events
+    tunes = computer.Tunes()
+    played = 0
+    while True:
+        state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
+                                 dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
+        events.extend(state.events)
+        if not settings.demo or played >= hands:
+            return events
+        next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events)
+        played += 1
+        if game_over or played >= hands:
+            return events
+        dealt = original.deal_hand(random, next_dealer, dealt.back, settings.sound)
 
 
 def demo_hand(settings: Settings, dealt: original.Deal, random: original.OriginalRandom,
-              match: Match) -> list[dict]:
-    """One hand with the computer on both sides, and its score (lines 2230-2890)."""
+              match: Match, tunes: "computer.Tunes", events: list[dict]) -> tuple[int, bool]:
+    """One hand with the computer on both sides and its score (lines 2230-3060); returns
+    the next dealer and whether the game is over (its end is written, the next game is
+    not played)."""
     hand = computer.DemoHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
                                    settings.open_hands)
-    events = hand.play()
-    if hand.knocker:
-        score, knocker, knocker_pv, other_pv = hand.outcome
-        winner = knocker if score.knocker_wins else 3 - knocker
-        name = player_name(winner)
-        match.scores[name] += score.points
-        match.hands_won[name] += 1
-        events.append(trace.hand_end_event(
-            result=score.result, winner=name, knocker=player_name(knocker), points=score.points,
-            double=score.doubled, knocker_points=knocker_pv, opponent_points=other_pv,
-            scores=match.scores, hands_won=match.hands_won))
-    return events
+    events.extend(hand.play())
+    if not hand.knocker:
+        return hand.player, False                     # line 2600: the last mover deals
+    score, knocker, knocker_pv, other_pv = hand.outcome
+    winner = knocker if score.knocker_wins else 3 - knocker
+    name = player_name(winner)
+    match.scores[name] += score.points
+    match.hands_won[name] += 1
+    hand.finish(settings.sound, tunes)
+    events.append(trace.hand_end_event(
+        result=score.result, winner=name, knocker=player_name(knocker), points=score.points,
+        double=score.doubled, knocker_points=knocker_pv, opponent_points=other_pv,
+        scores=match.scores, hands_won=match.hands_won))
+    if not rules.game_over(match.scores):
+        return winner, False                          # line 3060: the winner deals
+    result = rules.score_game(match.scores, match.hands_won)
+    match.points[result.winner] += result.game_points
+    events.append(trace.game_end_event(
+        winner=result.winner, box_bonus=result.box_bonus, totals=result.totals,
+        shutout=result.shutout, game_points=result.game_points, points=match.points))
+    return winner, True
 
 
 def trace_start(settings: Settings, source: str = "python") -> dict:

@@ -81,7 +81,8 @@ def test_bad_answers_get_a_message_and_the_question_again(monkeypatch, capsys, t
 
 
 def test_hint_suggests_the_computers_choice(monkeypatch, capsys, tmp_path):
-    """The document's "hint feature": H shows what the computer would do."""
+    """The document's "hint feature": H shows what the computer would do.
+    [004_fa271ff1c123496e.txt line 32]"""
     code, out = run(monkeypatch, capsys, ["play", "--seed", "3", "--dir", str(tmp_path)],
                     "b\nh\nq\ny\nq\n")
     hint = next(line for line in out.splitlines() if "Hint: lay away" in line)
@@ -92,7 +93,8 @@ def test_hint_suggests_the_computers_choice(monkeypatch, capsys, tmp_path):
 
 
 def test_options_menu_changes_and_saves_the_config(monkeypatch, capsys, tmp_path):
-    """Options: N name, + limit, K skunking, B big cards, P pointer, S save."""
+    """Options: N name, + limit, K skunking, B big cards, P pointer, S save.
+    [004_fa271ff1c123496e.txt lines 85-130]"""
     script = "o\nn\nDave_Teach\n+\nk\nb\np\np\ns\nm\nq\n"
     code, out = run(monkeypatch, capsys, ["play", "--dir", str(tmp_path)], script)
     assert code == 0 and "Options saved to CRIBBAGE.CFG." in out
@@ -105,6 +107,7 @@ def test_options_menu_changes_and_saves_the_config(monkeypatch, capsys, tmp_path
 
 
 def test_big_cards_draws_boxes(monkeypatch, capsys, tmp_path):
+    """[004_fa271ff1c123496e.txt lines 113-118]"""
     cfg.save_config(tmp_path / cfg.CONFIG_FILE, cfg.Options(big_cards=True))
     _, out = run(monkeypatch, capsys, ["play", "--seed", "1", "--dir", str(tmp_path)],
                  "b\nq\ny\nq\n")
@@ -112,6 +115,7 @@ def test_big_cards_draws_boxes(monkeypatch, capsys, tmp_path):
 
 
 def test_corrupt_config_is_reported_and_replaced(monkeypatch, capsys, tmp_path):
+    """[004_fa271ff1c123496e.txt lines 125-130]"""
     (tmp_path / cfg.CONFIG_FILE).write_bytes(b"\x00\x01 not options")
     code, out = run(monkeypatch, capsys, ["play", "--dir", str(tmp_path)], "q\n")
     assert code == 0 and "CRIBBAGE.CFG is corrupt" in out and "Traceback" not in out
@@ -120,6 +124,7 @@ def test_corrupt_config_is_reported_and_replaced(monkeypatch, capsys, tmp_path):
 
 
 def test_statistics_screen_shows_the_current_player(monkeypatch, capsys, tmp_path):
+    """[004_fa271ff1c123496e.txt lines 77-79, 133-136]"""
     table = stats.record_game({}, "PLAYER", True, True)
     stats.save_stats(tmp_path / stats.STATS_FILE, table)
     _, out = run(monkeypatch, capsys, ["play", "--dir", str(tmp_path)], "s\nm\nq\n")

@@ -34,7 +34,8 @@ def play(state, text):
 
 def test_fifteen_pegs_two():
     """Doc: "FIFTEEN  You peg 2 points for adding a card that makes the sum
-    equal to 15"."""
+    equal to 15".
+    [004_fa271ff1c123496e.txt line 173]"""
     assert pegs("7H 8S") == 2
     assert pegs("KH 5S") == 2
     assert pegs("KH 4S") == 0
@@ -42,14 +43,16 @@ def test_fifteen_pegs_two():
 
 def test_pair_pegs_two_only_with_the_previous_card():
     """Doc: "PAIR  You peg 2 points if you match the rank of the previously
-    played card"."""
+    played card".
+    [004_fa271ff1c123496e.txt line 176]"""
     assert pegs("9H 9S") == 2
     assert pegs("9H 2S 9C") == 0          # not the previously played card
 
 
 def test_triplet_pegs_six_and_four_pegs_twelve():
     """Doc: "TRIPLET  Adding the third card (in a row) of the same rank scores
-    6 points" and "FOUR ... pegs 12 points"."""
+    6 points" and "FOUR ... pegs 12 points".
+    [004_fa271ff1c123496e.txt lines 179, 183]"""
     assert pegs("4H 4S 4C") == 6
     assert pegs("4H 4S 4C 4D") == 12
     assert [i.kind for i in pegging_items(cards("4H 4S 4C"))] == ["triplet"]
@@ -57,7 +60,8 @@ def test_triplet_pegs_six_and_four_pegs_twelve():
 
 def test_run_in_any_order_one_point_a_card():
     """Doc: "RUN (Sequence) ... a sequence of 3 or more, in any order, you
-    peg 1 point for each card ... Example: 3-4-5, 3-5-4, 5-2-4-3"."""
+    peg 1 point for each card ... Example: 3-4-5, 3-5-4, 5-2-4-3".
+    [004_fa271ff1c123496e.txt lines 185-186, 189]"""
     assert pegs("3H 4S 5C") == 3
     assert pegs("3H 5S 4C") == 3
     assert pegs("5H 2S 4C 3D") == 4
@@ -66,14 +70,16 @@ def test_run_in_any_order_one_point_a_card():
 
 
 def test_run_is_broken_by_a_repeated_rank():
-    """A run uses the last cards played; a repeated rank among them spoils it."""
+    """A run uses the last cards played; a repeated rank among them spoils it.
+    [004_fa271ff1c123496e.txt lines 185-189]"""
     assert pegs("3H 4S 4C 5D") == 0
     assert pegs("4H 5S 3C 4D") == 3           # 5-3-4 is a run; 4-5-3-4 is not
 
 
 def test_combinations_add_up():
     """"EACH and EVERY combination counts separately": a run that makes 15
-    pegs both, and 31 pegs 2."""
+    pegs both, and 31 pegs 2.
+    [004_fa271ff1c123496e.txt line 219]"""
     assert pegs("4H 5S 6C") == 3 + 2
     assert pegs("KH QS AC") == 0
     items = pegging_items(cards("KH QS 5C 6D"))   # 10+10+5+6 = 31
@@ -81,6 +87,7 @@ def test_combinations_add_up():
 
 
 def test_cached_points_match_itemised_points():
+    """[004_fa271ff1c123496e.txt lines 171-189]"""
     for text in ("7H 8S", "4H 4S 4C 4D", "5H 2S 4C 3D", "KH QS 5C 6D", "3H 5S 3C 4D"):
         assert pegging_points(tuple(c.rank for c in cards(text))) == pegs(text)
 
@@ -88,7 +95,8 @@ def test_cached_points_match_itemised_points():
 # --- turn order, GO and 31 ----------------------------------------------------
 
 def test_non_dealer_lays_the_first_card():
-    """Doc: "play begins with the non-dealer laying down a card"."""
+    """Doc: "play begins with the non-dealer laying down a card".
+    [004_fa271ff1c123496e.txt line 155]"""
     s = play_state("2H 3H", "4S 5S", dealer=1)
     assert s.current_player() == 0
     with pytest.raises(rules.IllegalAction):
@@ -96,7 +104,8 @@ def test_non_dealer_lays_the_first_card():
 
 
 def test_count_can_never_exceed_31():
-    """Doc: "During play, the sum can never exceed 31"."""
+    """Doc: "During play, the sum can never exceed 31".
+    [004_fa271ff1c123496e.txt line 161]"""
     s = play_state("KH QH", "7S 2S", dealer=1)
     s.pile = cards("KC QC 5C")                 # count 25
     assert rules.legal_actions(s) == [Play(card("2S"))]
@@ -112,7 +121,8 @@ def test_go_opponent_plays_on_and_31_pegs_two_instead_of_one():
     """Doc: "If a player cannot play a card without exceeding 31 he must say
     GO ...  Before pegging his 1 point the player gaining the GO must lay down
     all the cards he can ... If a player reaches exactly 31 then he pegs 2
-    points instead of 1 point for the GO"."""
+    points instead of 1 point for the GO".
+    [004_fa271ff1c123496e.txt lines 161, 163-164]"""
     s = play_state(dealer_hand="QH 7H 6H 5H", pone_hand="KS 8S 2S AS", dealer=1)
     play(s, "KS")                                   # 10
     play(s, "QH")                                   # 20
@@ -130,6 +140,7 @@ def test_go_opponent_plays_on_and_31_pegs_two_instead_of_one():
 
 
 def test_go_point_when_nobody_can_reach_31():
+    """[004_fa271ff1c123496e.txt lines 161-166]"""
     s = play_state(dealer_hand="QH 7H 6H 5H", pone_hand="KS 8S 2S 9S", dealer=1)
     for c in ("KS", "QH", "8S"):                    # 28, dealer says GO
         play(s, c)
@@ -142,7 +153,8 @@ def test_go_point_when_nobody_can_reach_31():
 
 def test_a_player_out_of_cards_lets_the_other_play_on_and_last_card_pegs_one():
     """With the pone's cards gone the dealer plays his out alone; runs still
-    count, and the last card of the play pegs 1 (standard rule)."""
+    count, and the last card of the play pegs 1 (standard rule).
+    [004_fa271ff1c123496e.txt lines 161-166]"""
     s = play_state(dealer_hand="QH 7H 6H 5H", pone_hand="KS 8S 2S AS", dealer=1)
     for c in ("KS", "QH", "8S", "2S", "AS"):        # pone reaches 31, empty-handed
         play(s, c)
@@ -157,6 +169,7 @@ def test_a_player_out_of_cards_lets_the_other_play_on_and_last_card_pegs_one():
 
 
 def test_after_31_the_other_player_leads_and_no_go_is_said():
+    """[004_fa271ff1c123496e.txt lines 161-166]"""
     s = play_state(dealer_hand="KH QH 3H", pone_hand="5S 6S 4S", dealer=1)
     play(s, "5S")
     _, events = play(s, "KH")                       # 15
@@ -172,6 +185,7 @@ def test_after_31_the_other_player_leads_and_no_go_is_said():
 
 
 def test_no_last_card_point_when_the_play_ends_on_31():
+    """[004_fa271ff1c123496e.txt lines 164-165]"""
     s = play_state(dealer_hand="KH", pone_hand="AS", dealer=1)
     s.pile = cards("QC KC")
     s.played = [[], cards("QC KC")]
@@ -184,7 +198,8 @@ def test_no_last_card_point_when_the_play_ends_on_31():
 
 def test_each_card_laid_announces_the_sum():
     """Doc: "Each time a player lays down a card he announces the sum of all
-    the cards that have been laid down so far"."""
+    the cards that have been laid down so far".
+    [004_fa271ff1c123496e.txt line 158]"""
     from games_py.cribbage.render import describe
     s = play_state(dealer_hand="KH 3H", pone_hand="4S AS", dealer=1)
     sums = []
@@ -196,6 +211,7 @@ def test_each_card_laid_announces_the_sum():
 
 
 def test_cards_not_in_hand_are_refused():
+    """[004_fa271ff1c123496e.txt lines 156-159]"""
     s = play_state("2H 3H", "4S 5S", dealer=1)
     with pytest.raises(rules.IllegalAction, match="not in your hand"):
         rules.apply(s, Play(card("9D")))
@@ -203,7 +219,8 @@ def test_cards_not_in_hand_are_refused():
 
 def test_reaching_the_limit_in_the_play_ends_the_game_at_once():
     """The game is won the moment the limit is reached; the peg stops in the
-    game hole (121) and nobody plays on."""
+    game hole (121) and nobody plays on.
+    [004_fa271ff1c123496e.txt lines 100-102, 193-196]"""
     s = play_state(dealer_hand="KH 2H", pone_hand="5S 9S", dealer=1, scores=(120, 50))
     play(s, "5S")
     _, events = play(s, "KH")                       # dealer 15: 52

@@ -71,6 +71,7 @@ def play_checked(seed):
 
 
 def test_a_thousand_seeded_games_keep_every_invariant():
+    """[004_fa271ff1c123496e.txt lines 145-166, 192-224]"""
     started, cpu = time.perf_counter(), time.process_time()
     computer_moves = 0
     skunks = 0
@@ -95,6 +96,7 @@ five_cards = st.lists(st.sampled_from(full_deck()), min_size=5, max_size=5, uniq
 @settings(max_examples=300, deadline=None)
 @given(five_cards, st.booleans())
 def test_fast_count_equals_itemised_count(hand5, is_crib):
+    """[004_fa271ff1c123496e.txt lines 199-219]"""
     hand, starter = hand5[:4], hand5[4]
     assert hand_points(hand, starter, is_crib) == total(score_hand(hand, starter, is_crib))
 
@@ -103,7 +105,8 @@ def test_fast_count_equals_itemised_count(hand5, is_crib):
 @given(five_cards, st.booleans())
 def test_no_hand_scores_19_25_26_27_or_over_29(hand5, is_crib):
     """Known facts of cribbage arithmetic: a show is 0-29 and never 19, 25,
-    26 or 27."""
+    26 or 27.
+    [004_fa271ff1c123496e.txt lines 199-219]"""
     points = hand_points(hand5[:4], hand5[4], is_crib)
     assert 0 <= points <= 29 and points not in (19, 25, 26, 27)
 
@@ -111,6 +114,7 @@ def test_no_hand_scores_19_25_26_27_or_over_29(hand5, is_crib):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(full_deck()), min_size=1, max_size=8, unique=True))
 def test_pegging_scores_depend_on_ranks_only(pile):
+    """[004_fa271ff1c123496e.txt lines 171-189]"""
     while sum(value(c) for c in pile) > 31:
         pile = pile[:-1]
     if pile:

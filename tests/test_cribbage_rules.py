@@ -39,7 +39,8 @@ def discard_both(s):
 # --- the deal and the crib ----------------------------------------------------
 
 def test_each_player_receives_six_cards():
-    """Doc: "Each player receives 6 cards"."""
+    """Doc: "Each player receives 6 cards".
+    [004_fa271ff1c123496e.txt line 146]"""
     s = dealt()
     assert [len(h) for h in s.hands] == [6, 6]
     assert len(set(s.hands[0]) | set(s.hands[1])) == 12
@@ -49,7 +50,8 @@ def test_each_player_receives_six_cards():
 def test_two_discards_each_make_the_crib_which_belongs_to_the_dealer():
     """Doc: "The players then choose two cards to discard.  The four cards
     discarded by the two players constitute the CRIB, which always belongs to
-    the dealer"."""
+    the dealer".
+    [004_fa271ff1c123496e.txt line 146]"""
     s = dealt(dealer=1)
     assert s.current_player() == 0
     tossed = s.hands[0][:2] + s.hands[1][:2]
@@ -63,6 +65,7 @@ def test_two_discards_each_make_the_crib_which_belongs_to_the_dealer():
 
 
 def test_a_discard_must_be_two_different_cards_of_the_hand():
+    """[004_fa271ff1c123496e.txt lines 146-148]"""
     s = dealt()
     p = s.current_player()
     mine, theirs = s.hands[p], s.hands[1 - p]
@@ -77,7 +80,8 @@ def test_a_discard_must_be_two_different_cards_of_the_hand():
 
 def test_the_starter_is_cut_after_both_discards():
     """Doc: "After both players have discarded their two cards, the deck is
-    cut and one card is placed face up ... This card is the STARTER"."""
+    cut and one card is placed face up ... This card is the STARTER".
+    [004_fa271ff1c123496e.txt lines 150-151]"""
     s = dealt()
     rules.apply(s, Discard(tuple(s.hands[s.current_player()][:2])))
     assert s.phase is Phase.DISCARD and s.starter is None
@@ -89,7 +93,8 @@ def test_the_starter_is_cut_after_both_discards():
 
 
 def test_jack_starter_pegs_two_for_the_dealer():
-    """Doc: "If the STARTER is a JACK then the dealer PEGS (scores) 2 points"."""
+    """Doc: "If the STARTER is a JACK then the dealer PEGS (scores) 2 points".
+    [004_fa271ff1c123496e.txt line 152]"""
     s = dealt(seed=5, dealer=1)
     discard_both(s)
     jack = next(c for c in s.deck if c.rank == 11)
@@ -101,6 +106,7 @@ def test_jack_starter_pegs_two_for_the_dealer():
 
 
 def test_no_heels_for_another_starter():
+    """[004_fa271ff1c123496e.txt lines 151-152]"""
     s = dealt(seed=5, dealer=1)
     discard_both(s)
     other = next(c for c in s.deck if c.rank != 11)
@@ -109,6 +115,7 @@ def test_no_heels_for_another_starter():
 
 
 def test_heels_can_win_the_game_before_the_play():
+    """[004_fa271ff1c123496e.txt line 152]"""
     s = dealt(seed=5, dealer=0)
     s.scores = [119, 100]
     discard_both(s)
@@ -130,7 +137,8 @@ def show_state(dealer=1, scores=(0, 0)):
 
 def test_hands_are_counted_non_dealer_dealer_then_crib():
     """Doc: "the three hands are counted in order: non-dealer, then dealer's
-    hand, then CRIB ... The STARTER is considered a part of each hand"."""
+    hand, then CRIB ... The STARTER is considered a part of each hand".
+    [004_fa271ff1c123496e.txt lines 193, 196]"""
     s = show_state(dealer=1)
     events = rules.step(s, random.Random(0))
     shows = [(e.player, e.label, len(e.cards)) for e in events if e.kind == "show"]
@@ -143,7 +151,8 @@ def test_hands_are_counted_non_dealer_dealer_then_crib():
 
 def test_a_player_can_win_before_his_opponent_counts():
     """Doc: "toward the end of a game a player might be able to reach a
-    winning score before his opponent has a chance to count his hand"."""
+    winning score before his opponent has a chance to count his hand".
+    [004_fa271ff1c123496e.txt line 194]"""
     s = show_state(dealer=1, scores=(110, 120))
     events = rules.step(s, random.Random(0))
     assert [e.kind for e in events] == ["show", "win"]
@@ -151,6 +160,7 @@ def test_a_player_can_win_before_his_opponent_counts():
 
 
 def test_the_deal_alternates_after_each_hand():
+    """[004_fa271ff1c123496e.txt lines 145-148]"""
     s = show_state(dealer=1)
     rules.step(s, random.Random(0))
     assert s.dealer == 0 and s.phase is Phase.DEAL
@@ -159,7 +169,8 @@ def test_the_deal_alternates_after_each_hand():
 def test_cut_for_deal_lower_card_deals():
     """Standard rule (the document is silent): each cuts, lower card deals,
     equal cards cut again; "Rank of cards: (High) K, Q, J, 10, ... 2, A", so
-    an ace is the lowest cut."""
+    an ace is the lowest cut.
+    [004_fa271ff1c123496e.txt line 142]"""
     for seed in range(40):
         s = rules.new_game()
         events = rules.step(s, random.Random(seed))
@@ -179,7 +190,8 @@ def ended(limit, loser_score, skunking=True):
 
 @pytest.mark.parametrize("limit", [121, 61])
 def test_score_limits_121_and_61_only(limit):
-    """Doc: "cycles the pegging board total between 121 and 61 pegs"."""
+    """Doc: "cycles the pegging board total between 121 and 61 pegs".
+    [004_fa271ff1c123496e.txt line 101]"""
     assert rules.new_game(limit).limit == limit
     with pytest.raises(ValueError, match="121 or 61"):
         rules.new_game(100)
@@ -188,7 +200,8 @@ def test_score_limits_121_and_61_only(limit):
 def test_skunk_line_after_hole_90_or_30():
     """Doc: "If a player fails to reach the skunk point (limit - 30) ... this
     counts a 2 wins.  When playing to 121 points, the skunk line is after the
-    90th hole; for a 61 point limit it is after the 30th"."""
+    90th hole; for a 61 point limit it is after the 30th".
+    [004_fa271ff1c123496e.txt lines 105, 107]"""
     assert ended(121, 90).skunk and ended(121, 90).wins == 2
     assert not ended(121, 91).skunk and ended(121, 91).wins == 1
     assert ended(61, 30).wins == 2
@@ -196,13 +209,15 @@ def test_skunk_line_after_hole_90_or_30():
 
 
 def test_skunk_only_with_the_option_on():
-    """Doc: "Changing the SKUNKING option to YES will allow a skunk win"."""
+    """Doc: "Changing the SKUNKING option to YES will allow a skunk win".
+    [004_fa271ff1c123496e.txt line 105]"""
     assert ended(121, 40, skunking=False).wins == 1
     assert not ended(121, 40, skunking=False).skunk
 
 
 def test_no_double_skunk():
-    """Doc: "Double skunk (halfway for 121 limit) is NOT implemented"."""
+    """Doc: "Double skunk (halfway for 121 limit) is NOT implemented".
+    [004_fa271ff1c123496e.txt line 109]"""
     assert ended(121, 10).wins == 2
 
 
@@ -252,7 +267,9 @@ def test_computer_takes_a_fifteen_and_avoids_giving_31():
 
 def test_computer_sees_only_its_own_view():
     """Like Teach's other games the computer "does NOT cheat": changing the
-    opponent's hidden cards does not change its choice."""
+    opponent's hidden cards does not change its choice.
+    CRIBBAGE.DOC is cut off before its computer section; the quote is from his
+    GinRummy document [001_669d1958badefd0b.txt line 108]."""
     s = dealt(seed=11)
     p = s.current_player()
     before = ComputerPlayer().choose(s.view(p), rules.legal_actions(s))

@@ -5,7 +5,8 @@ from games_py.cribbage.stats import Record
 
 def test_a_skunk_counts_as_two_wins():
     """Doc: "If a player fails to reach the skunk point ... this counts a 2
-    wins"."""
+    wins".
+    [004_fa271ff1c123496e.txt lines 105, 107]"""
     table = stats.record_game({}, "DAVE", won=True, skunk=True)
     table = stats.record_game(table, "DAVE", won=True, skunk=False)
     table = stats.record_game(table, "DAVE", won=False, skunk=True)
@@ -14,7 +15,8 @@ def test_a_skunk_counts_as_two_wins():
 
 
 def test_statistics_are_kept_per_player_name(tmp_path):
-    """Doc: "This displays the current player's cumulative game statistics"."""
+    """Doc: "This displays the current player's cumulative game statistics".
+    [004_fa271ff1c123496e.txt line 78]"""
     path = tmp_path / stats.STATS_FILE
     table = stats.record_game({}, "DAVE", True, False)
     table = stats.record_game(table, 'J. Doe?', False, False)
@@ -25,10 +27,12 @@ def test_statistics_are_kept_per_player_name(tmp_path):
 
 
 def test_missing_stats_file_is_an_empty_table(tmp_path):
+    """[004_fa271ff1c123496e.txt lines 77-79, 133-136]"""
     assert stats.load_stats(tmp_path / stats.STATS_FILE) == ({}, [])
 
 
 def test_corrupt_stats_file_is_kept_aside(tmp_path):
+    """[004_fa271ff1c123496e.txt lines 77-79, 133-136]"""
     path = tmp_path / stats.STATS_FILE
     for content in (b"DAVE|3|1|1|0|0\n", b"DAVE|x|1|0|0|0\n", b"\xff\xfe", b"DAVE|1|1\n"):
         path.write_bytes(content)

@@ -59,7 +59,8 @@ def run_game(state: GameState | None, commands: list[str], **options) -> tuple[T
 # -- the command line ---------------------------------------------------------
 
 def test_demo_runs_a_whole_game_and_is_reproducible():
-    """Demo mode: computer against computer, fixed by --seed."""
+    """Demo mode: computer against computer, fixed by --seed.
+    [003_57b64a2ada5ce15a.txt lines 151, 163]"""
     first = run_cli("demo", "--seed", "5", "--quiet", "--no-colour")
     second = run_cli("demo", "--seed", "5", "--quiet", "--no-colour")
     assert first.returncode == 0, first.stderr
@@ -68,6 +69,7 @@ def test_demo_runs_a_whole_game_and_is_reproducible():
 
 
 def test_demo_prints_every_turn():
+    """[003_57b64a2ada5ce15a.txt lines 139-151]"""
     result = run_cli("demo", "--seed", "2", "--levels", "beginner", "beginner", "--no-colour")
     assert result.returncode == 0, result.stderr
     turns = [line for line in result.stdout.splitlines() if line.startswith("turn ")]
@@ -99,7 +101,8 @@ def test_bad_arguments_are_reported_by_argparse():
 # -- playing in the terminal ----------------------------------------------------
 
 def test_opening_play_from_the_terminal():
-    """Lay R10 R11 R12 (33 >= 30) and press OK."""
+    """Lay R10 R11 R12 (33 >= 30) and press OK.
+    [003_57b64a2ada5ce15a.txt lines 148, 191-193]"""
     state = make_state("R10 R11 R12 K1", "B1 B2")
     game, out = run_game(state, ["play R10 R11 R12", "ok"])
     assert game.state.opened[0]
@@ -108,7 +111,8 @@ def test_opening_play_from_the_terminal():
 
 
 def test_requester_then_penalty_from_the_terminal():
-    """"you will see a requester" -- then OK again takes the penalty."""
+    """"you will see a requester" -- then OK again takes the penalty.
+    [003_57b64a2ada5ce15a.txt line 193]"""
     state = make_state("R1 K1", "B1 B2")
     game, out = run_game(state, ["play R1", "ok", "ok"])
     assert "your first play must total at least 30" in out
@@ -118,7 +122,8 @@ def test_requester_then_penalty_from_the_terminal():
 
 
 def test_back_up_from_the_terminal():
-    """"Back up -- take back the last piece played.\""""
+    """"Back up -- take back the last piece played.\"
+    [003_57b64a2ada5ce15a.txt line 204]"""
     state = make_state("R10 R11 R12 K1", "B1 B2")
     game, out = run_game(state, ["play R10 R11 R12", "back", "ok"])
     # R12 came back: R10 R11 alone is incomplete, so OK shows the requester
@@ -126,7 +131,8 @@ def test_back_up_from_the_terminal():
 
 
 def test_drop_splits_a_run_from_the_terminal():
-    """"drop a 5 on top of a series 3-4-5-6-7 ... split into 3-4-5 and 5-6-7\""""
+    """"drop a 5 on top of a series 3-4-5-6-7 ... split into 3-4-5 and 5-6-7\"
+    [003_57b64a2ada5ce15a.txt line 173]"""
     state = make_state("R5 K1", "B1 B2", table=["R3 R4 R5 R6 R7"], opened=(True, True))
     game, out = run_game(state, ["play R5 to 1", "ok"])
     numbers = sorted([t.number for t in s] for s in game.state.table)
@@ -134,6 +140,7 @@ def test_drop_splits_a_run_from_the_terminal():
 
 
 def test_move_a_table_piece_from_the_terminal():
+    """[003_57b64a2ada5ce15a.txt lines 140, 167-173]"""
     state = make_state("B7 K7 K1", "B1 B2", table=["R4 R5 R6 R7"], opened=(True, True))
     game, out = run_game(state, ["move 1 R7", "play B7 K7 to 2", "ok"])
     assert sorted(len(s) for s in game.state.table) == [3, 3]
@@ -141,7 +148,8 @@ def test_move_a_table_piece_from_the_terminal():
 
 
 def test_single_play_the_program_does_not_play():
-    """"Single play -- the program doesn't play.\""""
+    """"Single play -- the program doesn't play.\"
+    [003_57b64a2ada5ce15a.txt lines 207-208]"""
     state = make_state("R1 K1", "B11 B12 B13", opened=(True, True))
     game, out = run_game(state, ["single", "ok", "ok"])
     assert "Single play on" in out
@@ -150,12 +158,14 @@ def test_single_play_the_program_does_not_play():
 
 
 def test_level_menu_switches_the_computer():
+    """[003_57b64a2ada5ce15a.txt lines 214-219]"""
     game, out = run_game(None, ["level expert", "level grandmaster", "quit"])
     assert game.computer.name == "Expert" and "Level: Expert." in out
     assert "choose beginner or expert" in out
 
 
 def test_new_game_deals_again():
+    """[003_57b64a2ada5ce15a.txt lines 205-206]"""
     game, out = run_game(None, ["new", "quit"], seed=9)
     first_deal = TerminalGame(lambda p: "", io.StringIO(), seed=9).state
     assert game.state != first_deal and "New game" in out
@@ -163,7 +173,8 @@ def test_new_game_deals_again():
 
 def test_human_swaps_a_duplicate():
     """"Pick up the duplicate piece, and click on the program's tray. The
-    piece will be swapped.\""""
+    piece will be swapped.\"
+    [003_57b64a2ada5ce15a.txt line 185]"""
     state = make_state("R5 R5 K1", "B9 B9 O4", opened=(True, True))
     game, out = run_game(state, ["swap R5", "quit"])
     assert "Swapped your R5 for the computer's B9" in out
@@ -172,7 +183,8 @@ def test_human_swaps_a_duplicate():
 
 
 def test_computer_swap_asks_which_duplicate_to_give():
-    """The computer may swap too; the human chooses which duplicate goes."""
+    """The computer may swap too; the human chooses which duplicate goes.
+    [003_57b64a2ada5ce15a.txt lines 147, 181-187]"""
     state = make_state("K2 K2 K3 K3 B1", "R5 R5 O13", opened=(True, True), current=1)
     game, out = run_game(state, ["X9", "B1", "K3", "quit"], level="expert")
     assert "choose one of your duplicates to give: K2 K3" in out
@@ -188,14 +200,16 @@ def test_colour_output_marks_pieces():
 
 
 def test_game_over_when_the_tray_is_empty():
-    """"The player who is the first to lose all his pieces, wins the game.\""""
+    """"The player who is the first to lose all his pieces, wins the game.\"
+    [003_57b64a2ada5ce15a.txt line 151]"""
     state = make_state("R10 R11 R12", "B1 B2", opened=(True, True))
     game, out = run_game(state, ["play R10 R11 R12", "ok", "quit"])
     assert game.state.over and "You win!" in out
 
 
 def test_draw_only_before_moving():
-    """The gadget shows "take a piece" until you move, then "OK"."""
+    """The gadget shows "take a piece" until you move, then "OK".
+    [003_57b64a2ada5ce15a.txt line 150]"""
     state = make_state("R10 R11 R12 K1", "B1 B2")
     game, out = run_game(state, ["play R10", "draw", "back", "draw"])
     assert "you have moved pieces" in out

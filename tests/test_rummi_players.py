@@ -53,7 +53,8 @@ POSITIONS = game_positions()
 
 
 def test_expert_never_plays_fewer_pieces_than_beginner():
-    """From the same position (the player to move, same tray and table)."""
+    """From the same position (the player to move, same tray and table).
+    [003_57b64a2ada5ce15a.txt lines 216-219]"""
     more = 0
     for state in POSITIONS:
         view = view_for(state, state.current)
@@ -66,7 +67,8 @@ def test_expert_never_plays_fewer_pieces_than_beginner():
 
 def test_expert_rearranges_where_beginner_cannot():
     """R4-R5-R6-R7 on the table, B7 K7 on the tray: only taking R7 off the run
-    ("the program will try every combination") plays them."""
+    ("the program will try every combination") plays them.
+    [003_57b64a2ada5ce15a.txt line 219]"""
     state = make_state("B7 K7 O1", "B1", table=["R4 R5 R6 R7"])
     view = view_for(state, 0)
     assert BeginnerPlayer().plan(view).played == ()
@@ -76,7 +78,8 @@ def test_expert_rearranges_where_beginner_cannot():
 
 def test_beginner_lays_tray_series_and_adds_to_ends_without_rearranging():
     """"doesn't try every (complex) combination": new series from the tray,
-    single pieces at the ends of table series; table series are not split."""
+    single pieces at the ends of table series; table series are not split.
+    [003_57b64a2ada5ce15a.txt line 217]"""
     table = [S("R3 R4 R5"), S("K9 B9 O9")]
     plan = beginner_play(table, tiles("R6 R9 B1 B2 B3 K5"), 0)
     assert Counter(str(t) for t in plan.played) == Counter(["R6", "R9", "B1", "B2", "B3"])
@@ -88,7 +91,8 @@ def test_beginner_lays_tray_series_and_adds_to_ends_without_rearranging():
 
 
 def test_beginner_opening_needs_30():
-    """"he must play at least a total of 30" -- or the beginner draws."""
+    """"he must play at least a total of 30" -- or the beginner draws.
+    [003_57b64a2ada5ce15a.txt line 148]"""
     assert beginner_play([], tiles("R1 R2 R3 K4"), 30).played == ()
     plan = beginner_play([], tiles("R10 R11 R12 K4"), 30)
     assert plan.points == 33
@@ -96,7 +100,8 @@ def test_beginner_opening_needs_30():
 
 def test_expert_offers_a_duplicate_it_does_not_need():
     """"If both players have duplicate pieces ... they may swap": the Expert
-    offers a duplicate its play leaves idle, only if the opponent has one."""
+    offers a duplicate its play leaves idle, only if the opponent has one.
+    [003_57b64a2ada5ce15a.txt line 147]"""
     state = make_state("R5 R5 K1 K2 K3", "B9 B9 O4")
     action = ExpertPlayer().act(view_for(state, 0))
     assert isinstance(action, SwapOffer) and action.give.kind == parse_kind("R5")
@@ -106,6 +111,7 @@ def test_expert_offers_a_duplicate_it_does_not_need():
 
 
 def test_swap_through_play_turn_exchanges_duplicates():
+    """[003_57b64a2ada5ce15a.txt lines 147, 183-187]"""
     state = make_state("R5 R5 K1", "B9 B9 O4", opened=(True, True))
     scripted = ScriptedPlayer([SwapOffer(state.trays[0][0])])
     after, record = play_turn(state, [scripted, ExpertPlayer()])
@@ -116,6 +122,7 @@ def test_swap_through_play_turn_exchanges_duplicates():
 
 
 def test_swap_return_gives_a_duplicate():
+    """[003_57b64a2ada5ce15a.txt lines 147, 183-187]"""
     state = make_state("B9 B9 O4 O5 O6", "R5 R5 K1")
     view = view_for(state, 0)
     for player in (ExpertPlayer(), BeginnerPlayer()):
@@ -124,7 +131,8 @@ def test_swap_return_gives_a_duplicate():
 
 
 def test_computer_moves_are_legal_plays():
-    """Every computer EndTurn is accepted without penalty."""
+    """Every computer EndTurn is accepted without penalty.
+    [003_57b64a2ada5ce15a.txt lines 139-145]"""
     for state in POSITIONS[::5]:
         for player in (ExpertPlayer(), BeginnerPlayer()):
             plan = player.plan(view_for(state, state.current))
@@ -141,7 +149,8 @@ def test_make_player_rejects_unknown_levels():
 
 @pytest.mark.slow
 def test_expert_never_plays_fewer_pieces_than_beginner_many_games():
-    """The same comparison over every position of 60 more games."""
+    """The same comparison over every position of 60 more games.
+    [003_57b64a2ada5ce15a.txt lines 216-219]"""
     for seed in range(1000, 1060):
         _, records = play_game([ExpertPlayer(), BeginnerPlayer()], seed)
         for r in records:
@@ -153,7 +162,8 @@ def test_expert_never_plays_fewer_pieces_than_beginner_many_games():
 def test_beginner_extension_shortcut_agrees_with_the_plain_rule():
     """The Beginner looks up which kinds extend a series (players._extending_kinds)
     instead of trying each piece (players._extends); both must agree on every
-    piece for runs of every length and groups of three and four."""
+    piece for runs of every length and groups of three and four.
+    [003_57b64a2ada5ce15a.txt lines 216-217]"""
     from games_py.rummi.players import _extending_kinds, _extends
     from games_py.rummi.tiles import full_set, is_valid_series
     rng = random.Random(7)

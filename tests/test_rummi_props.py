@@ -59,7 +59,8 @@ def test_a_thousand_seeded_games_conserve_pieces_and_stay_valid():
     cover the Expert, and ``-m slow`` plays 200 more with it).  After every
     turn: all 104 pieces exist once, the table is valid ("At the end of each
     turn, all pieces on the table must be arranged in valid series"), no
-    table piece went back to a tray, and no computer play was penalised."""
+    table piece went back to a tray, and no computer play was penalised.
+    [003_57b64a2ada5ce15a.txt lines 135-151]"""
     turns = 0
     for seed in range(GAMES):
         state, records = play_game([BeginnerPlayer(), BeginnerPlayer()], seed + 10_000,
@@ -74,6 +75,7 @@ def test_a_thousand_seeded_games_conserve_pieces_and_stay_valid():
 @pytest.mark.slow
 @pytest.mark.parametrize("first", ["expert", "beginner"])
 def test_many_more_games_with_the_expert(first):
+    """[003_57b64a2ada5ce15a.txt lines 135-151, 218-219]"""
     for seed in range(100):
         players = [ExpertPlayer(), BeginnerPlayer()]
         if first == "beginner":
@@ -88,6 +90,7 @@ def test_many_more_games_with_the_expert(first):
     (7, ("expert", "expert")), (8, ("beginner", "beginner")),
 ])
 def test_seeded_games_conserve_pieces_and_stay_valid(seed, levels):
+    """[003_57b64a2ada5ce15a.txt lines 135-151]"""
     players = [ExpertPlayer() if lv == "expert" else BeginnerPlayer() for lv in levels]
     state, records = play_game(players, seed, check_turn)
     assert state.over
@@ -119,7 +122,8 @@ POSITIONS = sample_positions()
 @given(st.integers(0, len(POSITIONS) - 1), st.lists(st.integers(0, 10 ** 6), max_size=12))
 def test_random_human_turns_conserve_pieces_and_leave_a_valid_table(index, choices):
     """Any sequence of piece moves, then OK twice (requester, then penalty
-    if still wrong): nothing is lost and the table left is valid."""
+    if still wrong): nothing is lost and the table left is valid.
+    [003_57b64a2ada5ce15a.txt lines 140-141, 191-195]"""
     state = POSITIONS[index]
     b = TurnBuilder(state)
     for c in choices:
@@ -157,7 +161,8 @@ def test_random_human_turns_conserve_pieces_and_leave_a_valid_table(index, choic
 @given(st.integers(0, 2 ** 32 - 1), st.integers(0, 60), st.integers(0, 20), st.booleans())
 def test_solver_plays_are_legal(seed, table_size, tray_size, opening):
     """Every plan: valid series, all table pieces still there, only tray
-    pieces added, at least 30 when opening (or nothing)."""
+    pieces added, at least 30 when opening (or nothing).
+    [003_57b64a2ada5ce15a.txt lines 139-148]"""
     rng = random.Random(seed)
     pieces = full_set()
     rng.shuffle(pieces)
@@ -173,6 +178,7 @@ def test_solver_plays_are_legal(seed, table_size, tray_size, opening):
 
 
 def test_new_games_deal_every_piece_once():
+    """[003_57b64a2ada5ce15a.txt line 135]"""
     for seed in range(20):
         s = new_game(random.Random(seed))
         assert sorted(s.all_tiles()) == ALL

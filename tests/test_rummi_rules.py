@@ -48,7 +48,8 @@ def played_state(state: GameState, table) -> GameState:
 
 def test_104_pieces_1_to_13_in_4_colours_two_of_each():
     """"There are 104 pieces, numbered from 1 thru 13, in 4 different colors.
-    There are two pieces for each color/number combination.\""""
+    There are two pieces for each color/number combination.\"
+    [003_57b64a2ada5ce15a.txt line 135]"""
     pieces = full_set()
     assert len(pieces) == 104 == len(set(pieces))
     kinds = Counter(t.kind for t in pieces)
@@ -58,7 +59,8 @@ def test_104_pieces_1_to_13_in_4_colours_two_of_each():
 
 
 def test_both_players_take_14_pieces_from_the_pile():
-    """"Both playes take 14 pieces, and lay them on their own tray.\""""
+    """"Both playes take 14 pieces, and lay them on their own tray.\"
+    [003_57b64a2ada5ce15a.txt line 135]"""
     state = new_game(random.Random(7))
     assert [len(t) for t in state.trays] == [14, 14]
     assert len(state.pile) == 104 - 28
@@ -68,7 +70,8 @@ def test_both_players_take_14_pieces_from_the_pile():
 
 def test_first_player_is_chosen_randomly_but_reproducibly():
     """"The program decides (randomly) who has the first turn\" -- through the
-    seeded generator, so a seed replays the same game."""
+    seeded generator, so a seed replays the same game.
+    [003_57b64a2ada5ce15a.txt line 163]"""
     firsts = {new_game(random.Random(seed)).current for seed in range(40)}
     assert firsts == {0, 1}
     assert new_game(random.Random(3)) == new_game(random.Random(3))
@@ -79,26 +82,30 @@ def test_first_player_is_chosen_randomly_but_reproducibly():
 @pytest.mark.parametrize("text", ["R1 R2 R3", "K11 K12 K13", "B4 B5 B6 B7 B8",
                                   " ".join(f"O{n}" for n in range(1, 14))])
 def test_run_of_3_to_13_same_colour_increasing(text):
-    """"3 to 13 pieces of the same color but increasing value\""""
+    """"3 to 13 pieces of the same color but increasing value\"
+    [003_57b64a2ada5ce15a.txt line 143]"""
     assert is_run(S(text)) and is_valid_series(S(text))
 
 
 @pytest.mark.parametrize("text", ["R1 R2", "R1 R2 R4", "R1 B2 R3", "K12 K13 K1", "R5 R5 R6"])
 def test_not_a_run(text):
     """"valid series of at least 3 pieces\", one colour, no gaps, no wrap
-    round from 13 to 1 (values increase)."""
+    round from 13 to 1 (values increase).
+    [003_57b64a2ada5ce15a.txt line 141]"""
     pieces = tiles(text) if text != "R5 R5 R6" else [T("R5"), T("R5", 1), T("R6")]
     assert not is_valid_series(pieces)
 
 
 @pytest.mark.parametrize("text", ["R7 B7 K7", "R7 B7 K7 O7"])
 def test_group_of_3_or_4_same_value_different_colours(text):
-    """"3 or 4 pieces of the same value but different colors\""""
+    """"3 or 4 pieces of the same value but different colors\"
+    [003_57b64a2ada5ce15a.txt line 144]"""
     assert is_group(S(text)) and is_valid_series(S(text))
 
 
 def test_group_needs_different_colours_and_at_least_three():
-    """"3 or 4 pieces of the same value but different colors\""""
+    """"3 or 4 pieces of the same value but different colors\"
+    [003_57b64a2ada5ce15a.txt line 144]"""
     assert not is_valid_series([T("R7"), T("R7", 1), T("B7")])
     assert not is_valid_series(S("R7 B7"))
     assert not is_valid_series(S("R7 B7 K8"))
@@ -108,7 +115,8 @@ def test_group_needs_different_colours_and_at_least_three():
 
 def test_playing_pieces_moves_them_from_tray_to_table():
     """"In each turn you may play any number of pieces by putting them from
-    your tray onto the table.\""""
+    your tray onto the table.\"
+    [003_57b64a2ada5ce15a.txt line 139]"""
     state = make_state("R5 R6 R7 R8 K1", "B1 B2", pile="O1 O2", opened=(True, True))
     after = played_state(state, [S("R5 R6 R7 R8")])
     assert after.trays[0] == (T("K1"),)
@@ -118,7 +126,8 @@ def test_playing_pieces_moves_them_from_tray_to_table():
 
 def test_table_may_be_rearranged():
     """"Pieces on the table may be rearranged\": B7 K7 join R7 taken from the
-    end of R4-R5-R6-R7."""
+    end of R4-R5-R6-R7.
+    [003_57b64a2ada5ce15a.txt line 140]"""
     state = make_state("B7 K7 O1", "B1", table=["R4 R5 R6 R7"], pile="O2", opened=(True, True))
     after = played_state(state, [S("R4 R5 R6"), S("R7 B7 K7")])
     assert Counter(t.kind for s in after.table for t in s) == \
@@ -127,21 +136,24 @@ def test_table_may_be_rearranged():
 
 
 def test_table_pieces_cannot_go_back_to_the_tray():
-    """"but not be taken back from the table to your own tray.\""""
+    """"but not be taken back from the table to your own tray.\"
+    [003_57b64a2ada5ce15a.txt line 140]"""
     state = make_state("B7", "B1", table=["R4 R5 R6 R7"], pile="O2", opened=(True, True))
     with pytest.raises(IllegalAction, match="not taken back"):
         rules.apply(state, EndTurn((S("R4 R5 R6"),)))
 
 
 def test_pieces_must_come_from_the_players_own_tray():
-    """"putting them from your tray onto the table\" -- not the opponent's."""
+    """"putting them from your tray onto the table\" -- not the opponent's.
+    [003_57b64a2ada5ce15a.txt line 139]"""
     state = make_state("B7", "K1 K2 K3", pile="O2", opened=(True, True))
     with pytest.raises(IllegalAction, match="not on your tray"):
         rules.apply(state, EndTurn((S("K1 K2 K3"),)))
 
 
 def test_no_minimum_after_the_first_play():
-    """"In the second and following turns there is no minimum.\""""
+    """"In the second and following turns there is no minimum.\"
+    [003_57b64a2ada5ce15a.txt line 149]"""
     state = make_state("R8 K1", "B1", table=["R5 R6 R7"], pile="O2", opened=(True, True))
     after = played_state(state, [S("R5 R6 R7 R8")])
     assert after.trays[0] == (T("K1"),) and after.last_turn_end == "play"
@@ -149,7 +161,8 @@ def test_no_minimum_after_the_first_play():
 
 def test_first_play_must_total_30():
     """"The first time a player plays a piece, he must play at least a total
-    of 30 in that same turn.\""""
+    of 30 in that same turn.\"
+    [003_57b64a2ada5ce15a.txt line 148]"""
     state = make_state("R7 R8 R9 K1", "B1", pile="O1 O2 O3 O4 O5 O6")
     assert rules.table_problems([S("R7 R8 R9")], S("R7 R8 R9"), opened=False) == \
         ["your first play must total at least 30 from your tray; you played 24"]
@@ -161,7 +174,8 @@ def test_first_play_must_total_30():
 def test_first_play_counts_only_tray_pieces():
     """"Only pieces taken from his tray count in this total, not any pieces
     rearranged on the table.\"  R13 added to a 10-11-12 run on the table
-    is only 13 from the tray."""
+    is only 13 from the tray.
+    [003_57b64a2ada5ce15a.txt line 148]"""
     state = make_state("R13 B2", "K1", table=["R10 R11 R12"], pile="O1 O2 O3 O4 O5 O6")
     b = TurnBuilder(state)
     b.play(b.find_on_tray("R13"), 1)
@@ -176,7 +190,8 @@ def test_first_play_counts_only_tray_pieces():
 
 
 def test_cannot_play_takes_a_piece_from_the_pile():
-    """"If a player cannot play any piece, he must take a piece from the pile.\""""
+    """"If a player cannot play any piece, he must take a piece from the pile.\"
+    [003_57b64a2ada5ce15a.txt line 150]"""
     state = make_state("R1 K5", "B1", pile="O1 O2 O3")
     after = rules.apply(state, rules.draw_action(state))
     assert sorted(after.trays[0]) == sorted([T("R1"), T("K5"), T("O3")])   # the top piece
@@ -185,7 +200,8 @@ def test_cannot_play_takes_a_piece_from_the_pile():
 
 
 def test_first_to_lose_all_pieces_wins():
-    """"The player who is the first to lose all his pieces, wins the game.\""""
+    """"The player who is the first to lose all his pieces, wins the game.\"
+    [003_57b64a2ada5ce15a.txt line 151]"""
     state = make_state("R9 R10 R11", "B1 B2", pile="O1", opened=(True, True))
     after = played_state(state, [S("R9 R10 R11")])
     assert after.over and after.winner == 0 and after.trays[0] == ()
@@ -197,7 +213,8 @@ def test_first_to_lose_all_pieces_wins():
 
 def test_swap_duplicates_when_both_players_have_them():
     """"If both players have duplicate pieces (two pieces with the same color
-    and value), they may swap the duplicate pieces.\""""
+    and value), they may swap the duplicate pieces.\"
+    [003_57b64a2ada5ce15a.txt line 147]"""
     state = make_state("R5 R5 K1", "B9 B9 O2", pile="O1")
     give, receive = state.trays[0][1], state.trays[1][0]
     after = rules.apply(state, Swap(give, receive))
@@ -208,14 +225,16 @@ def test_swap_duplicates_when_both_players_have_them():
 
 
 def test_cannot_swap_a_piece_that_is_not_duplicate():
-    """"You cannot swap a piece that wasn't duplicate on your tray\""""
+    """"You cannot swap a piece that wasn't duplicate on your tray\"
+    [003_57b64a2ada5ce15a.txt line 187]"""
     state = make_state("R5 K1", "B9 B9", pile="O1")
     with pytest.raises(IllegalAction, match="not a duplicate on your tray"):
         rules.apply(state, Swap(state.trays[0][1], state.trays[1][0]))
 
 
 def test_cannot_swap_when_the_opponent_has_no_duplicate():
-    """"nor can you swap a duplicate piece if the program hasn't any.\""""
+    """"nor can you swap a duplicate piece if the program hasn't any.\"
+    [003_57b64a2ada5ce15a.txt line 187]"""
     state = make_state("R5 R5", "B9 B8", pile="O1")
     with pytest.raises(IllegalAction, match="no duplicate"):
         rules.apply(state, Swap(state.trays[0][0], state.trays[1][0]))
@@ -223,7 +242,8 @@ def test_cannot_swap_when_the_opponent_has_no_duplicate():
 
 def test_swap_needs_both_copies_on_the_tray_not_the_table():
     """A piece is "duplicate on your tray" only while both copies are there:
-    once one is dropped on the table this turn, it cannot be swapped."""
+    once one is dropped on the table this turn, it cannot be swapped.
+    [003_57b64a2ada5ce15a.txt line 187]"""
     state = make_state("R5 R5 R6 R7", "B9 B9", pile="O1", opened=(True, True))
     b = TurnBuilder(state)
     b.play(b.find_on_tray("R5"))
@@ -238,7 +258,8 @@ def test_swap_needs_both_copies_on_the_tray_not_the_table():
 
 def test_drop_splits_a_run():
     """"drop a 5 on top of a series 3-4-5-6-7, and the series will be split
-    into 3-4-5 and 5-6-7\""""
+    into 3-4-5 and 5-6-7\"
+    [003_57b64a2ada5ce15a.txt line 173]"""
     run = S("R3 R4 R5 R6 R7")
     five = T("R5", 1)
     low, high = drop_onto(run, five)
@@ -247,7 +268,8 @@ def test_drop_splits_a_run():
 
 
 def test_drop_adds_to_the_proper_end():
-    """"If so, the piece will be added to the proper end of the series.\""""
+    """"If so, the piece will be added to the proper end of the series.\"
+    [003_57b64a2ada5ce15a.txt line 171]"""
     assert [t.number for t in drop_onto(S("R3 R4 R5"), T("R2"))[0]] == [2, 3, 4, 5]
     assert [t.number for t in drop_onto(S("R3 R4 R5"), T("R6"))[0]] == [3, 4, 5, 6]
     assert len(drop_onto(S("R3 B3 K3"), T("O3"))[0]) == 4
@@ -255,7 +277,8 @@ def test_drop_adds_to_the_proper_end():
 
 def test_drop_that_does_not_fit_is_refused():
     """"the program checks if the piece fits\" -- a wrong colour, a gap, a
-    fifth group piece or a colour already in the group does not."""
+    fifth group piece or a colour already in the group does not.
+    [003_57b64a2ada5ce15a.txt line 171]"""
     assert drop_onto(S("R3 R4 R5"), T("B6")) is None
     assert drop_onto(S("R3 R4 R5"), T("R7")) is None
     assert drop_onto(S("R3 B3 K3 O3"), T("R3", 1)) is None
@@ -265,7 +288,8 @@ def test_drop_that_does_not_fit_is_refused():
 
 def test_turn_builder_drop_on_series_splits_it():
     """Through the turn as the player makes it: "drop a 5 on top of a series
-    3-4-5-6-7" gives two series on the table."""
+    3-4-5-6-7" gives two series on the table.
+    [003_57b64a2ada5ce15a.txt line 173]"""
     state = make_state("R5 K1", "B1", table=["R3 R4 R5 R6 R7"], pile="O1", opened=(True, True))
     b = TurnBuilder(state)
     b.play(b.find_on_tray("R5"), 1)
@@ -277,7 +301,8 @@ def test_turn_builder_drop_on_series_splits_it():
 
 
 def test_lifting_a_piece_from_the_middle_of_a_run_splits_it():
-    """Rearranging: a piece picked out of 3-4-5-6-7 leaves 3-4 and 6-7."""
+    """Rearranging: a piece picked out of 3-4-5-6-7 leaves 3-4 and 6-7.
+    [003_57b64a2ada5ce15a.txt lines 140, 167-173]"""
     low, high = lift_from(S("R3 R4 R5 R6 R7"), T("R5"))
     assert [t.number for t in low] == [3, 4] and [t.number for t in high] == [6, 7]
     [rest] = lift_from(S("R3 B3 K3 O3"), T("K3"))
@@ -285,7 +310,8 @@ def test_lifting_a_piece_from_the_middle_of_a_run_splits_it():
 
 
 def test_back_up_takes_back_the_last_piece():
-    """"Back up -- take back the last piece played.\""""
+    """"Back up -- take back the last piece played.\"
+    [003_57b64a2ada5ce15a.txt line 204]"""
     state = make_state("R5 R6 R7 K1", "B1", pile="O1", opened=(True, True))
     b = TurnBuilder(state)
     for w in ("R5", "R6", "R7"):
@@ -301,7 +327,8 @@ def test_back_up_takes_back_the_last_piece():
 
 def test_move_table_piece_to_another_series():
     """"Pieces on the table may be rearranged\": R7 from the run to the
-    group of sevens, done piece by piece."""
+    group of sevens, done piece by piece.
+    [003_57b64a2ada5ce15a.txt line 140]"""
     state = make_state("K7 K1", "B1", table=["R4 R5 R6 R7", "B7 O7"], pile="O1",
                        opened=(True, True))
     # (B7 O7 alone is not valid; the table here is only a workspace)
@@ -318,7 +345,8 @@ def test_invalid_series_first_gives_a_requester_then_a_penalty():
     you have the chance to fix things right.\"  "If you cannot fix it
     properly, just click the bottom right OK gadget immediately. Any invalid
     series are put from the table on your tray, and you must take 5 extra
-    pieces from the pile for a penalty.\""""
+    pieces from the pile for a penalty.\"
+    [003_57b64a2ada5ce15a.txt lines 193, 195]"""
     state = make_state("R9 K1", "B1", table=["R4 R5 R6 R7"],
                        pile="O1 O2 O3 O4 O5 O6 O7", opened=(True, True))
     b = TurnBuilder(state)
@@ -340,7 +368,8 @@ def test_invalid_series_first_gives_a_requester_then_a_penalty():
 
 def test_any_change_after_the_requester_asks_again():
     """"Then you have the chance to fix things right\": a fix, or any
-    change, means OK checks again before any penalty."""
+    change, means OK checks again before any penalty.
+    [003_57b64a2ada5ce15a.txt line 193]"""
     state = make_state("R9 R10 R11 R12", "B1", table=[], pile="O1", opened=(True, True))
     b = TurnBuilder(state)
     b.play(b.find_on_tray("R9"))
@@ -355,7 +384,8 @@ def test_any_change_after_the_requester_asks_again():
 
 def test_opening_below_30_is_penalised_after_the_requester():
     """"or you didn't play at least 30 on your first turn, you will see a
-    requester\"; OK again: the pieces go back and 5 are taken."""
+    requester\"; OK again: the pieces go back and 5 are taken.
+    [003_57b64a2ada5ce15a.txt line 193]"""
     state = make_state("R1 R2 R3 K9", "B1", pile="O1 O2 O3 O4 O5 O6")
     b = TurnBuilder(state)
     b.play(b.find_on_tray("R1"))
@@ -368,7 +398,8 @@ def test_opening_below_30_is_penalised_after_the_requester():
 
 
 def test_penalty_when_the_pile_has_fewer_than_5():
-    """"you must take 5 extra pieces from the pile\" -- as many as there are."""
+    """"you must take 5 extra pieces from the pile\" -- as many as there are.
+    [003_57b64a2ada5ce15a.txt line 195]"""
     state = make_state("R9 K1", "B1", pile="O1 O2", opened=(True, True))
     after = played_state(state, [S("R9")])
     assert after.pile == () and len(after.trays[0]) == 4
@@ -376,7 +407,8 @@ def test_penalty_when_the_pile_has_fewer_than_5():
 
 def test_penalty_keeps_the_valid_part_of_an_opening_worth_30():
     """Only the invalid series go back; valid series worth 30 from the tray
-    stand and count as the opening."""
+    stand and count as the opening.
+    [003_57b64a2ada5ce15a.txt lines 148, 195]"""
     state = make_state("R10 R11 R12 K2", "B1", pile="O1 O2 O3 O4 O5 O6")
     after = played_state(state, [S("R10 R11 R12"), S("K2")])
     assert after.opened[0] and after.table == (S("R10 R11 R12"),)
@@ -388,7 +420,8 @@ def test_penalty_keeps_the_valid_part_of_an_opening_worth_30():
 def test_empty_pile_two_passes_end_the_game_lowest_tray_wins():
     """The guide does not say; documented rule: with the pile empty, a player
     who cannot play passes, and two passes in a row end the game; the lower
-    tray value wins."""
+    tray value wins.
+    [003_57b64a2ada5ce15a.txt lines 150-151]"""
     state = make_state("R1 K2", "B13", pile="", opened=(True, True))
     once = rules.apply(state, rules.draw_action(state))
     assert not once.over and once.passes == 1 and once.last_turn_end == "pass"
@@ -398,6 +431,7 @@ def test_empty_pile_two_passes_end_the_game_lowest_tray_wins():
 
 
 def test_empty_pile_a_play_resets_the_passes():
+    """[003_57b64a2ada5ce15a.txt lines 150-151]"""
     state = make_state("R1 K2", "B11 B12 B13 K9", pile="", opened=(True, True))
     once = rules.apply(state, rules.draw_action(state))
     after = played_state(once, [S("B11 B12 B13")])
@@ -405,7 +439,8 @@ def test_empty_pile_a_play_resets_the_passes():
 
 
 def test_empty_pile_equal_values_fewer_pieces_wins():
-    """Documented tie-break: equal tray values, then fewer pieces wins."""
+    """Documented tie-break: equal tray values, then fewer pieces wins.
+    [003_57b64a2ada5ce15a.txt lines 150-151]"""
     state = make_state("R1 K2", "B3", pile="", opened=(True, True))
     s = rules.apply(state, rules.draw_action(state))
     s = rules.apply(s, rules.draw_action(s))
@@ -413,7 +448,8 @@ def test_empty_pile_equal_values_fewer_pieces_wins():
 
 
 def test_empty_pile_equal_trays_is_a_draw():
-    """Documented: equal value and equal number of pieces is a draw."""
+    """Documented: equal value and equal number of pieces is a draw.
+    [003_57b64a2ada5ce15a.txt lines 150-151]"""
     state = make_state("R1 K2", "B2 O1", pile="", opened=(True, True))
     s = rules.apply(state, rules.draw_action(state))
     s = rules.apply(s, rules.draw_action(s))
@@ -421,7 +457,8 @@ def test_empty_pile_equal_trays_is_a_draw():
 
 
 def test_single_play_skips_the_program_turn():
-    """"Single play -- the program doesn't play.\""""
+    """"Single play -- the program doesn't play.\"
+    [003_57b64a2ada5ce15a.txt lines 207-208]"""
     state = make_state("R1", "B3", pile="O1", current=1)
     after = rules.skip_turn(state)
     assert after.current == 0 and after.trays == state.trays and after.pile == state.pile

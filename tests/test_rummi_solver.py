@@ -79,7 +79,8 @@ def random_position(rng: random.Random, table_size: int, tray_size: int):
 @pytest.mark.parametrize("seed", range(6))
 def test_solver_matches_brute_force(seed):
     """Exact: the most pieces (then points) any subset of the tray allows,
-    with the whole table rearranged, and the opening minimum respected."""
+    with the whole table rearranged, and the opening minimum respected.
+    [003_57b64a2ada5ce15a.txt lines 218-219]"""
     rng = random.Random(seed)
     for _ in range(25):
         table, tray = random_position(rng, rng.randint(0, 40), rng.randint(1, 10))
@@ -94,14 +95,16 @@ def test_solver_matches_brute_force(seed):
 
 def test_solver_finds_the_split_from_the_guide():
     """"drop a 5 on top of a series 3-4-5-6-7, and the series will be split
-    into 3-4-5 and 5-6-7\" -- the solver finds such plays itself."""
+    into 3-4-5 and 5-6-7\" -- the solver finds such plays itself.
+    [003_57b64a2ada5ce15a.txt line 173]"""
     plan = best_play([S("R3 R4 R5 R6 R7")], [tile("R5", 1)])
     assert len(plan.played) == 1
     assert sorted([t.number for t in s] for s in plan.table) == [[3, 4, 5], [5, 6, 7]]
 
 
 def test_solver_rearranges_the_table():
-    """Taking R7 off R4-R7 to make R7 B7 K7: only a rearrangement plays B7 K7."""
+    """Taking R7 off R4-R7 to make R7 B7 K7: only a rearrangement plays B7 K7.
+    [003_57b64a2ada5ce15a.txt lines 140, 218-219]"""
     plan = best_play([S("R4 R5 R6 R7")], tiles("B7 K7 O1"))
     assert kinds(plan.played) == kinds(tiles("B7 K7"))
     assert sorted(len(s) for s in plan.table) == [3, 3]
@@ -109,7 +112,8 @@ def test_solver_rearranges_the_table():
 
 def test_solver_opening_needs_30_from_the_tray():
     """"he must play at least a total of 30 ... Only pieces taken from his
-    tray count\": R1 R2 R3 (6) cannot open; nothing is played."""
+    tray count\": R1 R2 R3 (6) cannot open; nothing is played.
+    [003_57b64a2ada5ce15a.txt line 148]"""
     assert best_play([], tiles("R1 R2 R3 K5"), 30).played == ()
     # R13 fits the table's R10-R11-R12, but only its own 13 counts
     assert best_play([S("R10 R11 R12")], tiles("R13 K1"), 30).played == ()
@@ -119,6 +123,7 @@ def test_solver_opening_needs_30_from_the_tray():
 
 
 def test_solver_prefers_more_pieces_then_more_points():
+    """[003_57b64a2ada5ce15a.txt lines 137, 218-219]"""
     plan = best_play([], tiles("R1 R2 R3 R4 K9 B9 O9"))
     assert len(plan.played) == 7
     plan = best_play([], tiles("R1 R2 R3 K9 B9 O9 K1"))
@@ -126,7 +131,8 @@ def test_solver_prefers_more_pieces_then_more_points():
 
 
 def test_unchanged_series_keep_their_pieces_and_places():
-    """Display: series the play does not touch stay the very same pieces."""
+    """Display: series the play does not touch stay the very same pieces.
+    [003_57b64a2ada5ce15a.txt line 140]"""
     table = [S("K1 K2 K3"), S("B5 O5 R5")]
     plan = best_play(table, tiles("K4"))
     assert plan.table[1] == table[1]
@@ -134,6 +140,7 @@ def test_unchanged_series_keep_their_pieces_and_places():
 
 
 def test_solver_rejects_an_invalid_table():
+    """[003_57b64a2ada5ce15a.txt lines 141-144]"""
     with pytest.raises(ValueError, match="not valid"):
         best_play([S("R1 R2")], [])
 
@@ -141,7 +148,8 @@ def test_solver_rejects_an_invalid_table():
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(100, 110))
 def test_solver_matches_brute_force_larger(seed):
-    """Larger trays (up to 11) and tables (up to 45 pieces)."""
+    """Larger trays (up to 11) and tables (up to 45 pieces).
+    [003_57b64a2ada5ce15a.txt lines 218-219]"""
     rng = random.Random(seed)
     for _ in range(15):
         table, tray = random_position(rng, rng.randint(20, 45), rng.randint(8, 11))

@@ -53,6 +53,7 @@ def test_corrupt_config_is_recreated_and_the_old_bytes_kept(tmp_path):
     files.format_config(Options()) + "name=AGAIN\n",
 ])
 def test_every_kind_of_bad_config_counts_as_corrupt(tmp_path, text):
+    """[001_669d1958badefd0b.txt line 63]"""
     with pytest.raises(files.CorruptFile):
         files.parse_config(text)
     (tmp_path / CFG_FILE).write_text(text)
@@ -215,6 +216,7 @@ def test_corrupt_score_file_is_reported_and_left_untouched(tmp_path, text):
 
 
 def test_a_corrupt_file_never_costs_the_other_files(tmp_path):
+    """[001_669d1958badefd0b.txt lines 63, 69, 103]"""
     book = StatsBook()
     book.record("Ann", 10, 1, "won")
     store(tmp_path).save_stats(book)

@@ -33,12 +33,14 @@ hands = st.lists(st.sampled_from(DECK), min_size=0, max_size=11, unique=True)
 @settings(max_examples=400, deadline=None)
 @given(hands)
 def test_fast_deadwood_equals_the_full_enumeration(hand):
+    """[001_669d1958badefd0b.txt lines 83, 170]"""
     assert deadwood(hand) == best_arrangement(hand).points
 
 
 @settings(max_examples=300, deadline=None)
 @given(hands)
 def test_arrangement_is_a_partition_into_real_melds(hand):
+    """[001_669d1958badefd0b.txt lines 83, 170]"""
     a = arrange(hand)
     used = [c for m in a.melds for c in m] + list(a.deadwood)
     assert sorted(used) == sorted(hand)
@@ -49,6 +51,7 @@ def test_arrangement_is_a_partition_into_real_melds(hand):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(DECK), min_size=20, max_size=20, unique=True))
 def test_layoffs_come_from_the_deadwood_and_make_melds_grow(cards20):
+    """[001_669d1958badefd0b.txt line 186]"""
     knocker, defender = cards20[:10], cards20[10:]
     melds = arrange(knocker).melds
     dead = arrange(defender).deadwood
@@ -154,6 +157,7 @@ games = st.tuples(
           suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_one_thousand_random_games_keep_every_invariant(game):
+    """[001_669d1958badefd0b.txt lines 166-192]"""
     check_game(*game)
 
 
@@ -162,6 +166,7 @@ def test_one_thousand_random_games_keep_every_invariant(game):
 @given(st.integers(0, 2 ** 32 - 1), st.integers(0, 10).map(lambda k: 50 * k),
        st.booleans(), st.booleans())
 def test_long_games_over_the_whole_limit_range(seed, limit, okla, knocking):
+    """[001_669d1958badefd0b.txt lines 47, 166-192]"""
     check_game(seed, Options(score_limit=limit, oklahoma=okla, knocking=knocking),
                ("computer", "easy"))
 
@@ -177,6 +182,7 @@ names = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FF,
 @given(st.lists(st.tuples(names, st.integers(0, 999), st.integers(0, 99),
                           st.sampled_from(["won", "lost", "drawn"])), max_size=40))
 def test_stats_survive_the_file_and_never_exceed_twenty(games_played):
+    """[001_669d1958badefd0b.txt line 69]"""
     book = StatsBook()
     for name, pts, hands_, outcome in games_played:
         book.record(name, pts, hands_, outcome)
@@ -188,6 +194,7 @@ def test_stats_survive_the_file_and_never_exceed_twenty(games_played):
 @given(st.lists(st.tuples(names, st.integers(0, 999), st.integers(1, 40), st.booleans(),
                           st.dates().map(lambda d: d.isoformat())), max_size=40))
 def test_score_table_stays_sorted_and_survives_the_file(entries):
+    """[001_669d1958badefd0b.txt line 103]"""
     t = ScoreTable()
     for name, score, hands_, okla, day in entries:
         t.add(ScoreEntry(name, score, 100, hands_, okla, day))
@@ -200,6 +207,7 @@ def test_score_table_stays_sorted_and_survives_the_file(entries):
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200))
 def test_any_text_in_a_file_is_either_read_or_refused_cleanly(text):
+    """[001_669d1958badefd0b.txt lines 63, 69, 103]"""
     for parse in (files.parse_config, files.parse_stats, files.parse_scores):
         try:
             parse(text)

@@ -532,6 +532,7 @@ def test_normal_formulas_keep_a_live_pair_the_easy_rule_breaks():
 
 
 def test_computer_takes_a_pile_card_that_makes_a_meld():
+    """[001_669d1958badefd0b.txt line 108]"""
     h = table("AS 2S 3S 7D 7C QH KC 9D 4H 5C", "AD 3D 5D 9S JD QD 2C 8C 10C JH", "7H", to_move=0)
     assert strategy.choose_draw(observe(h, 0)) == DrawPile()
     h = table("AS 2S 3S 7D 7C QH KC 9D 4H 5C", "AD 3D 5D 9S JD QD 2C 8C 10C JH", "8H", to_move=0)
@@ -539,6 +540,7 @@ def test_computer_takes_a_pile_card_that_makes_a_meld():
 
 
 def test_computer_always_gins_when_it_can():
+    """[001_669d1958badefd0b.txt line 108]"""
     h = table("AS 2S 3S 7H 7D 7C 9C 10C JC KD", DEFENDER, "QC")
     obs = observe(h, 0)
     assert strategy.choose_draw(obs) == DrawPile()

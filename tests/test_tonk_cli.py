@@ -95,7 +95,8 @@ def simple_answers(bet="25", hands=3):
 # --------------------------------------------------------------- scripted play
 
 def test_scripted_game_settles_bets_and_saves_the_pot(tmp_path):
-    """'WHEN YOU EXIT THE PROGRAM THE COMPUTER WILL AUTOMATICALLY SAVE YOUR POT'."""
+    """'WHEN YOU EXIT THE PROGRAM THE COMPUTER WILL AUTOMATICALLY SAVE YOUR POT'.
+    [002_b5a441868e5ee1bb.txt line 68]"""
     pot = tmp_path / "TONK.SCR"
     g, out = game(lambda o: Feeder(o, simple_answers()), pot_path=str(pot))
     assert g.run() == 0
@@ -136,6 +137,7 @@ def test_bad_input_gets_a_message_not_a_traceback():
 
 
 def test_end_of_input_quits_cleanly_and_saves(tmp_path):
+    """[002_b5a441868e5ee1bb.txt lines 68-70]"""
     pot = tmp_path / "TONK.SCR"
     g, out = game(lambda o: lines_feeder(o, ["12"]), pot_path=str(pot))
     assert g.run() == 0
@@ -144,7 +146,8 @@ def test_end_of_input_quits_cleanly_and_saves(tmp_path):
 
 
 def test_enter_repeats_last_bet_from_the_saved_file(tmp_path):
-    """'IF YOU WANT THE SAME BET AS LAST TIME, JUST HIT THE <ENTER> KEY'."""
+    """'IF YOU WANT THE SAME BET AS LAST TIME, JUST HIT THE <ENTER> KEY'.
+    [002_b5a441868e5ee1bb.txt line 65]"""
     pot = tmp_path / "TONK.SCR"
     pot.write_text("TONK.SCR 1\npot 70\nbet 33\ncarry 0\n")
     g, out = game(lambda o: lines_feeder(o, ["", "T"]), pot_path=str(pot),
@@ -156,6 +159,7 @@ def test_enter_repeats_last_bet_from_the_saved_file(tmp_path):
 
 
 def test_corrupt_pot_file_is_reported_and_kept(tmp_path):
+    """[002_b5a441868e5ee1bb.txt lines 68-70]"""
     pot = tmp_path / "TONK.SCR"
     pot.write_bytes(b"\x00\x01junk")
     g, out = game(lambda o: lines_feeder(o, []), pot_path=str(pot))
@@ -168,7 +172,8 @@ def test_corrupt_pot_file_is_reported_and_kept(tmp_path):
 # --------------------------------------------------------------- moves typed by the human
 
 def test_pluck_meld_and_discard_commands():
-    """P(luck), M(eld) with card numbers or names, then a discard by name."""
+    """P(luck), M(eld) with card numbers or names, then a discard by name.
+    [002_b5a441868e5ee1bb.txt lines 98-106]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "P", "M 9S 2", "KH", "F7"]),
                   session=OneHand("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", "9H"))
     g.run()
@@ -179,6 +184,7 @@ def test_pluck_meld_and_discard_commands():
 
 
 def test_return_the_upcard_and_no_passing_switch():
+    """[002_b5a441868e5ee1bb.txt lines 98-104]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "P", "R", "F7"]),
                   session=OneHand("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", "4S"))
     g.run()
@@ -191,6 +197,7 @@ def test_return_the_upcard_and_no_passing_switch():
 
 
 def test_hit_command():
+    """[002_b5a441868e5ee1bb.txt lines 105-106]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "P", "M 9S 9D", "KH", "", "D", "H 4D 1", "H 9C 1", "F7"]),
                   session=OneHand("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", "9H",
                                   stock_top=["AS", "9C"]))
@@ -203,7 +210,8 @@ def test_hit_command():
 
 
 def test_replay_deals_the_last_hand_again():
-    """'AT THE BEGINNING OF EACH HAND, YOU HAVE THE OPTION OF REPLAYING THE LAST HAND'."""
+    """'AT THE BEGINNING OF EACH HAND, YOU HAVE THE OPTION OF REPLAYING THE LAST HAND'.
+    [002_b5a441868e5ee1bb.txt line 127]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "T", "", "Y", "T", "", "N", "F7"]), seed=5)
     g.run()
     text = out.getvalue()
@@ -215,7 +223,8 @@ def test_replay_deals_the_last_hand_again():
 
 
 def test_switch_command_reorders_the_hand():
-    """'SORT YOUR HAND 2 CARDS AT A TIME WITH THE S(WITCH) COMMAND'."""
+    """'SORT YOUR HAND 2 CARDS AT A TIME WITH THE S(WITCH) COMMAND'.
+    [002_b5a441868e5ee1bb.txt line 95]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "S 1 7", "F7"]),
                   session=OneHand("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", "9H"))
     g.run()
@@ -224,7 +233,8 @@ def test_switch_command_reorders_the_hand():
 
 
 def test_human_can_tonk_on_the_computers_turn():
-    """'IF IT IS THE COMPUTER'S TURN, JUST HIT "T" BEFORE THE COMPUTER MAKES A PLAY'."""
+    """'IF IT IS THE COMPUTER'S TURN, JUST HIT "T" BEFORE THE COMPUTER MAKES A PLAY'.
+    [002_b5a441868e5ee1bb.txt line 92]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "T", "F7"]),
                   session=OneHand("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H", "4D", dealer=0))
     g.run()
@@ -235,6 +245,7 @@ def test_human_can_tonk_on_the_computers_turn():
 
 
 def test_undercut_message_and_double_payment():
+    """[002_b5a441868e5ee1bb.txt lines 109-112]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "T", "F7"]),
                   session=OneHand("AS 2S 3S 9C 9D 5H 6S", "AH 2H 3H 4H 9S 2D 3D", "4D"))
     g.run()
@@ -245,7 +256,8 @@ def test_undercut_message_and_double_payment():
 
 def test_computer_ten_card_hand_beats_a_human_who_plays_instead_of_calling():
     """The race: 'THIS IS REALLY A RACE TO SEE WHO CALLS TONK FIRST'; the human is asked
-    first (the handicap), but a pluck or draw lets the computer call."""
+    first (the handicap), but a pluck or draw lets the computer call.
+    [002_b5a441868e5ee1bb.txt line 85]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "D", "F7"]),
                   session=OneHand("AS 2S 3S 9C 9D 5H 6S", TENS, "4D"))
     g.run()
@@ -256,7 +268,8 @@ def test_computer_ten_card_hand_beats_a_human_who_plays_instead_of_calling():
 
 
 def test_human_who_calls_first_wins_the_race():
-    """'THE COMPUTER GIVES YOU A HANDICAP': both hold ten-point cards, the human calls."""
+    """'THE COMPUTER GIVES YOU A HANDICAP': both hold ten-point cards, the human calls.
+    [002_b5a441868e5ee1bb.txt line 86]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "T", "F7"]),
                   session=OneHand("10C JD QS KC KH 10D JH", TENS, "4D", dealer=0))
     g.run()
@@ -276,7 +289,8 @@ def run_keys(keys, **kw):
 
 def test_toggle_legends_show_the_mode_that_will_be_entered():
     """'THE LEGEND FOR A TOGGLE SWITCH INDICATES THE MODE THAT WILL BE ENTERED BY PRESSING
-    THE KEY, WHICH IS THE OPPOSITE OF THE MODE IN EFFECT'."""
+    THE KEY, WHICH IS THE OPPOSITE OF THE MODE IN EFFECT'.
+    [002_b5a441868e5ee1bb.txt line 141]"""
     text = run_keys(["10", "F1", "F3", "F7"])
     legends = [ln for ln in text.splitlines() if ln.startswith("F1 ")]
     assert legends[0].startswith("F1 SOUND OFF  F2 DEMO ON  F3 AUTOSORT ON")
@@ -285,7 +299,8 @@ def test_toggle_legends_show_the_mode_that_will_be_entered():
 
 
 def test_s_switch_starts_with_sound_off_and_f1_turns_it_on():
-    """'S START UP WITH SOUND OFF'; 'F1 SOUND EFFECTS TOGGLE'."""
+    """'S START UP WITH SOUND OFF'; 'F1 SOUND EFFECTS TOGGLE'.
+    [002_b5a441868e5ee1bb.txt lines 133, 144]"""
     tonk = ["10", "T", "F7"]
     assert "\a" in run_keys(tonk)
     assert "\a" not in run_keys(tonk, switches="S")
@@ -293,7 +308,8 @@ def test_s_switch_starts_with_sound_off_and_f1_turns_it_on():
 
 
 def test_f3_autosort_orders_the_hand_for_the_lowest_count():
-    """'IN AUTOSORT MODE THE COMPUTER SORTS YOUR HAND FOR THE LOWEST UNMATCHED PV SCORE'."""
+    """'IN AUTOSORT MODE THE COMPUTER SORTS YOUR HAND FOR THE LOWEST UNMATCHED PV SCORE'.
+    [002_b5a441868e5ee1bb.txt line 136]"""
     g, out = game(lambda o: lines_feeder(o, ["10", "F3", "F7"]), session=OneHand(
         "KH 9S 2C 9D 5D 9C 3H", "KS QH 2D 7D 8D 3C 4H", "4S"))
     g.run()
@@ -302,6 +318,7 @@ def test_f3_autosort_orders_the_hand_for_the_lowest_count():
 
 
 def test_f5_shows_instructions_and_f7_quits():
+    """[002_b5a441868e5ee1bb.txt lines 138-139]"""
     text = run_keys(["F5", "F7"])
     assert "COMMANDS" in text and "pluck the upcard" in text
     assert "HANDS PLAYED: 0." in text
@@ -309,7 +326,8 @@ def test_f5_shows_instructions_and_f7_quits():
 
 def test_real_function_keys_work_like_typed_ones():
     """'FUNCTION KEYS: THESE ARE HOT KEYS': the escape sequence a terminal sends
-    for F5 (xterm) and F7 (xterm) does what typing F5 and F7 does."""
+    for F5 (xterm) and F7 (xterm) does what typing F5 and F7 does.
+    [002_b5a441868e5ee1bb.txt lines 131, 133, 138-139]"""
     text = run_keys(["\x1b[15~", "\x1b[18~"])
     assert "COMMANDS" in text and "pluck the upcard" in text
     assert "HANDS PLAYED: 0." in text
@@ -318,7 +336,8 @@ def test_real_function_keys_work_like_typed_ones():
 
 
 def test_f10_border_color_only_on_color_displays():
-    """'F10 (COLOR MONITORS ONLY) CHANGE THE SCREEN BORDER COLOR'; M forces mono."""
+    """'F10 (COLOR MONITORS ONLY) CHANGE THE SCREEN BORDER COLOR'; M forces mono.
+    [002_b5a441868e5ee1bb.txt line 140]"""
     mono = run_keys(["10", "F10", "F7"])
     assert "COLOR DISPLAYS ONLY" in mono and "\x1b[" not in mono
     color = run_keys(["10", "F10", "F7"], color=True)
@@ -327,7 +346,8 @@ def test_f10_border_color_only_on_color_displays():
 
 
 def test_f2_demo_mode_lets_the_computer_play_your_hand():
-    """'F2 DEMO MODE TOGGLE. IN DEMO MODE THE COMPUTER PLAYS BOTH HANDS WHILE YOU WATCH.'"""
+    """'F2 DEMO MODE TOGGLE. IN DEMO MODE THE COMPUTER PLAYS BOTH HANDS WHILE YOU WATCH.'
+    [002_b5a441868e5ee1bb.txt line 134]"""
     g, out = game(lambda o: lines_feeder(o, ["F2", "10", "", "", "", "", "F7"]), seed=8)
     g.run()
     text = out.getvalue()
@@ -341,12 +361,14 @@ def test_f2_demo_mode_lets_the_computer_play_your_hand():
     (["s", "P"], False, "auto", True)])
 def test_command_line_switches(args, sound, display, no_passing):
     """'S START UP WITH SOUND OFF, M FORCE MONO ..., C FORCE COLOR ..., P PROHIBIT
-    PASSING', e.g. '>TONK MS'."""
+    PASSING', e.g. '>TONK MS'.
+    [002_b5a441868e5ee1bb.txt lines 144, 146-147]"""
     opts = parse_switches(args)
     assert (opts.sound, opts.display, opts.no_passing) == (sound, display, no_passing)
 
 
 def test_unknown_or_contradictory_switches_are_explained(capsys):
+    """[002_b5a441868e5ee1bb.txt lines 143-148]"""
     with pytest.raises(SwitchError, match="unknown switch 'X'"):
         parse_switches(["X"])
     with pytest.raises(SwitchError, match="contradict"):
@@ -368,6 +390,7 @@ def run_module(args, stdin="", cwd=None):
 
 
 def test_demo_mode_plays_by_itself_and_is_repeatable(tmp_path):
+    """[002_b5a441868e5ee1bb.txt lines 134-135]"""
     a = run_module(["demo", "--seed", "4", "--hands", "3"], cwd=tmp_path)
     b = run_module(["demo", "--seed", "4", "--hands", "3"], cwd=tmp_path)
     assert a.returncode == 0 and a.stdout == b.stdout and not a.stderr
@@ -376,6 +399,7 @@ def test_demo_mode_plays_by_itself_and_is_repeatable(tmp_path):
 
 
 def test_play_from_stdin_keeps_tonk_scr_in_the_current_directory(tmp_path):
+    """[002_b5a441868e5ee1bb.txt lines 68-70]"""
     r = run_module(["play", "S", "--seed", "9"], stdin="15\nF7\n", cwd=tmp_path)
     assert r.returncode == 0 and "Traceback" not in r.stderr
     assert "No TONK.SCR yet" in r.stdout and "\a" not in r.stdout
@@ -387,7 +411,8 @@ def test_play_from_stdin_keeps_tonk_scr_in_the_current_directory(tmp_path):
 def test_playing_to_the_end_of_the_deck_shows_the_break_and_the_showdown():
     """'THE BREAK' and 'IF THE DECK IS EXHAUSTED AND NO PLAYER GOES TONK, THE PLAYER WITH
     THE LOWEST TOTAL UNMATCHED POINTS WINS'.  The computer is told never to tonk short
-    of zero, and the human draws and throws back every card."""
+    of zero, and the human draws and throws back every card.
+    [002_b5a441868e5ee1bb.txt line 119]"""
     from games_py.tonk.players import ComputerPlayer
     bets = ["10"]
 

@@ -93,10 +93,26 @@ def random_players(seed):
     return [RandomPlayer(random.Random(seed * 2 + 1)), RandomPlayer(random.Random(seed * 2 + 2))]
 
 
+def mixed_players(seed):
+    """A third of the games random against random, a third the computer against
+    random, a third computer against computer, so computer moves are checked too."""
+    kind = seed % 3
+    if kind == 0:
+        return random_players(seed)
+    first = ComputerPlayer(random.Random(seed * 2 + 1))
+    second = RandomPlayer(random.Random(seed * 2 + 2)) if kind == 1 else \
+        ComputerPlayer(random.Random(seed * 2 + 2))
+    return [first, second] if seed % 2 else [second, first]
+
+
 def test_thousand_random_games_conserve_cards_and_follow_the_rules():
+    """Every move of every player is legal (Checked), all 52 cards exist once after
+    every action, each player has his 7 cards in hand or on the table, and every
+    ending agrees with the rules.
+    [002_b5a441868e5ee1bb.txt lines 54, 107-108]"""
     reasons = set()
     for seed in range(1000):
-        state = play_game(seed, random_players, no_passing=seed % 4 == 0)
+        state = play_game(seed, mixed_players, no_passing=seed % 4 == 0)
         reasons.add(state.outcome.reason)
         if state.no_passing:
             assert not any(a.kind is Kind.RETURN for a in state.history)
@@ -105,6 +121,7 @@ def test_thousand_random_games_conserve_cards_and_follow_the_rules():
 
 
 def test_computer_moves_are_always_legal():
+    """[002_b5a441868e5ee1bb.txt lines 93-108]"""
     for seed in range(150):
         play_game(seed, lambda s: [ComputerPlayer(random.Random(s)), RandomPlayer(random.Random(s + 7))])
         play_game(seed, lambda s: [ComputerPlayer(random.Random(s)), ComputerPlayer(random.Random(s + 1))],
@@ -124,7 +141,8 @@ def test_computer_beats_a_random_player():
 
 def test_money_is_zero_sum_and_bets_stay_in_range():
     """The banker's loss is exactly the player's gain; every bet is $1-$999; the stake is
-    never below the bet and the carried amount is never negative."""
+    never below the bet and the carried amount is never negative.
+    [002_b5a441868e5ee1bb.txt lines 63-66, 109-112]"""
     rng = random.Random(99)
     you, banker = Pot(), Pot()
     sess = Session(random.Random(5))

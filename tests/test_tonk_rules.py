@@ -45,7 +45,8 @@ def kinds(state, player):
 
 def test_card_values_ace_one_faces_ten_others_pips():
     """'ACES COUNTING AS 1 POINT, FACE CARDS AS 10 POINTS, AND THE OTHER CARDS THEIR
-    PIP VALUES (2..10)'."""
+    PIP VALUES (2..10)'.
+    [002_b5a441868e5ee1bb.txt line 54]"""
     assert unmatched_points(cards("AS")) == 1
     assert unmatched_points(cards("JH")) == unmatched_points(cards("QC")) == unmatched_points(cards("KD")) == 10
     assert unmatched_points(cards("7S")) == 7
@@ -55,7 +56,8 @@ def test_card_values_ace_one_faces_ten_others_pips():
 
 def test_melds_count_zero_and_unmatched_cards_are_totalled():
     """'THE MELDS COUNTING 0 AND THE SO-CALLED UNMATCHED CARDS TOTALLED ... THE LOWER
-    THE SCORE THE BETTER'."""
+    THE SCORE THE BETTER'.
+    [002_b5a441868e5ee1bb.txt lines 77, 79]"""
     assert unmatched_points(cards("5S 5H 5D 9C 10C JC 2H")) == 2
     assert unmatched_points(cards("5S 5H 5D 9C 10C JC")) == 0
     # the best arrangement counts: 7H belongs to the run or the set, not both
@@ -64,7 +66,8 @@ def test_melds_count_zero_and_unmatched_cards_are_totalled():
 
 
 def test_ace_low_a23_is_a_run_qka_is_not():
-    """'ACE RANKS LOW, KING HIGH, SO A-2-3 IS LEGAL AND Q-K-A IS NOT'."""
+    """'ACE RANKS LOW, KING HIGH, SO A-2-3 IS LEGAL AND Q-K-A IS NOT'.
+    [002_b5a441868e5ee1bb.txt line 61]"""
     assert meld_options(cards("2S 3S 9D"), card("AS")) == [tuple(cards("2S 3S"))]
     assert meld_options(cards("QS KS 9D"), card("AS")) == []
     assert unmatched_points(cards("AS 2S 3S")) == 0
@@ -72,7 +75,8 @@ def test_ace_low_a23_is_a_run_qka_is_not():
 
 
 def test_melds_are_sets_of_a_rank_or_suited_sequences():
-    """'3 OR MORE CARDS OF THE SAME RANK, OR 3 OR MORE CARDS OF THE SAME SUIT IN SEQUENCE'."""
+    """'3 OR MORE CARDS OF THE SAME RANK, OR 3 OR MORE CARDS OF THE SAME SUIT IN SEQUENCE'.
+    [002_b5a441868e5ee1bb.txt line 58]"""
     opts = meld_options(cards("8S 8D 7H 9H 2C"), card("8H"))
     assert tuple(cards("8D 8S")) in opts          # set of eights
     assert tuple(cards("7H 9H")) in opts          # 7-8-9 of hearts
@@ -83,7 +87,8 @@ def test_melds_are_sets_of_a_rank_or_suited_sequences():
 
 def test_deal_starts_with_dealers_opponent_one_at_a_time_then_upcard():
     """'STARTING WITH DEALER'S OPPONENT, CARDS ARE DEALT ONE AT A TIME ... UNTIL ALL
-    PLAYERS HAVE 7 CARDS.  THE NEXT CARD IS THEN ... DEALT FACE UP'."""
+    PLAYERS HAVE 7 CARDS.  THE NEXT CARD IS THEN ... DEALT FACE UP'.
+    [002_b5a441868e5ee1bb.txt line 72]"""
     deck = shuffle_and_cut(random.Random(7))
     for dealer in (A, B):
         st = deal(deck, dealer)
@@ -95,7 +100,8 @@ def test_deal_starts_with_dealers_opponent_one_at_a_time_then_upcard():
 
 
 def test_leader_is_the_dealers_opponent_and_play_alternates():
-    """'THE FIRST PLAYER (LEADER) IS THE OPPONENT OF THE DEALER. AFTER THAT, PLAY ALTERNATES.'"""
+    """'THE FIRST PLAYER (LEADER) IS THE OPPONENT OF THE DEALER. AFTER THAT, PLAY ALTERNATES.'
+    [002_b5a441868e5ee1bb.txt line 89]"""
     deck = shuffle_and_cut(random.Random(1))
     st = deal(deck, A)
     assert st.current == st.leader == B
@@ -114,7 +120,8 @@ def test_deal_rejects_a_deck_that_is_not_52_distinct_cards():
 
 
 def test_initial_dealer_is_random_and_the_deal_alternates():
-    """'THE INITIAL (FIRST HAND) DEALER IS CHOSEN RANDOMLY'; 'THE DEAL ALTERNATES'."""
+    """'THE INITIAL (FIRST HAND) DEALER IS CHOSEN RANDOMLY'; 'THE DEAL ALTERNATES'.
+    [002_b5a441868e5ee1bb.txt lines 90, 112]"""
     first = {Session(random.Random(s)).new_hand().dealer for s in range(40)}
     assert first == {A, B}
     sess = Session(random.Random(3))
@@ -123,7 +130,8 @@ def test_initial_dealer_is_random_and_the_deal_alternates():
 
 
 def test_replay_restores_the_deck_after_the_shuffle_and_cut():
-    """'THE DECK IS RESTORED TO WHAT IT WAS AFTER THE SHUFFLE & CUT DURING THE LAST HAND'."""
+    """'THE DECK IS RESTORED TO WHAT IT WAS AFTER THE SHUFFLE & CUT DURING THE LAST HAND'.
+    [002_b5a441868e5ee1bb.txt line 128]"""
     sess = Session(random.Random(11))
     first = sess.new_hand()
     hands, pile, stock = [list(h) for h in first.hands], list(first.pile), list(first.stock)
@@ -152,7 +160,8 @@ TENS = "10S JS QH KD 10H JC QC"     # no meld among them: 70 points
 def test_ten_card_tonk_before_play_wins_automatically():
     """'BEFORE THE FIRST PLAY IS MADE (PLUCK OR DRAW), ANY PLAYER MAY ... CALL TONK IF HE
     HOLDS NOTHING BUT TEN-POINT CARDS. HE WINS AUTOMATICALLY.'  Even against a far
-    lower count, and even when it is not his turn."""
+    lower count, and even when it is not his turn.
+    [002_b5a441868e5ee1bb.txt lines 83-84]"""
     low = "AS 2S 3S 4H 4D 4C AH"          # 1 unmatched point
     st = make(low, TENS, plays=0)
     assert st.current == A
@@ -163,7 +172,8 @@ def test_ten_card_tonk_before_play_wins_automatically():
 
 
 def test_ten_card_hand_after_the_first_play_is_an_ordinary_tonk():
-    """The automatic win is only 'BEFORE THE FIRST PLAY'; afterwards it can be undercut."""
+    """The automatic win is only 'BEFORE THE FIRST PLAY'; afterwards it can be undercut.
+    [002_b5a441868e5ee1bb.txt line 83]"""
     st = make("AS 2S 3S 4H 4D 4C AH", TENS, plays=0)
     act(st, Kind.DRAW)
     act(st, Kind.DISCARD, cs=[st.hands[A][-1]])
@@ -172,6 +182,7 @@ def test_ten_card_hand_after_the_first_play_is_an_ordinary_tonk():
 
 
 def test_ten_card_hand_means_tens_and_faces_only():
+    """[002_b5a441868e5ee1bb.txt lines 54-55, 83-84]"""
     assert is_ten_card_hand(cards(TENS)) and unmatched_points(cards(TENS)) == 70
     assert not is_ten_card_hand(cards("10S JS QS KS 10H JH 9H"))
 
@@ -180,7 +191,8 @@ def test_ten_card_hand_means_tens_and_faces_only():
 
 def test_either_player_may_call_tonk_at_the_start_of_a_turn():
     """'EITHER PLAYER MAY CALL TONK (IF IT IS THE COMPUTER'S TURN, JUST HIT "T" BEFORE
-    THE COMPUTER MAKES A PLAY)'."""
+    THE COMPUTER MAKES A PLAY)'.
+    [002_b5a441868e5ee1bb.txt line 92]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H")
     assert Kind.TONK in kinds(st, A) and Kind.TONK in kinds(st, B)
     act(st, Kind.DRAW)
@@ -191,7 +203,8 @@ def test_either_player_may_call_tonk_at_the_start_of_a_turn():
 
 
 def test_tonker_wins_with_the_same_or_less_points():
-    """'THE TONKER WINS IF HE HAS THE SAME OR LESS UNMATCHED POINTS THAN THE OPPONENT'."""
+    """'THE TONKER WINS IF HE HAS THE SAME OR LESS UNMATCHED POINTS THAN THE OPPONENT'.
+    [002_b5a441868e5ee1bb.txt line 109]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H")    # 29 vs 44
     act(st, Kind.TONK)
     assert st.outcome.reason is Reason.TONK and st.outcome.winner == A
@@ -202,14 +215,16 @@ def test_tonker_wins_with_the_same_or_less_points():
 
 
 def test_it_is_not_necessary_to_have_zero_points_to_tonk():
-    """'IT IS NOT NECESSARY TO HAVE ZERO UNMATCHED POINTS TO CALL TONK'."""
+    """'IT IS NOT NECESSARY TO HAVE ZERO UNMATCHED POINTS TO CALL TONK'.
+    [002_b5a441868e5ee1bb.txt line 96]"""
     st = make("KS QH JD 10C 9S 8H 7D", "KD QS JC 10D 9H 8C 7S")
     assert may_tonk(st, A) and unmatched_points(st.hands[A]) == 64
 
 
 def test_undercut_tonker_loses_and_pays_double():
     """'IF THE OPPONENT UNDERCUTS (HAS LESS UNMATCHED POINTS), THE TONKER LOSES AND MUST
-    PAY THE OPPONENT *DOUBLE* THE AMOUNT BET'."""
+    PAY THE OPPONENT *DOUBLE* THE AMOUNT BET'.
+    [002_b5a441868e5ee1bb.txt line 110]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "AH 2H 3H 4H 9S 2D 3D")    # 29 vs 14
     act(st, Kind.TONK)
     o = st.outcome
@@ -221,6 +236,7 @@ def test_undercut_tonker_loses_and_pays_double():
 
 
 def test_an_undercut_by_the_human_makes_the_computer_pay_double():
+    """[002_b5a441868e5ee1bb.txt lines 109-112]"""
     st = make("AH 2H 3H 4H 9S 2D 3D", "AS 2S 3S 9C 9D 5H 6S")
     act(st, Kind.TONK, player=B)            # the computer tonks with 29 against 14
     pot = Pot()
@@ -230,7 +246,8 @@ def test_an_undercut_by_the_human_makes_the_computer_pay_double():
 # --------------------------------------------------------------- pluck / draw
 
 def test_player_up_must_pluck_or_draw():
-    """'IF NOT, THE PLAYER UP MUST EITHER PLUCK (TAKE THE UPCARD) OR DRAW'."""
+    """'IF NOT, THE PLAYER UP MUST EITHER PLUCK (TAKE THE UPCARD) OR DRAW'.
+    [002_b5a441868e5ee1bb.txt line 93]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H")
     assert kinds(st, A) == {Kind.TONK, Kind.PLUCK, Kind.DRAW}
     assert kinds(st, B) == {Kind.TONK}
@@ -239,7 +256,8 @@ def test_player_up_must_pluck_or_draw():
 
 
 def test_draw_takes_the_top_of_the_deck_then_a_discard_is_due():
-    """'DRAW (FROM THE TOP OF THE DECK)'; 'THE PLAYER MUST THEN DISCARD ONE CARD'."""
+    """'DRAW (FROM THE TOP OF THE DECK)'; 'THE PLAYER MUST THEN DISCARD ONE CARD'.
+    [002_b5a441868e5ee1bb.txt lines 94, 105]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H", stock="7C 8C 10D")
     act(st, Kind.DRAW)
     assert st.hands[A][-1] == card("7C") and st.stock == cards("8C 10D")
@@ -251,7 +269,8 @@ def test_draw_takes_the_top_of_the_deck_then_a_discard_is_due():
 
 def test_plucked_upcard_must_be_melded_or_returned_never_kept():
     """'HE MUST THEN USE THE UPCARD IN A NEW MELD ... OR RETURN THE UPCARD ... HE CAN NEVER
-    PLUCK AN UPCARD AND MERGE IT IN HIS HAND'."""
+    PLUCK AN UPCARD AND MERGE IT IN HIS HAND'.
+    [002_b5a441868e5ee1bb.txt lines 98-99, 101]"""
     st = make("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", upcard="9H")
     act(st, Kind.PLUCK)
     assert st.phase is Phase.PLUCKED and st.plucked == card("9H")
@@ -265,7 +284,8 @@ def test_plucked_upcard_must_be_melded_or_returned_never_kept():
 
 
 def test_returning_the_upcard_puts_it_back_and_ends_the_turn():
-    """Returning is 'INDICATING THAT HIS HAND COULDN'T USE IT'; the hand is unchanged."""
+    """Returning is 'INDICATING THAT HIS HAND COULDN'T USE IT'; the hand is unchanged.
+    [002_b5a441868e5ee1bb.txt line 100]"""
     st = make("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", upcard="4S")
     before = list(st.hands[A])
     act(st, Kind.PLUCK)
@@ -276,7 +296,8 @@ def test_returning_the_upcard_puts_it_back_and_ends_the_turn():
 
 def test_meld_with_the_upcard_goes_on_the_table_then_discard():
     """'A NEW MELD THAT HE LAYS DOWN ON THE TABLE (EXPOSING THAT PART OF HIS HAND)'; 'THE
-    PLAYER MUST THEN DISCARD ONE CARD'; 'MELDS ... ARE KEPT SEPARATE FOR EACH PLAYER'."""
+    PLAYER MUST THEN DISCARD ONE CARD'; 'MELDS ... ARE KEPT SEPARATE FOR EACH PLAYER'.
+    [002_b5a441868e5ee1bb.txt lines 81, 98, 105]"""
     st = make("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", upcard="9H")
     act(st, Kind.PLUCK)
     act(st, Kind.MELD, cs="9S 9D")
@@ -289,14 +310,16 @@ def test_meld_with_the_upcard_goes_on_the_table_then_discard():
 
 def test_a_meld_must_leave_a_card_to_discard():
     """design: 'THE PLAYER MUST THEN DISCARD ONE CARD FROM HIS HAND', so a pluck cannot
-    use up the whole hand."""
+    use up the whole hand.
+    [002_b5a441868e5ee1bb.txt line 105]"""
     assert meld_options(cards("9S 9D"), card("9H")) == []
     assert meld_options(cards("9S 9D 2C"), card("9H")) == [tuple(cards("9D 9S"))]
 
 
 def test_no_new_melds_from_the_hand():
     """'LAYING DOWN ADDITIONAL MELDS FROM THE HAND ON THE TABLE IS NOT PERMITTED': after a
-    draw, even a hand holding a full meld can only discard or hit."""
+    draw, even a hand holding a full meld can only discard or hit.
+    [002_b5a441868e5ee1bb.txt line 107]"""
     st = make("AS 2S 3S 9C 9D 9H 6S", "KS KH 2C 7D 8D 3C 4H", stock="KC 5C")
     act(st, Kind.DRAW)
     assert kinds(st, A) == {Kind.DISCARD}
@@ -304,7 +327,8 @@ def test_no_new_melds_from_the_hand():
 
 
 def test_hitting_own_meld_is_a_discard_onto_the_table():
-    """'ONTO ONE OF HIS OWN MELDS ON THE TABLE (THE LATTER IS CALLED HITTING)'."""
+    """'ONTO ONE OF HIS OWN MELDS ON THE TABLE (THE LATTER IS CALLED HITTING)'.
+    [002_b5a441868e5ee1bb.txt line 106]"""
     st = make("4S 2C 3H 9D KH", "KS QH 2D 7D 8D 3C 4H", stock="JD 5C",
               tables=[[cards("5S 6S 7S")], []])
     act(st, Kind.DRAW)
@@ -317,7 +341,8 @@ def test_hitting_own_meld_is_a_discard_onto_the_table():
 
 def test_hitting_the_opponents_melds_is_not_allowed():
     """Hitting is onto 'ONE OF HIS OWN MELDS': a card that fits only the opponent's meld
-    cannot be laid off."""
+    cannot be laid off.
+    [002_b5a441868e5ee1bb.txt line 106]"""
     st = make("8H 2C 3H 9D KH", "KS QH 2D 7D", stock="JD 5C",
               tables=[[cards("5S 6S 7S")], [cards("8S 8D 8C")]])
     act(st, Kind.DRAW)
@@ -327,6 +352,7 @@ def test_hitting_the_opponents_melds_is_not_allowed():
 
 
 def test_hit_completes_a_set_of_four_but_not_five():
+    """[002_b5a441868e5ee1bb.txt lines 58-60, 105-106]"""
     st = make("7D 2C", "KS QH", stock="JD 5C", tables=[[cards("7S 7H 7C")], []])
     act(st, Kind.DRAW)
     assert {(a.cards[0], a.meld) for a in legal_actions(st, A) if a.kind is Kind.HIT} == {(card("7D"), 0)}
@@ -334,7 +360,8 @@ def test_hit_completes_a_set_of_four_but_not_five():
 
 def test_p_switch_prohibits_passing():
     """'THE P STARTUP PARAMETER ... WILL DISABLE THE ABILITY TO PASS': the upcard may not
-    be returned, so it can only be plucked when it makes a meld."""
+    be returned, so it can only be plucked when it makes a meld.
+    [002_b5a441868e5ee1bb.txt line 103]"""
     useless = make("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", upcard="4S", no_passing=True)
     assert kinds(useless, A) == {Kind.TONK, Kind.DRAW}
     with pytest.raises(IllegalMove, match="no passing"):
@@ -349,7 +376,8 @@ def test_p_switch_prohibits_passing():
 def test_break_when_deck_holds_two_and_the_next_drawer_is_the_breaker():
     """'WHEN THE NUMBER OF CARDS LEFT IN THE DECK EQUALS THE NUMBER OF PLAYERS ... (2),
     THE GAME IS AT THE BREAK ... THE PLAYER WHOSE TURN IT IS TO PICK UP THE TOP CARD
-    OF THE DECK IS CALLED THE BREAKER'."""
+    OF THE DECK IS CALLED THE BREAKER'.
+    [002_b5a441868e5ee1bb.txt lines 114-115]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H", stock="7C 8C 10D")
     assert not st.at_break
     act(st, Kind.DRAW)
@@ -363,7 +391,8 @@ def test_break_when_deck_holds_two_and_the_next_drawer_is_the_breaker():
 
 
 def test_after_the_break_tonk_needs_zero_points_and_then_wins():
-    """'NO PLAYER CAN TONK AFTER THE BREAK UNLESS HE HAS ZERO UNMATCHED POINTS (HE THEN WINS)'."""
+    """'NO PLAYER CAN TONK AFTER THE BREAK UNLESS HE HAS ZERO UNMATCHED POINTS (HE THEN WINS)'.
+    [002_b5a441868e5ee1bb.txt line 118]"""
     st = make("AS 2S 3S 9C 9D 9H 6S", "KS KH 2C 7D 8D 3C 4H", stock="10D")
     st.breaker = B
     assert st.after_break
@@ -377,6 +406,7 @@ def test_after_the_break_tonk_needs_zero_points_and_then_wins():
 
 
 def test_zero_points_before_the_break_is_an_ordinary_tonk():
+    """[002_b5a441868e5ee1bb.txt lines 96, 118]"""
     st = make("AS 2S 3S 9C 9D 9H", "AH 2H 3H 9S 10S JS QS", stock="10D 5C 6C")
     act(st, Kind.TONK)
     assert st.outcome.reason is Reason.TONK
@@ -384,7 +414,8 @@ def test_zero_points_before_the_break_is_an_ordinary_tonk():
 
 def test_exhausted_deck_lowest_unmatched_points_wins():
     """'IF THE DECK IS EXHAUSTED AND NO PLAYER GOES TONK, THE PLAYER WITH THE LOWEST
-    TOTAL UNMATCHED POINTS WINS'."""
+    TOTAL UNMATCHED POINTS WINS'.
+    [002_b5a441868e5ee1bb.txt line 119]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H", stock="")
     st.breaker = B
     assert kinds(st, A) == {Kind.END}       # no draw, no pluck; tonk would need zero
@@ -395,7 +426,8 @@ def test_exhausted_deck_lowest_unmatched_points_wins():
 
 @pytest.mark.parametrize("breaker", [A, B])
 def test_exhausted_deck_tie_goes_to_the_breaker(breaker):
-    """'IN CASE OF A TIE, THE BREAKER WINS.'"""
+    """'IN CASE OF A TIE, THE BREAKER WINS.'
+    [002_b5a441868e5ee1bb.txt line 120]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "AH 2H 3H 9S 9H 5D 6D", stock="")
     st.breaker = breaker
     act(st, Kind.END)
@@ -404,7 +436,8 @@ def test_exhausted_deck_tie_goes_to_the_breaker(breaker):
 
 def test_playing_out_the_deck_reaches_the_break_and_the_end():
     """A whole hand drawn and discarded to the end: the breaker is whoever drew with two
-    cards left, and the hand ends when the deck is exhausted."""
+    cards left, and the hand ends when the deck is exhausted.
+    [002_b5a441868e5ee1bb.txt lines 113-120]"""
     st = deal(shuffle_and_cut(random.Random(21)), A)
     while st.stock:
         drawer = st.current
@@ -422,7 +455,8 @@ def test_playing_out_the_deck_reaches_the_break_and_the_end():
 
 def test_deadlock_after_three_pluck_and_returns_each_in_a_row():
     """'THE GAME IS CONSIDERED TO BE DEADLOCKED IF BOTH PLAYERS DO THIS 3 TIMES IN A ROW;
-    THE HAND IS CALLED DEAD'."""
+    THE HAND IS CALLED DEAD'.
+    [002_b5a441868e5ee1bb.txt line 122]"""
     st = make("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", upcard="4S")
     for i in range(6):
         assert not st.over
@@ -433,6 +467,7 @@ def test_deadlock_after_three_pluck_and_returns_each_in_a_row():
 
 
 def test_any_other_play_breaks_the_run_of_returns():
+    """[002_b5a441868e5ee1bb.txt lines 121-125]"""
     st = make("9S 9D 2C 3H 5D 7C KH", "KS QH 2D 7D 8D 3C 4H", upcard="4S", stock="JD 6C 6D")
     for _ in range(5):
         act(st, Kind.PLUCK)
@@ -446,7 +481,8 @@ def test_any_other_play_breaks_the_run_of_returns():
 
 
 def test_dead_hand_carries_the_bet_and_switches_the_deal():
-    """'THE BET IS CARRIED OVER TO THE NEXT HAND, WITH THE DEAL SWITCHING HANDS'."""
+    """'THE BET IS CARRIED OVER TO THE NEXT HAND, WITH THE DEAL SWITCHING HANDS'.
+    [002_b5a441868e5ee1bb.txt line 124]"""
     sess = Session(random.Random(4))
     st = sess.new_hand()
     for _ in range(6):
@@ -463,7 +499,8 @@ def test_dead_hand_carries_the_bet_and_switches_the_deal():
 # --------------------------------------------------------------- sorting
 
 def test_switch_sorts_two_cards_and_is_not_a_play():
-    """'SORT YOUR HAND 2 CARDS AT A TIME WITH THE S(WITCH) COMMAND'."""
+    """'SORT YOUR HAND 2 CARDS AT A TIME WITH THE S(WITCH) COMMAND'.
+    [002_b5a441868e5ee1bb.txt line 95]"""
     st = make("AS 2S 3S 9C 9D 5H 6S", "KS KH 2C 7D 8D 3C 4H", plays=0)
     swap_cards(st, A, 0, 6)
     assert st.hands[A][0] == card("6S") and st.hands[A][6] == card("AS")
@@ -473,7 +510,8 @@ def test_switch_sorts_two_cards_and_is_not_a_play():
 
 
 def test_autosort_puts_melds_first_for_the_lowest_count():
-    """'IN AUTOSORT MODE THE COMPUTER SORTS YOUR HAND FOR THE LOWEST UNMATCHED PV SCORE'."""
+    """'IN AUTOSORT MODE THE COMPUTER SORTS YOUR HAND FOR THE LOWEST UNMATCHED PV SCORE'.
+    [002_b5a441868e5ee1bb.txt line 136]"""
     hand = cards("KD 7H 5H 7S 6H 7D 2C")
     out = autosort(hand)
     assert sorted(out) == sorted(hand)
@@ -500,7 +538,8 @@ def test_stacked_deal_plays_out_as_scripted():
 def test_race_human_is_asked_first_but_a_play_lets_the_computer_call():
     """'IF BOTH PLAYERS HAVE A WINNING HAND THIS IS REALLY A RACE ... THE COMPUTER GIVES YOU
     A HANDICAP': the patient seat (the human) answers first; if he plucks or draws
-    instead of calling, the computer's tonk comes before his play."""
+    instead of calling, the computer's tonk comes before his play.
+    [002_b5a441868e5ee1bb.txt lines 84, 86]"""
     hands = [cards("10C JD QS KC KH 10D JH"), cards(TENS)]
     st = deal(stacked_deck(hands, card("4D"), dealer=B), B)
     human = ScriptedPlayer([Action(Kind.DRAW, A)])
@@ -514,6 +553,7 @@ def test_race_human_is_asked_first_but_a_play_lets_the_computer_call():
 
 
 def test_race_human_may_call_before_the_computer_leads():
+    """[002_b5a441868e5ee1bb.txt lines 84-87]"""
     hands = [cards("10C JD QS KC KH 10D JH"), cards(TENS)]
     st = deal(stacked_deck(hands, card("4D"), dealer=A), A)      # the computer (B) leads
     asked = []
@@ -523,6 +563,7 @@ def test_race_human_may_call_before_the_computer_leads():
 
 
 def test_computer_calls_a_ten_card_tonk_at_once():
+    """[002_b5a441868e5ee1bb.txt lines 83-84]"""
     st = make("AS 2S 3S 4H 4D 4C AH", TENS, plays=0)
     assert ComputerPlayer().interrupt_tonk(Observation.of(st, B))
     st.current = B

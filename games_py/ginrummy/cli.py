@@ -11,7 +11,7 @@ from typing import Callable
 
 import click
 
-from games_py.ginrummy import game, rules, trace
+from games_py.ginrummy import computer, game, rules, trace
 
 
 def _time(_ctx, _param, value: str) -> tuple[int, int, int, int]:
@@ -92,7 +92,10 @@ def trace_command(**opts) -> None:
     the deal."""
     settings = settings_from(opts)
     check_output(opts["output"])
-    events = game.python_trace(settings, opts["hands"])
+    try:
+        events = game.python_trace(settings, opts["hands"])
+    except computer.UnshownMeld as exc:
+        raise click.ClickException(str(exc)) from None
     if opts["hands"] > 0 and not settings.demo:
         click.echo("ginrummy: without --demo nobody plays your hand; the trace stops after "
                    "the first deal", err=True)

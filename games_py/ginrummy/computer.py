@@ -237,6 +237,13 @@ def knock_decision(t: Table, player: int, random: OriginalRandom) -> bool:
 
 
 # -- a whole hand in demo mode ----------------------------------------------------------------
+class UnshownMeld(RuntimeError):
+    """A lay-off the trace format cannot name: the knocker's hand was arranged again at
+    line 2540 (a coin toss on shared cards) into melds the knock did not show, and the
+    card went onto one of those.  The tracer of the original stops there too."""
+
+
+
 DEAD_TOP = 50          # line 2460: IF TOP >= 50 the hand is dead
 NOBODY_KNOCKED = 0
 
@@ -600,7 +607,7 @@ class DemoHand:
                 target = next((i for i, meld in enumerate(knock_melds) for grown in laid.melds
                                if item.card in grown and set(meld) <= set(grown)), None)
                 if target is None:
-                    raise RuntimeError(f"{item.card} is laid off on none of the melds the knock showed")
+                    raise UnshownMeld(f"{item.card} was laid off, but on none of the knocker's melds")
                 self.events.append(trace.layoff_event(self._name(other), item.card, target))
             other_pv = laid.pv
             # line 5980: no scan when the opponent has nothing unmatched

@@ -1,20 +1,22 @@
-"""The computer player of GINRUMMY.EXE: its draw, discard and knock decisions.
+"""The computer player of GINRUMMY.EXE, and a hand played by it on both sides.
 
-A transcription of the original's BASIC (docs/ginrummy-internals.md, section
-11), working on the program's own tables with its own indices, so that a
+A transcription of the original's BASIC (docs/ginrummy-internals.md, sections
+11 and 12), working on the program's own tables with its own indices, so that a
 position read from the running original (``Table``) gives the same decision and
 spends the same RND calls:
 
 * draw (lines 3690-3910): take the upcard or draw from the deck;
 * discard (lines 4160-4720): which place K of the hand H(P, 1..11) to discard;
 * knock (lines 5080-5240), after the knock value is brought up to date
-  (lines 11100-11180).
+  (lines 11100-11180);
+* the arrangement (lines 6810-10000): straights, flats, the cards they share
+  settled by the most cards matched and a coin toss, the layout of H(P, .), and
+  the RND it spends (8410, 8420, 8660, 9660).
 
-In demo mode both players are played this way (``FNCOMP``, line 350, is true
-for player 2, and for player 1 in demo mode).  The arrangement that fills
-UNMATCHED, PV and the rank counts (lines 6810-9640, with RND at 8410, 8420,
-8660 and 9660) is not transcribed yet: these functions take its results as
-input.  RND comparisons use the runtime's arithmetic (``OriginalRandom.below``).
+``DemoHand`` plays lines 2230-2990 with these for both players (demo mode:
+``FNCOMP``, line 350, is true for player 2, and for player 1 in demo mode);
+``Tunes`` is the tune after each hand.  RND comparisons use the runtime's
+arithmetic (``OriginalRandom.below``, ``mbf``).
 """
 from __future__ import annotations
 
@@ -236,18 +238,7 @@ def knock_decision(t: Table, player: int, random: OriginalRandom) -> bool:
     return knocks
 
 
-# -- a whole hand in demo mode ----------------------------------------------------------------
-class UnshownMeld(RuntimeError):
-    """A lay-off the trace format cannot name: the knocker's hand was arranged again at
-    line 2540 (a coin toss on shared cards) into melds the knock did not show, and the
-    card went onto one of those.  The tracer of the original stops there too."""
-
-
-
-DEAD_TOP = 50          # line 2460: IF TOP >= 50 the hand is dead
-NOBODY_KNOCKED = 0
-
-
+# -- the arrangement (lines 6810-10000) ---------------------------------------------------------
 def _card(number: int) -> Card:
     return card_of(number)
 
@@ -410,6 +401,18 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
     t.unmatched[p] = len(unmatched)                                     # 9910
     t.pv[p] = sum(min(fn_rank(c), 10) for c in unmatched)               # 9940-10000
     t.melds[p] = [[_card(c) for c in m] for m in straights + flats]
+
+
+# -- a whole hand in demo mode ----------------------------------------------------------------
+class UnshownMeld(RuntimeError):
+    """A lay-off the trace format cannot name: the knocker's hand was arranged again at
+    line 2540 (a coin toss on shared cards) into melds the knock did not show, and the
+    card went onto one of those.  The tracer of the original stops there too."""
+
+
+
+DEAD_TOP = 50          # line 2460: IF TOP >= 50 the hand is dead
+NOBODY_KNOCKED = 0
 
 
 @dataclass

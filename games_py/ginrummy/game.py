@@ -72,7 +72,7 @@ def first_hand(settings: Settings, rules_: rules.Rules = rules.ORIGINAL_RULES) -
 def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
     """The trace as far as the Python game can play it today: the start and the first
     deal, and in demo mode ``hands`` hands played out by the original's computer player
-    (games_py.ginrummy.computer), within the first game."""
+    (games_py.ginrummy.computer), game after game."""
     events = [trace_start(settings)]
     startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
                                                  colour=settings.colour)
@@ -87,16 +87,27 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
             return events
         next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events)
         played += 1
-        if game_over or played >= hands:
+        if game_over:
+            shutout = events[-1]["shutout"]
+            random.message_colour()                     # "... WON THE GAME! (...)" (line 3160)
+            random.message_colour()                     # "... GET n GAME POINTS" (line 3280)
+            if shutout:
+                random.message_colour()                 # "... SKUNKED ..." (line 3360)
+        if played >= hands:
             return events
+        if game_over:                                   # line 3400: GOTO 1120, a new game
+            match.game += 1
+            match.hand = 0
+            match.scores = {YOU: 0, COMPUTER: 0}
+            match.hands_won = {YOU: 0, COMPUTER: 0}
+            next_dealer = random.dealer()               # line 1790
         dealt = original.deal_hand(random, next_dealer, dealt.back, settings.sound)
 
 
 def demo_hand(settings: Settings, dealt: original.Deal, random: original.OriginalRandom,
               match: Match, tunes: "computer.Tunes", events: list[dict]) -> tuple[int, bool]:
     """One hand with the computer on both sides and its score (lines 2230-3060); returns
-    the next dealer and whether the game is over (its end is written, the next game is
-    not played)."""
+    the next dealer and whether the game is over (its end is written)."""
     hand = computer.DemoHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
                                    settings.open_hands)
     events.extend(hand.play())

@@ -53,6 +53,7 @@ def fn_suit(card: int) -> int:
 
 
 def value(rank: int) -> int:
+    """A card's points: face cards 10 (lines 4850, 9960)."""
     return min(rank, 10)
 
 
@@ -399,7 +400,7 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
         hand[k] = c
     t.places = len(cards)                                               # 7150
     t.unmatched[p] = len(unmatched)                                     # 9910
-    t.pv[p] = sum(min(fn_rank(c), 10) for c in unmatched)               # 9940-10000
+    t.pv[p] = sum(value(fn_rank(c)) for c in unmatched)                 # 9940-10000
     t.melds[p] = [[_card(c) for c in m] for m in straights + flats]
 
 
@@ -577,7 +578,7 @@ class DemoHand:
         hand = t.hands[p]
         card = hand[k]
         hand[k] = 0
-        v = min(fn_rank(card), 10)                          # lines 4850-4860 (RC(V) even for
+        v = value(fn_rank(card))                            # lines 4850-4860 (RC(V) even for
         t.pv[p] -= v                                        # face cards: the original's slip)
         t.rank_count[v][p] -= 1
         t.unmatched[p] -= 1

@@ -104,6 +104,11 @@ BYTE_REGISTERS = {
     "dl": X.UC_X86_REG_DL, "dh": X.UC_X86_REG_DH,
 }
 _ALL = {**REGISTERS, **BYTE_REGISTERS}
+# byte register -> (the word register holding it, shift)
+_SNAP_NAMES = tuple(REGISTERS)
+_SNAP_INDEX = {name: i for i, name in enumerate(_SNAP_NAMES)}
+# byte register -> (index of the word register holding it, shift)
+_BYTE_OF = {name: (_SNAP_INDEX[name[0] + "x"], 8 if name[1] == "h" else 0) for name in BYTE_REGISTERS}
 _SEGMENTS = {X.UC_X86_REG_CS, X.UC_X86_REG_DS, X.UC_X86_REG_ES, X.UC_X86_REG_SS}
 
 # Vectors the CPU itself raises (the IP pushed is that of the faulting instruction).
@@ -141,6 +146,14 @@ class Cpu:
         self._on_port_in = on_port_in
         self._on_port_out = on_port_out
         self._port_reads = 0              # INs in this slice (the native library counts its own)
+        # registers read in one call, during a service (values only ever hold 16 bits,
+        # so the upper bytes a 16-bit read leaves alone stay zero)
+        n = len(_SNAP_NAMES)
+        self._snap_ids = (ctypes.c_int * n)(*(REGISTERS[name] for name in _SNAP_NAMES))
+        self._snap_values = (ctypes.c_uint64 * n)()
+        self._snap = None
+        self._snap_ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self._snap_values) + 8 * i
+                                                   for i in range(n)))
         self.fast = self._install_native() if native else None
         if self.fast is None:
             self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
@@ -178,6 +191,7 @@ class Cpu:
         if err:
             raise UcError(err)
         self._native_lib = lib
+        self._fast_ref = ctypes.byref(state)
         return state
 
     def native_vectors(self, vectors) -> None:
@@ -226,25 +240,60 @@ class Cpu:
         return buf.value
 
     def _set_reg(self, reg: int, value: int) -> None:
+        self._snap = None
         self._regbuf.value = value
         _uclib.uc_reg_write(self._uch, reg, self._regptr)
+
+    def snapshot(self) -> None:
+        """Read every register in one C call; reads come from it until ``forget_snapshot``.
+
+        A service reads a dozen registers; one batch read is cheaper than a
+        dozen single ones.  Writes go to Unicorn and into the snapshot; anything
+        that changes registers another way (jumps, interrupt delivery, running)
+        drops it.
+        """
+        _uclib.uc_reg_read_batch(self._uch, self._snap_ids, self._snap_ptrs, len(_SNAP_NAMES))
+        self._snap = self._snap_values
+
+    def forget_snapshot(self) -> None:
+        self._snap = None
 
     def __getattr__(self, name: str) -> int:
         reg = _ALL.get(name)
         if reg is None:
             raise AttributeError(name)
+        snap = self.__dict__.get("_snap")
+        if snap is not None:
+            index = _SNAP_INDEX.get(name)
+            if index is not None:
+                return snap[index]
+            index, shift = _BYTE_OF[name]
+            return (snap[index] >> shift) & 0xFF
         return self._reg(reg)
 
     def __setattr__(self, name: str, value: int) -> None:
         reg = _ALL.get(name)
         if reg is None:
             object.__setattr__(self, name, value)
-        elif reg in _SEGMENTS:
-            self.uc.reg_write(reg, value & 0xFFFF)   # the binding keeps segment caches right
+            return
+        if reg in _SEGMENTS:
+            value &= 0xFFFF
+            self.uc.reg_write(reg, value)            # the binding keeps segment caches right
         else:
-            self._set_reg(reg, value & (0xFF if name in BYTE_REGISTERS else 0xFFFF))
+            value &= 0xFF if name in BYTE_REGISTERS else 0xFFFF
+            self._regbuf.value = value
+            _uclib.uc_reg_write(self._uch, reg, self._regptr)
+        snap = self._snap
+        if snap is not None:
+            index = _SNAP_INDEX.get(name)
+            if index is not None:
+                snap[index] = value
+            else:
+                index, shift = _BYTE_OF[name]
+                snap[index] = (snap[index] & ~(0xFF << shift)) | (value << shift)
 
     def registers(self) -> dict[str, int]:
+        self._snap = None                 # callers may write through uc next
         return {name: self.uc.reg_read(reg) for name, reg in REGISTERS.items()}
 
     def set_registers(self, **values: int) -> None:
@@ -252,10 +301,12 @@ class Cpu:
             setattr(self, name, value)
 
     def set_flag(self, mask: int, on: bool) -> None:
+        self._snap = None
         flags = self.uc.reg_read(X.UC_X86_REG_FLAGS)
         self.uc.reg_write(X.UC_X86_REG_FLAGS, (flags | mask) if on else (flags & ~mask))
 
     def jump(self, cs: int, ip: int) -> None:
+        self._snap = None
         self.uc.reg_write(X.UC_X86_REG_CS, cs)
         self.uc.reg_write(X.UC_X86_REG_IP, ip)
 
@@ -278,6 +329,10 @@ class Cpu:
     # -- interrupts -----------------------------------------------------------
     def deliver_interrupt(self, vector: int, return_ip: int | None = None) -> None:
         """Enter interrupt ``vector`` as the 286 does: push FLAGS, CS, IP; clear IF, TF."""
+        self._snap = None
+        if return_ip is None and self.fast is not None:
+            self._native_lib.pcemu_deliver(self._uch, self._fast_ref, vector)   # the same, in C
+            return
         reg = self._reg
         flags = (reg(X.UC_X86_REG_FLAGS) & FLAGS_286_MASK) | FLAGS_286_FIXED
         cs = reg(X.UC_X86_REG_CS)
@@ -362,6 +417,7 @@ class Cpu:
     # -- running ----------------------------------------------------------------
     def run(self, count: int) -> SliceResult:
         """Execute up to ``count`` instructions from CS:IP."""
+        self._snap = None
         self._stop_requested = False
         start = self.linear_ip
         try:
@@ -448,6 +504,7 @@ class Cpu:
         self.uc.ctl_remove_cache(start, start + size)
 
     def _refresh_context(self) -> None:
+        self._snap = None
         regs = {name: self.uc.reg_read(reg) for name, reg in REGISTERS.items()}
         self.uc.context_restore(self._fresh_context)
         for name, reg in REGISTERS.items():

@@ -280,6 +280,13 @@ class Machine:
     # ------------------------------------------------------------------ interrupts
     def _on_interrupt(self, intno: int) -> None:
         cpu = self.cpu
+        cpu.snapshot()
+        try:
+            self._interrupt(cpu, intno)
+        finally:
+            cpu.forget_snapshot()
+
+    def _interrupt(self, cpu: Cpu, intno: int) -> None:
         cs, ip = cpu.cs, cpu.ip
         trap_at = linear(cs, ip - 2)
         name = self.traps.get(trap_at)

@@ -95,6 +95,8 @@ def load() -> ctypes.CDLL | None:
         lib.pcemu_fast_install.restype = ctypes.c_int
         lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
                                            ctypes.c_void_p, ctypes.c_void_p]
+        lib.pcemu_deliver.restype = None
+        lib.pcemu_deliver.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_uint32]
         _loaded = lib
     except (OSError, subprocess.CalledProcessError) as exc:
         detail = getattr(exc, "stderr", "") or exc

@@ -47,13 +47,9 @@ static void put_word(uint8_t *mem, uint32_t base, uint32_t offset, uint32_t word
     mem[(base + ((offset + 1) & 0xFFFF)) & 0xFFFFF] = (word >> 8) & 0xFF;
 }
 
-static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
+/* Enter interrupt ``vector`` as the 286 does (Cpu.deliver_interrupt, return IP = IP). */
+void pcemu_deliver(uc_engine *uc, struct fast_state *s, uint32_t intno)
 {
-    struct fast_state *s = user;
-    if (!s->native[intno & 0xFF]) {
-        s->on_interrupt(uc, intno, 0);
-        return;
-    }
     int ids[5] = {UC_X86_REG_FLAGS, UC_X86_REG_CS, UC_X86_REG_IP, UC_X86_REG_SS, UC_X86_REG_SP};
     uint64_t v[5] = {0, 0, 0, 0, 0};
     void *ptrs[5] = {&v[0], &v[1], &v[2], &v[3], &v[4]};
@@ -73,6 +69,16 @@ static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
     uc_reg_write(uc, UC_X86_REG_FLAGS, &new_flags);
     uc_reg_write(uc, UC_X86_REG_CS, &new_cs);
     uc_reg_write(uc, UC_X86_REG_IP, &new_ip);
+}
+
+static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
+{
+    struct fast_state *s = user;
+    if (!s->native[intno & 0xFF]) {
+        s->on_interrupt(uc, intno, 0);
+        return;
+    }
+    pcemu_deliver(uc, s, intno);
     s->native_interrupts++;
 }
 

@@ -415,8 +415,13 @@ class Cpu:
         self._on_port_out(port, size, value)
 
     # -- running ----------------------------------------------------------------
-    def run(self, count: int) -> SliceResult:
-        """Execute up to ``count`` instructions from CS:IP."""
+    def run(self, count: int, keep_snapshot: bool = False) -> SliceResult:
+        """Execute up to ``count`` instructions from CS:IP.
+
+        With ``keep_snapshot`` the registers read in one call after the slice
+        stay as the snapshot (the caller reads FLAGS, CS, IP next and must call
+        ``forget_snapshot`` when done); otherwise it is dropped.
+        """
         self._snap = None
         self._stop_requested = False
         start = self.linear_ip
@@ -429,13 +434,18 @@ class Cpu:
             self._stop_requested = True
         if self._needs_fresh_context:
             self._refresh_context()
-        self._clear_iopl_nt()
-        self.instructions += count
-        if self._stop_requested:
-            return SliceResult(STOP_REQUESTED, count)
-        if self._just_halted():
-            return SliceResult(STOP_HALT, count)
-        return SliceResult(STOP_COUNT, count)
+        self.snapshot()                       # FLAGS, CS, IP for what follows, in one call
+        try:
+            self._clear_iopl_nt()
+            self.instructions += count
+            if self._stop_requested:
+                return SliceResult(STOP_REQUESTED, count)
+            if self._just_halted():
+                return SliceResult(STOP_HALT, count)
+            return SliceResult(STOP_COUNT, count)
+        finally:
+            if not keep_snapshot:
+                self._snap = None
 
     def _just_halted(self) -> bool:
         # Unicorn ends emu_start silently after HLT, leaving IP past it.
@@ -447,7 +457,7 @@ class Cpu:
         Done at the end of each slice (no per-instruction hook): a PUSHF in the
         same slice as the POPF still sees the bits (see docs/cpu.md).
         """
-        flags = self._reg(X.UC_X86_REG_FLAGS)
+        flags = self.flags
         if flags & FLAGS_IOPL_NT:
             self._set_reg(X.UC_X86_REG_FLAGS, flags & ~FLAGS_IOPL_NT)
 

@@ -441,7 +441,14 @@ class Machine:
         cpu.reset_port_reads()
         if cpu.fast is not None:
             self._prepare_native(cpu.fast)
-        result = cpu.run(budget)
+        try:
+            self._run_slice(cpu, budget)
+        finally:
+            cpu.forget_snapshot()
+
+    def _run_slice(self, cpu: Cpu, budget: int) -> None:
+        clock = self.clock
+        result = cpu.run(budget, keep_snapshot=True)
         if self._status_native:
             beam = self.video_card.beam
             beam._base, beam.reads = cpu.fast.beam_base, cpu.fast.beam_reads

@@ -3,8 +3,8 @@
     python benchmarks/machine_speed.py [--seconds 20] [--no-accelerate]
 
 For each workload: virtual seconds per wall second (x real time of an AT at the
-default 1.2 MIPS), the same per second of this process's CPU time (what the
-figure would be on an idle machine: the 2 cores here are shared), and virtual
+default 1.2 MIPS), the same per second of this process's CPU time (the cores
+here are shared, so wall time depends on the load, printed too), and virtual
 instructions per wall second as a share of the ceiling.  The ceiling is Unicorn
 running a tight loop in the same 20,000-instruction slices, with no hooks
 firing, measured in the same run.  "Virtual instructions" include time skipped

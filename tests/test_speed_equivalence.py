@@ -180,3 +180,41 @@ def test_own_program_interrupt_chains_and_status_reads_match(tmp_path):
 
 def test_the_switch_turns_the_native_hooks_off():
     assert Machine(accelerate=False).cpu.fast is None
+
+
+# A program that only waits: it asks DOS for the time forever.
+POLL_FOREVER = """
+again:
+    mov ah, 0x2c
+    int 0x21
+    jmp again
+"""
+
+
+def _times_seen(fast_forward: bool, tmp_path) -> tuple[int, list[tuple[int, int]]]:
+    folder = com_program(tmp_path, "POLL.COM", POLL_FOREVER)
+    m = Machine(host_dirs={"C": folder}, fast_forward=fast_forward)
+    m.type("C:{ENTER}POLL{ENTER}")
+    seen: list[tuple[int, int]] = []
+    calls = 0
+
+    def on_service(name: str, kind: str, after: bool) -> None:
+        nonlocal calls
+        if after and name == "int21" and m.cpu.ah == 0x2C:
+            calls += 1
+            value = (m.cpu.cx, m.cpu.dx)
+            if not seen or seen[-1] != value:
+                seen.append(value)
+
+    m.listeners.setdefault("service", []).append(on_service)
+    m.run(18.2065)                          # one second of virtual time
+    return calls, seen
+
+
+def test_polling_the_time_skips_to_the_next_tick_and_sees_every_tick(tmp_path):
+    skipping_calls, skipping_seen = _times_seen(True, tmp_path)
+    polling_calls, polling_seen = _times_seen(False, tmp_path)
+    assert polling_calls > 10_000                    # every iteration executed
+    assert skipping_calls < 10 * 19                  # a few polls a tick, then the next tick
+    assert len(polling_seen) >= 18                   # DOS time moves once a tick ...
+    assert skipping_seen == polling_seen             # ... and the program sees the same times

@@ -63,6 +63,18 @@ def test_copy_to_prn_goes_to_the_printer_capture(tmp_path):
 
 
 @needs_originals
+def test_copy_to_a_full_disk_says_so_and_leaves_no_partial_file():
+    m = Machine(disks=[f"B:{DISK1612}"])
+    free_before = m.dos.drives["B"].free_space()
+    m.type("COPY GINRUMMY.EXE BIG.EXE{ENTER}")        # 104,046 bytes onto 70,656 free
+    m.run(3)
+    screen = m.screen_text()
+    assert "Insufficient disk space" in screen and "0 File(s) copied" in screen
+    assert m.dos.drives["B"].stat(["BIG.EXE"]) is None
+    assert m.dos.drives["B"].free_space() == free_before
+
+
+@needs_originals
 def test_the_source_image_is_never_modified(tmp_path):
     before = md5(DISK1612)
     m = Machine(disks=[f"B:{DISK1612}"])

@@ -363,9 +363,14 @@ def cmd_copy(shell: "Shell", rest: str) -> None:
             if not parts or (entry is not None and entry.is_dir):
                 parts = parts + [dos.resolve(source)[1][-1]]
             with fs.create(parts) as f:
-                f.write(data)
+                written = f.write(data)
         except DosError as err:
             shell.console.write(f"File creation error ({err})\r\n".encode("cp437", "replace"))
+            return
+        if written < len(data):
+            # COMMAND.COM removes the partial copy rather than leave a truncated file behind
+            fs.remove(parts)
+            shell.console.write(b"Insufficient disk space\r\n        0 File(s) copied\r\n")
             return
     shell.console.write(b"        1 File(s) copied\r\n")
 

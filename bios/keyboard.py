@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 keyboard = ServiceTable(0x16, "keyboard")
 
 RSHIFT, LSHIFT, CTRL, ALT, SCROLL, NUM, CAPS, INSERT = (1 << i for i in range(8))
+HOLD = 0x08                  # KB_FLAGS2 bit 3: paused (Pause key or Ctrl+Num Lock)
+AFTER_E1 = 0x01              # KB_FLAGS3 bit 0: the last byte was the E1 prefix
 
 LETTERS = {0x10: "q", 0x11: "w", 0x12: "e", 0x13: "r", 0x14: "t", 0x15: "y", 0x16: "u",
            0x17: "i", 0x18: "o", 0x19: "p", 0x1E: "a", 0x1F: "s", 0x20: "d", 0x21: "f",
@@ -166,7 +168,14 @@ def handle_scancode(m: "Machine") -> None:
     flags3 = mem[bda.BDA + bda.KB_FLAGS3]
     m.keyboard_event(code)
     if code == 0xE0 or code == 0xE1:
-        mem[bda.BDA + bda.KB_FLAGS3] = flags3 | (0x02 if code == 0xE0 else 0x01)
+        mem[bda.BDA + bda.KB_FLAGS3] = flags3 | (0x02 if code == 0xE0 else AFTER_E1)
+        return
+    if flags3 & AFTER_E1:                   # the Pause key: E1 1D 45 E1 9D C5
+        if code in (0x1D, 0x9D):
+            return                          # its Ctrl byte is not the Ctrl key
+        mem[bda.BDA + bda.KB_FLAGS3] = flags3 & ~AFTER_E1
+        if code == 0x45:
+            _pause(m, flags2)
         return
     extended = bool(flags3 & 0x02)
     mem[bda.BDA + bda.KB_FLAGS3] = flags3 & ~0x03
@@ -183,6 +192,15 @@ def handle_scancode(m: "Machine") -> None:
             mem[bda.BDA + bda.KB_ALT_INPUT] = 0
             if alt_code:
                 buffer_put(m, alt_code)
+        return
+    if flags2 & HOLD:
+        if not release:                     # the first key after Pause ends it and is dropped
+            mem[bda.BDA + bda.KB_FLAGS2] = flags2 & ~HOLD
+        elif scancode in TOGGLE_KEYS:
+            mem[bda.BDA + bda.KB_FLAGS2] = flags2 & ~TOGGLE_KEYS[scancode]   # no longer held down
+        return
+    if scancode == 0x45 and flags & CTRL and not extended and not release:
+        _pause(m, flags2)                   # Ctrl+Num Lock, the 84-key board's Pause
         return
     if scancode in TOGGLE_KEYS and not (scancode == 0x46 and flags & CTRL) \
             and not (scancode == 0x45 and flags & CTRL):
@@ -223,6 +241,14 @@ def handle_scancode(m: "Machine") -> None:
     key = translate(scancode, flags, extended)
     if key is not None:
         buffer_put(m, key)
+
+
+def _pause(m: "Machine", flags2: int) -> None:
+    """Enter the hold state: the ROM's pause loop waits until the next key clears it."""
+    if flags2 & HOLD:
+        return
+    m.memory[bda.BDA + bda.KB_FLAGS2] = flags2 | HOLD
+    m.cpu.jump(*m.rom.address("int09.pause"))
 
 
 # -- INT 16h ------------------------------------------------------------------------------

@@ -119,6 +119,15 @@ class Rom:
         self.emit(0xCD, 0x1B, 0xEB, 0x100 - 11)
         self.label("int09.prtsc")            # Print Screen: INT 05h, then finish
         self.emit(0xCD, 0x05, 0xEB, 0x100 - 15)
+        # Pause (or Ctrl+Num Lock): EOI, then wait with interrupts on until the next key's
+        # INT 09h clears the hold bit (0040:0018 bit 3), as the AT BIOS does.
+        self.label("int09.pause")
+        self.emit(0xFA, 0xB0, 0x20, 0xE6, 0x20)  # CLI; MOV AL,20h; OUT 20h,AL
+        self.emit(0x1E, 0xB8, 0x40, 0x00, 0x8E, 0xD8)  # PUSH DS; MOV AX,0040h; MOV DS,AX
+        self.emit(0xFB, HLT)                 # STI; HLT until an interrupt
+        self.emit(0xF6, 0x06, 0x18, 0x00, 0x08)  # TEST BYTE [0018h],08h
+        self.emit(0x75, 0x100 - 9)           # JNZ back to STI
+        self.emit(0x1F, 0x58, IRET)          # POP DS; POP AX; IRET
         # Hardware interrupts nobody claimed: acknowledge them so the PIC goes on.
         self.label("irq_master")
         self.emit(0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, IRET)

@@ -114,3 +114,37 @@ def test_typed_keys_reach_the_enhanced_read_through_int09(tmp_path):
 def test_the_standard_read_waits_past_keys_it_cannot_report(tmp_path):
     body = call(0x00, "report_ax") + call(0x01, "report_status")
     assert run_program(tmp_path, body, "{F12}{UP}") == "4800 Z"
+
+
+# -- Pause ---------------------------------------------------------------------------------
+PAUSE_KEY = [0xE1, 0x1D, 0x45, 0xE1, 0x9D, 0xC5]          # what the 101-key board sends
+CTRL_NUM_LOCK = [0x1D, 0x45, 0xC5, 0x9D]                    # the 84-key board's Pause
+
+
+def _paused_machine(tmp_path, codes: list[int]) -> Machine:
+    m = Machine(host_dirs={"C": tmp_path})
+    m.run(2)
+    m.kbc.send_scancodes(codes)
+    m.run(3)
+    return m
+
+
+def _in_pause_loop(m: Machine) -> bool:
+    start = m.rom.address("int09.pause")
+    return m.cpu.cs == start[0] and start[1] <= m.cpu.ip < start[1] + 24
+
+
+def test_pause_holds_the_program_until_the_next_key_which_is_dropped(tmp_path):
+    for codes in (PAUSE_KEY, CTRL_NUM_LOCK):
+        m = _paused_machine(tmp_path, codes)
+        ticks = m.memory.read_word(0x46C)
+        m.run(5)
+        assert _in_pause_loop(m)                           # the program does not run ...
+        assert m.memory[0x418] & 0x08                      # ... the BIOS holds (0040:0018 bit 3)
+        assert m.memory.read_word(0x46C) > ticks           # ... and the clock goes on
+        assert not m.memory[0x417] & 0x24                  # no Ctrl left down, Num Lock unchanged
+        m.type("XVER{ENTER}")                              # X ends the pause and is lost
+        m.run(2)
+        assert not m.memory[0x418] & 0x08 and not _in_pause_loop(m)
+        text = m.screen_text()
+        assert "DOS Version 3.30" in text and "XVER" not in text

@@ -39,11 +39,23 @@ def test_tunes_differ_from_the_last_one_and_spend_rnd_per_try():
     assert picked[0] != picked[1] and picked[2] != picked[3] and picked[1] != picked[4]
 
 
-def test_a_python_game_ends_with_its_score():
+def test_a_python_game_ends_with_its_score_and_the_next_begins():
     events = game.python_trace(game.Settings(time=(12, 0, 0, 0), demo=True), MOST_HANDS)
-    assert events[-1]["event"] == "game_end"
-    ends = [e for e in events if e["event"] == "hand_end"]
+    end = next(i for i, e in enumerate(events) if e["event"] == "game_end")
+    ends = [e for e in events[:end] if e["event"] == "hand_end"]
     assert max(ends[-1]["scores"].values()) >= 100 > max(ends[-2]["scores"].values())
+    assert events[end + 1]["event"] == "deal" and (events[end + 1]["game"], events[end + 1]["hand"]) == (2, 1)
+    assert sum(1 for e in events if e["event"] in ("hand_end", "dead_hand")) == MOST_HANDS
+
+
+def _first_game(settings: game.Settings) -> list[dict]:
+    """The Python trace up to the first game's end (hand by hand, so that a later game
+    cannot stop it)."""
+    for hands in range(1, MOST_HANDS + 1):
+        events = game.python_trace(settings, hands)
+        if events[-1]["event"] == "game_end":
+            return events
+    raise AssertionError(f"no game end within {MOST_HANDS} hands")
 
 
 def _cases():
@@ -60,6 +72,6 @@ def test_whole_first_game_matches_the_original(case):
         pytest.skip(f"original disk image not found at {DISK}")
     from pcemu.trace.ginrummy import trace_original
     settings = case.settings()
-    mine = game.python_trace(settings, MOST_HANDS)
+    mine = _first_game(settings)
     hands = sum(1 for e in mine if e["event"] in ("hand_end", "dead_hand"))
     assert _strip(trace_original(settings, hands=hands)) == _strip(mine)

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import io
+import json
 import os
+import shutil
+import tempfile
 import random
 from pathlib import Path
 
@@ -130,23 +133,57 @@ def test_corrupt_stats_file_is_reported_and_left_untouched(tmp_path, text):
     assert (tmp_path / STA_FILE).read_text() == text
 
 
-def test_read_only_directory_starts_stats_from_zero_and_saves_nothing(tmp_path):
+def _without_write_rights(action):
+    """Run ``action`` where the directory rules apply: in this process for an ordinary user,
+    in a forked child that has become user 'nobody' when the tests run as root (as in CI),
+    since root may write to a read-only directory.  Returns what ``action`` returned."""
+    if os.geteuid() != 0:
+        return action()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the child: drop root, run, report
+        status = 1
+        try:
+            os.close(read)
+            os.setgid(65534)
+            os.setuid(65534)
+            os.write(write, json.dumps(action()).encode())
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    _pid, status = os.waitpid(pid, 0)
+    assert status == 0, "the unprivileged child failed"
+    return json.loads(data)
+
+
+def test_read_only_directory_starts_stats_from_zero_and_saves_nothing():
     """Line 73: on a read-only drive "the stats will start from zero ... but cannot be saved"."""
-    book = StatsBook()
-    book.record("Ann", 10, 1, "won")
-    store(tmp_path).save_stats(book)
-    before = (tmp_path / STA_FILE).read_text()
-    os.chmod(tmp_path, 0o555)
+    folder = Path(tempfile.mkdtemp(prefix="pcemu-ro-"))   # under /tmp, so 'nobody' can reach it
     try:
-        if os.access(tmp_path, os.W_OK):
-            pytest.skip("running as a user who can write anywhere")
-        s = store(tmp_path)
-        assert s.load_stats().entries == []
-        assert not s.save_stats(book)
-        assert any("read-only" in m for m in s.messages)
+        book = StatsBook()
+        book.record("Ann", 10, 1, "won")
+        store(folder).save_stats(book)
+        (folder / STA_FILE).chmod(0o644)
+        before = (folder / STA_FILE).read_text()
+        os.chmod(folder, 0o555)
+
+        def load_and_save():
+            s = store(folder)
+            return {"writable": os.access(folder, os.W_OK), "entries": len(s.load_stats().entries),
+                    "saved": bool(s.save_stats(book)), "messages": list(s.messages)}
+
+        seen = _without_write_rights(load_and_save)
+        assert not seen["writable"]
+        assert seen["entries"] == 0
+        assert not seen["saved"]
+        assert any("read-only" in m for m in seen["messages"])
+        assert (folder / STA_FILE).read_text() == before
     finally:
-        os.chmod(tmp_path, 0o755)
-    assert (tmp_path / STA_FILE).read_text() == before
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder)
 
 
 def test_read_only_check_uses_the_store_flag(tmp_path):

@@ -87,9 +87,9 @@ def main() -> None:
 def trace_command(**opts) -> None:
     """Write the trace of a session of the Python game (JSON Lines, docs/trace-format.md).
 
-    With --demo the computer plays --hands hands of the first game (issue 5: later
-    games and a human player are not written yet); without it the trace ends after
-    the deal."""
+    With --demo the original's computer player plays both hands for --hands hands,
+    game after game; without it the trace ends after the deal (a scripted human
+    player is not written yet)."""
     settings = settings_from(opts)
     check_output(opts["output"])
     try:

@@ -128,10 +128,12 @@ class _PendingDiscard:
 class GinRummyTracer:
     """Run the original with ``settings`` and collect the events of ``hands`` hands."""
 
-    def __init__(self, settings: game.Settings, hands: int = 1, disk: str = "1612") -> None:
+    def __init__(self, settings: game.Settings, hands: int = 1, disk: str = "1612",
+                 first_game: bool = False) -> None:
         from pcemu.machine import Machine
         self.settings = settings
         self.hands_wanted = hands
+        self.first_game = first_game       # stop at the first game's end, however many hands
         # a monochrome display (MDA) is what the program's colour test (line 100) sees
         # as mono: it then spends no random numbers on colours
         self.machine = Machine(disks=[f"B:{disk}"], video="cga" if settings.colour else "mda")
@@ -281,7 +283,7 @@ class GinRummyTracer:
             self._hand_over()
         elif text.endswith(" GAME POINTS"):
             self._game_end()
-            if self.finishing:
+            if self.finishing or self.first_game:
                 self._stop()
 
     def _settle(self) -> None:
@@ -439,6 +441,8 @@ def _statement_after(image: QuickBasicImage, offset: int | None) -> int:
     return min(o for o in image.line_offsets if o > offset)
 
 
-def trace_original(settings: game.Settings, hands: int = 1, disk: str = "1612") -> list[dict]:
-    """The events of the original program for ``settings``, ``hands`` hands long."""
-    return GinRummyTracer(settings, hands, disk).run()
+def trace_original(settings: game.Settings, hands: int = 1, disk: str = "1612",
+                   first_game: bool = False) -> list[dict]:
+    """The events of the original program for ``settings``, ``hands`` hands long (with
+    ``first_game``: until the first game ends, if that comes first)."""
+    return GinRummyTracer(settings, hands, disk, first_game).run()

@@ -83,15 +83,58 @@ def check_case(case: Case, disk: str = "1612") -> Result:
                   "colour" if case.colour else "mono", found is None, "" if found is None else describe(found, "original", "python"))
 
 
-def _check(args: tuple[Case, str]) -> Result:
-    return check_case(*args)
+# a game to 100 points takes a handful of hands; this only bounds a runaway trace
+MAX_HANDS_PER_GAME = 60
+
+
+def _first_game(events: list[dict]) -> list[dict]:
+    ends = [i for i, e in enumerate(events) if e["event"] == "game_end"]
+    return events[:ends[0] + 1] if ends else events
+
+
+def _trace_or_failure(make_trace: Callable[[], list[dict]]) -> tuple[list[dict], str]:
+    """The events, or the events so far (none) and why the trace stopped."""
+    from games_py.ginrummy.computer import UnshownMeld
+    from pcemu.trace.ginrummy import TraceFailure
+    try:
+        return make_trace(), ""
+    except (TraceFailure, UnshownMeld) as exc:
+        return [], str(exc)
+
+
+def check_game(case: Case, disk: str = "1612") -> Result:
+    """Trace the whole first game in demo mode on both sides and compare every event.
+    A trace that cannot go on (the same known limit on both sides, say) is reported,
+    never counted as equal."""
+    from pcemu.trace.diff import describe, first_divergence
+    from pcemu.trace.ginrummy import trace_original
+    settings = case.settings()
+    original, stopped = _trace_or_failure(
+        lambda: trace_original(settings, hands=MAX_HANDS_PER_GAME, disk=disk, first_game=True))
+    python, python_stopped = _trace_or_failure(
+        lambda: _first_game(game.python_trace(settings, MAX_HANDS_PER_GAME)))
+    names = (game.format_time(case.time), case.variant, "on" if case.sound else "off",
+             "colour" if case.colour else "mono")
+    if stopped or python_stopped:
+        return Result(*names, False, f"trace stopped: original: {stopped or 'no'}; "
+                                     f"python: {python_stopped or 'no'}")
+    found = first_divergence(original, python)
+    if found is None and original[-1]["event"] != "game_end":
+        return Result(*names, False, f"the first game did not end within {MAX_HANDS_PER_GAME} hands")
+    return Result(*names, found is None, "" if found is None else describe(found, "original", "python"))
+
+
+def _check(args: tuple[Case, str, bool]) -> Result:
+    case, disk, whole_game = args
+    return check_game(case, disk) if whole_game else check_case(case, disk)
 
 
 def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "1612",
-              progress: Callable[[int], None] | None = None) -> list[Result]:
-    """Check every case, ``jobs`` processes at a time; results in the order of ``cases``."""
+              progress: Callable[[int], None] | None = None, whole_games: bool = False) -> list[Result]:
+    """Check every case (the first deal, or with ``whole_games`` the whole first demo game),
+    ``jobs`` processes at a time; results in the order of ``cases``."""
     jobs = jobs or multiprocessing.cpu_count()
-    work = [(case, disk) for case in cases]
+    work = [(case, disk, whole_games) for case in cases]
     if jobs == 1:
         results = []
         for item in work:

@@ -182,6 +182,8 @@ def run(disk: str, program: str, args: tuple[str, ...], **opts) -> None:
     try:
         machine = _build_machine(disk, opts)
         command = " ".join((program,) + args)
+        shell = machine.dos.shell
+        lines_before, codes_before = shell.lines_run, len(shell.exit_codes)
         machine.type(command + "{ENTER}")
         if not opts["headless"]:
             _run(machine, opts, default_ticks=None)
@@ -189,12 +191,14 @@ def run(disk: str, program: str, args: tuple[str, ...], **opts) -> None:
             _finish(machine, opts)
             return
         _run(machine, opts, default_ticks=None)
-        shell = machine.dos.shell
         if opts["ticks"] is None and not opts["keys"]:
-            machine.run_until(condition=lambda m: bool(shell.exit_codes) and shell.state.running is None,
+            # a program, a batch file or a built-in: done when the prompt is back
+            machine.run_until(condition=lambda m: shell.back_at_prompt(lines_before),
                               max_ticks=18.2 * 600, text=f"{program} to end")
         _finish(machine, opts)
-        if shell.exit_codes:
+        if shell.load_error:
+            raise _fail(f"{program}: {shell.load_error}")
+        if len(shell.exit_codes) > codes_before:
             raise click.exceptions.Exit(shell.exit_codes[-1][1])
     except _user_errors() as err:
         raise _fail(str(err))

@@ -111,6 +111,33 @@ def test_run_returns_the_programs_exit_code_and_its_output(tmp_path):
     assert "HELLO FROM DOS" in result.stdout
 
 
+def test_run_of_a_batch_file_ends_at_the_prompt_with_status_0(tmp_path):
+    """A batch file (or a built-in) runs no program, so no exit code: the run ends when the
+    prompt is back, not after the 600 s limit."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "SAY.BAT").write_bytes(b"ECHO OFF\r\nECHO SAID %1\r\n")
+    result = pcemu("run", f"C:{folder}", "SAY", "IT", "--headless", "--print-screen")
+    assert result.returncode == 0, result.stderr
+    assert "SAID IT" in result.stdout
+    assert result.stdout.rstrip().endswith("C:\\>")
+
+
+@pytest.mark.parametrize("name, data, message", [
+    ("NOPE", None, "NOPE: Bad command or file name"),
+    ("CUT", b"MZ\x64\x00\x28\x00\x00\x00\x04\x00" + bytes(54), "the EXE is truncated"),
+])
+def test_run_of_a_program_that_cannot_start_fails_with_the_reason(tmp_path, name, data, message):
+    folder = tmp_path / "c"
+    folder.mkdir()
+    if data is not None:
+        (folder / f"{name}.EXE").write_bytes(data)
+    result = pcemu("run", f"C:{folder}", name, "--headless")
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "did not appear" not in result.stderr and "Traceback" not in result.stderr
+
+
 @needs_originals
 def test_wav_option_records_the_opening_music(tmp_path):
     import wave

@@ -88,6 +88,7 @@ def run_script(machine: "Machine", keys: str, ticks: float | None, program: str 
                until: str | None = None) -> None:
     """The keys, then ``ticks`` of time; with neither (and a program), until it ends;
     with ``until``, until that text is on screen."""
+    shell = machine.dos.shell
     if keys:
         machine.type(keys)
     if until:
@@ -96,8 +97,9 @@ def run_script(machine: "Machine", keys: str, ticks: float | None, program: str 
     if ticks:
         machine.run(ticks)
     elif program and not keys:
-        shell = machine.dos.shell
-        machine.run_until(condition=lambda m: bool(shell.exit_codes) and shell.state.running is None,
+        # start_program typed the program as the first line after boot: done when the prompt
+        # is back (a program, a batch file or a built-in alike)
+        machine.run_until(condition=lambda m: shell.back_at_prompt(0),
                           max_ticks=RUN_LIMIT_TICKS, text=f"{program} to end")
 
 

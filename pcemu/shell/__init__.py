@@ -58,6 +58,8 @@ class Shell:
         self.at_prompt = False                 # the prompt is shown and the line is being edited
         self.retry: Callable[[], None] | None = None   # what to run again after a critical error
         self.drive_invalid = False             # $P after "Fail": "Current drive is no longer valid"
+        self.lines_run = 0                     # command lines taken from the prompt so far
+        self.load_error: str | None = None     # why the last line's program could not start
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -132,6 +134,8 @@ class Shell:
 
     def _run_line(self, line: str) -> None:
         st = self.state
+        self.lines_run += 1
+        self.load_error = None
         self.execute(line)
         if line.strip() and st.running is None and not st.batch:
             st.need_prompt = True
@@ -158,6 +162,13 @@ class Shell:
                 self.state.batch[-1].position += 1     # Abort or Fail: go on after the line
             self.state.need_prompt = True
         self.m.cpu.jump(*self.m.rom.address("shell"))
+
+    def back_at_prompt(self, lines_before: int) -> bool:
+        """True once a line typed after ``lines_before`` has run (program, batch file or
+        built-in) and the prompt is waiting for the next one."""
+        st = self.state
+        return (self.lines_run > lines_before and self.at_prompt and st.running is None
+                and not st.batch)
 
     def prompt_text(self) -> str:
         env = builtins.environment(self)
@@ -219,6 +230,7 @@ class Shell:
     def run_external(self, word: str, rest: str) -> None:
         found = builtins.find_program(self, word)
         if found is None:
+            self.load_error = "Bad command or file name"
             self.console.write(b"Bad command or file name\r\n")
             return
         if found.upper().endswith(".BAT"):
@@ -229,6 +241,7 @@ class Shell:
         try:
             process.exec_program(self.m, found, tail, return_state=self.return_state())
         except ProgramLoadError as err:
+            self.load_error = f"cannot load {found}: {err}"
             self.console.write(f"Program too big to fit in memory\r\n".encode()
                                if "memory" in str(err) else b"EXEC failure\r\n")
             self.m.unimplemented_log.append({"key": ("load", found), "message": f"cannot load {found}: {err}"})
@@ -237,6 +250,7 @@ class Shell:
             message = {8: b"Program too big to fit in memory\r\n", 2: b"Bad command or file name\r\n",
                        11: b"EXEC failure\r\n"}.get(err.code, b"EXEC failure\r\n")
             self.console.write(message)
+            self.load_error = f"cannot load {found}: {message.decode().strip()} (DOS error {err.code})"
             return
         self.state.running = found
 

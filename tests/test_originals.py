@@ -105,6 +105,26 @@ def test_meteors_title_then_the_game_runs_its_countdown():
     assert meteors_status(m) is not None and meteors_status(m)[1] < first[1]
 
 
+def test_meteors_f2_demo_mode_steers_and_the_score_advances():
+    """METEORS.DOC: "FUNCTION KEY F2 TOGGLES THE DEMO MODE ON AND OFF". In demo mode the
+    program steers the ship and the score climbs; left alone without it, the ship is hit
+    and the score goes below zero (checked too, so the climb is the demo's doing)."""
+    def scores(demo: bool) -> list[int]:
+        m = boot()
+        m.type("METEORS{ENTER}{WAIT:PRESS ANY KEY TO START} {TICKS:5}" + ("{F2}" if demo else ""))
+        seen = []
+        for _ in range(8):
+            m.run(18.2 * 2)
+            status = meteors_status(m)
+            if status is not None:
+                seen.append(status[0])
+        return seen
+
+    demo = scores(demo=True)
+    assert len(demo) >= 4 and demo == sorted(demo) and demo[-1] >= demo[0] + 100, demo
+    assert min(scores(demo=False)) < 0
+
+
 @pytest.mark.parametrize("answer", ["Y", "q", "{ESC}"])
 def test_meteors_f7_asks_quit_and_y_q_or_esc_quits_to_the_prompt(answer):
     """F7 shows "QUIT?" on the top row and waits (INKEY$ loop); Y, y, Q, q and Esc

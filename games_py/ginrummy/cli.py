@@ -11,7 +11,7 @@ from typing import Callable
 
 import click
 
-from games_py.ginrummy import computer, game, rules, trace
+from games_py.ginrummy import computer, game, human, rules, trace
 
 
 def _time(_ctx, _param, value: str) -> tuple[int, int, int, int]:
@@ -19,6 +19,16 @@ def _time(_ctx, _param, value: str) -> tuple[int, int, int, int]:
         return game.parse_time(value)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+
+
+def _policy(ctx, _param, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        human.policy_from(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value.strip()
 
 
 def trace_options(function: Callable) -> Callable:
@@ -36,6 +46,9 @@ def trace_options(function: Callable) -> Callable:
                           "random numbers on colours, so it changes the deal."),
         click.option("--open-hands", is_flag=True, help="Answer Y to OPEN HANDS?"),
         click.option("--demo", is_flag=True, help="Demo mode (F2): the computer plays both hands."),
+        click.option("--human", metavar="POLICY", callback=_policy, default=None,
+                     help=f"A scripted player for your hand: {human.POLICY_HELP} "
+                          "(games_py/ginrummy/human.py). Not with --demo."),
         click.option("--hands", type=click.IntRange(min=0), default=1, show_default=True,
                      help="How many hands to trace (0: only the first deal)."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -47,9 +60,11 @@ def trace_options(function: Callable) -> Callable:
 
 
 def settings_from(opts: dict) -> game.Settings:
+    if opts["demo"] and opts["human"] is not None:
+        raise click.UsageError("--demo (the computer plays your hand) and --human exclude each other")
     return game.Settings(time=opts["time_"], variant=opts["variant"], sound=opts["sound"] == "on",
                          open_hands=opts["open_hands"], demo=opts["demo"],
-                         colour=opts["display"] == "colour")
+                         colour=opts["display"] == "colour", human=opts["human"])
 
 
 def check_output(output: Path | None) -> None:
@@ -88,17 +103,17 @@ def trace_command(**opts) -> None:
     """Write the trace of a session of the Python game (JSON Lines, docs/trace-format.md).
 
     With --demo the original's computer player plays both hands for --hands hands,
-    game after game; without it the trace ends after the deal (a scripted human
-    player is not written yet)."""
+    game after game; with --human POLICY the policy plays your hand against it; with
+    neither the trace ends after the deal."""
     settings = settings_from(opts)
     check_output(opts["output"])
     try:
         events = game.python_trace(settings, opts["hands"])
     except computer.UnshownMeld as exc:
         raise click.ClickException(str(exc)) from None
-    if opts["hands"] > 0 and not settings.demo:
-        click.echo("ginrummy: without --demo nobody plays your hand; the trace stops after "
-                   "the first deal", err=True)
+    if opts["hands"] > 0 and not settings.played:
+        click.echo("ginrummy: without --demo or --human nobody plays your hand; the trace stops "
+                   "after the first deal", err=True)
     write_events(events, opts["output"])
 
 

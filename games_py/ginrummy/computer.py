@@ -406,9 +406,10 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
 
 # -- a whole hand in demo mode ----------------------------------------------------------------
 class UnshownMeld(RuntimeError):
-    """A lay-off the trace format cannot name: the knocker's hand was arranged again at
-    line 2540 (a coin toss on shared cards) into melds the knock did not show, and the
-    card went onto one of those.  The tracer of the original stops there too."""
+    """A lay-off onto none of the knocker's melds as the trace last showed them (the
+    ``knock``/``gin`` event, or ``rearranged`` when line 2540 arranged them otherwise):
+    a contradiction in the player, never expected.  The tracer of the original checks
+    the same."""
 
 
 
@@ -476,8 +477,8 @@ class DemoHand:
     def play(self) -> list[dict]:
         t = self.t
         self._note_knock_value()
-        for p in (1, 2):                                    # lines 2240-2250
-            arrange(t, p, 10, self.random)
+        for p in (1, 2):                                    # lines 2240-2250: FOR PLAYER = 1 TO 2
+            arrange(t, p, 10, self.random, moving=self._plays_itself(p))
         self.player = 3 - self.dealer                      # line 2280
         while True:
             if self.dealer != self.player:                  # line 2360
@@ -514,13 +515,27 @@ class DemoHand:
         if sound:
             tunes.play(self.random, winner)
 
+    # -- who decides: the computer (FNCOMP, line 350) for both players in demo mode ---------------
+    def _plays_itself(self, p: int) -> bool:
+        """FNCOMP for PLAYER = p: the arrangement's thinking pause (line 8410) is the computer's."""
+        return True
+
+    def _knocks(self, p: int) -> bool:
+        return knock_decision(self.t, p, self.random)                  # lines 5080-5240
+
+    def _takes_upcard(self, p: int) -> bool:
+        return draw_decision(self.t, p, self.random)                   # lines 3690-3910
+
+    def _discard_place(self, p: int) -> int:
+        return discard_decision(self.t, p, self.random)                # lines 4160-4720
+
     def _turn(self) -> bool:
         """Lines 3510-3570: knock?, draw, discard, knock?  True when the player knocked."""
         t, p = self.t, self.player
         if self._knock_check():                             # line 3520
             return True
         self._draw()                                        # line 3530
-        arrange(t, p, SLOTS, self.random)                   # line 3540
+        arrange(t, p, SLOTS, self.random, moving=self._plays_itself(p))   # line 3540
         if t.unmatched[p] > 0:                              # line 3550
             self._discard()
         return self._knock_check()                          # line 3560
@@ -529,15 +544,21 @@ class DemoHand:
         """Lines 5030-5300."""
         t, p = self.t, self.player
         update_knock_value(t)
-        if not knock_decision(t, p, self.random):
+        if not self._knocks(p):
             return False
         melds = self._knocker_melds(p)
         self._message()                                     # "PLAYER n KNOCKS"
+        self.events.append(self._arrangement_event(trace.knock_event, p, melds))
+        return True
+
+    def _arrangement_event(self, make, p: int, melds: list[list[Card]]) -> dict:
+        """``knock``/``gin`` or ``rearranged``: player p's melds, the rest of his hand
+        as deadwood, and his PV."""
+        t = self.t
         hand = [_card(c) for c in t.hands[p][1:t.hands[p][0] + 1] if c > 0]
         matched = {c for m in melds for c in m}
         deadwood = [c for c in hand if c not in matched]
-        self.events.append(trace.knock_event(self._name(p), melds, deadwood, t.pv[p]))
-        return True
+        return make(self._name(p), melds, deadwood, t.pv[p])
 
     def _knocker_melds(self, p: int) -> list[list[Card]]:
         """The melds of the knocker's last arrangement; a discarded card drops out."""
@@ -547,7 +568,7 @@ class DemoHand:
     def _draw(self) -> None:
         """Lines 3690-4090."""
         t, p = self.t, self.player
-        take = draw_decision(t, p, self.random)
+        take = self._takes_upcard(p)
         top = t.pile_top()
         if take and top is not None:                        # line 3920
             t.last_taken = top
@@ -572,7 +593,7 @@ class DemoHand:
     def _discard(self) -> None:
         """Lines 4160-5010."""
         t, p = self.t, self.player
-        k = discard_decision(t, p, self.random)
+        k = self._discard_place(p)
         self._message()                                     # "I'M DISCARDING CARD k" (4750)
         from_meld = 12 - t.unmatched[p] > k                 # line 4800
         hand = t.hands[p]
@@ -590,7 +611,7 @@ class DemoHand:
         self.events.append(trace.discard_event(self._name(p), _card(card)))
         self._message()                                     # cleared (4970)
         if from_meld:
-            arrange(t, p, SLOTS, self.random)               # line 5000
+            arrange(t, p, SLOTS, self.random, moving=self._plays_itself(p))   # line 5000
             self._discarded.pop(p, None)
 
     def _settle(self) -> None:
@@ -599,16 +620,19 @@ class DemoHand:
         and PV can change after the knock), then lay-offs (unless gin) and the score."""
         t, k = self.t, self.knocker
         other = 3 - k
-        knock_melds = rules.canonical_melds(self._knocker_melds(k))
+        shown = rules.canonical_melds(self._knocker_melds(k))
         arrange(t, k, t.places, self.random, final=True)                # line 2540
         melds = t.melds[k]
+        if rules.canonical_melds(melds) != shown:       # the coin toss of line 8660 fell otherwise
+            shown = rules.canonical_melds(melds)
+            self.events.append(self._arrangement_event(trace.rearranged_event, k, melds))
         knocker_pv, other_pv = t.pv[k], t.pv[other]
         if knocker_pv > 0:                                              # line 2630
             places = t.hands[other][1:t.hands[other][0] + 1]
             slots = [_card(c) if c > 0 else None for c in places]
             laid = rules.original_lay_off(slots, t.unmatched[other], other_pv, melds)
             for item in laid.lay_offs:
-                target = next((i for i, meld in enumerate(knock_melds) for grown in laid.melds
+                target = next((i for i, meld in enumerate(shown) for grown in laid.melds
                                if item.card in grown and set(meld) <= set(grown)), None)
                 if target is None:
                     raise UnshownMeld(f"{item.card} was laid off, but on none of the knocker's melds")

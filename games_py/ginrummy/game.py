@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 
 from games_py.ginrummy import deal as original
-from games_py.ginrummy import computer, rules, trace
+from games_py.ginrummy import computer, human, rules, trace
+from games_py.ginrummy.human_hand import HumanHand
 from games_py.ginrummy.state import COMPUTER, YOU, HandState, Match
 
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,2}))?)?$")
@@ -46,6 +47,7 @@ class Settings:
     open_hands: bool = False
     demo: bool = True
     colour: bool = True            # the original picks colours and message colours with RND
+    human: str | None = None       # a scripted player for your hand (games_py.ginrummy.human)
 
     def __post_init__(self) -> None:
         if self.variant not in rules.VARIANTS:
@@ -53,6 +55,16 @@ class Settings:
         h, m, s, hs = self.time
         if not (0 <= h <= 23 and 0 <= m <= 59 and 0 <= s <= 59 and 0 <= hs <= 99):
             raise ValueError(f"bad time {self.time}")
+        if self.human is not None:
+            if self.demo:
+                raise ValueError("demo mode (the computer plays your hand) and a human policy exclude "
+                                 "each other")
+            human.policy_from(self.human)           # a clear error now, not after the deal
+
+    @property
+    def played(self) -> bool:
+        """Somebody plays your hand: the computer (demo) or a scripted human."""
+        return self.demo or self.human is not None
 
 
 def seed_state(time: tuple[int, int, int, int]) -> int:
@@ -78,14 +90,15 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
                                                  colour=settings.colour)
     match = Match(settings.variant)
     tunes = computer.Tunes()
+    policy = human.policy_from(settings.human) if settings.human is not None else None
     played = 0
     while True:
         state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
                                  dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
         events.extend(state.events)
-        if not settings.demo or played >= hands:
+        if not settings.played or played >= hands:
             return events
-        next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events)
+        next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events, policy)
         played += 1
         if game_over:
             shutout = events[-1]["shutout"]
@@ -105,11 +118,18 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
 
 
 def demo_hand(settings: Settings, dealt: original.Deal, random: original.OriginalRandom,
-              match: Match, tunes: "computer.Tunes", events: list[dict]) -> tuple[int, bool]:
-    """One hand with the computer on both sides and its score (lines 2230-3060); returns
-    the next dealer and whether the game is over (its end is written)."""
-    hand = computer.DemoHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
-                                   settings.open_hands)
+              match: Match, tunes: "computer.Tunes", events: list[dict],
+              policy: "human.HumanPolicy | None" = None) -> tuple[int, bool]:
+    """One hand with the computer on both sides, or ``policy`` playing your hand, and its
+    score (lines 2230-3060); returns the next dealer and whether the game is over (its end
+    is written)."""
+    if policy is None:
+        hand = computer.DemoHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
+                                       settings.open_hands)
+    else:
+        hand = HumanHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
+                               settings.open_hands)
+        hand.policy = policy
     events.extend(hand.play())
     if not hand.knocker:
         return hand.player, False                     # line 2600: the last mover deals
@@ -137,4 +157,4 @@ def trace_start(settings: Settings, source: str = "python") -> dict:
     return trace.start_event(time=format_time(settings.time), variant=settings.variant,
                              sound=settings.sound, open_hands=settings.open_hands,
                              demo=settings.demo, rnd_seed=seed_state(settings.time), source=source,
-                             colour=settings.colour)
+                             colour=settings.colour, human=settings.human)

@@ -26,7 +26,7 @@ FORMAT = "ginrummy-trace/1"
 # keys that say where a trace came from rather than what happened: diff skips them
 METADATA_KEYS = frozenset({"source", "format"})
 
-EVENTS = ("start", "deal", "knock_value", "draw", "discard", "knock", "gin", "layoff",
+EVENTS = ("start", "deal", "knock_value", "draw", "discard", "knock", "gin", "rearranged", "layoff",
           "hand_end", "dead_hand", "game_end")
 
 
@@ -44,11 +44,15 @@ def _melds_text(melds: Iterable[Sequence[Card]]) -> list[list[str]]:
 
 
 def start_event(*, time: str, variant: str, sound: bool, open_hands: bool, demo: bool,
-                rnd_seed: int, source: str, colour: bool = True) -> dict:
-    return {"event": "start", "format": FORMAT, "source": source, "time": time,
-            "variant": variant, "sound": "on" if sound else "off",
-            "display": "colour" if colour else "mono", "open_hands": open_hands,
-            "demo": demo, "rnd_seed": f"{rnd_seed:06X}"}
+                rnd_seed: int, source: str, colour: bool = True, human: str | None = None) -> dict:
+    """``human``, the scripted player of your hand, is written only when there is one."""
+    event = {"event": "start", "format": FORMAT, "source": source, "time": time,
+             "variant": variant, "sound": "on" if sound else "off",
+             "display": "colour" if colour else "mono", "open_hands": open_hands,
+             "demo": demo, "rnd_seed": f"{rnd_seed:06X}"}
+    if human is not None:
+        event["human"] = human
+    return event
 
 
 def deal_event(*, game: int, hand: int, dealer: str, you: Sequence[Card], computer: Sequence[Card],
@@ -79,7 +83,17 @@ def knock_event(player: str, melds: Iterable[Sequence[Card]], deadwood: Iterable
             "melds": _melds_text(melds), "deadwood": cards_text(sort_cards(deadwood)), "points": points}
 
 
+def rearranged_event(player: str, melds: Iterable[Sequence[Card]], deadwood: Iterable[Card],
+                     points: int) -> dict:
+    """The knocker's hand as arranged again at the hand's end (line 2540), written only
+    when its melds are not those of the ``knock``/``gin`` event: a coin toss on cards
+    shared by a straight and a flat went the other way.  Same keys as ``knock``."""
+    return {**knock_event(player, melds, deadwood, points), "event": "rearranged"}
+
+
 def layoff_event(player: str, card: Card, meld: int) -> dict:
+    """``meld``: the index in the knocker's melds as last shown (``knock``, ``gin`` or
+    ``rearranged``)."""
     return {"event": "layoff", "player": player, "card": str(card), "meld": meld}
 
 

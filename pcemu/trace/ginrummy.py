@@ -41,8 +41,9 @@ import hashlib
 from dataclasses import dataclass
 
 from games_py.cards import Card
-from games_py.ginrummy import game, rules, trace
+from games_py.ginrummy import game, human, rules, trace
 from games_py.ginrummy.deal import card_of
+from games_py.ginrummy.human_hand import table_view
 from pcemu.errors import PcemuError
 from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
 
@@ -53,6 +54,7 @@ PROGRAM_MD5 = "b54a7ce184090f593b0ce8be2eabf839"      # Tommy's Gin Rummy 1.0, d
 LINE_AFTER_DEAL = 2230
 LINE_MESSAGE = 12640          # GOSUB 12640 shows M$ on line 18
 LINE_ARRANGED = 7480          # RETURN of the arrangement (GOSUB 7420 arranges H(P, .))
+LINE_LAY_OFFS = 2630          # IF PV(KNOCKER) > 0 THEN lay-offs: after line 2540 arranged the knocker again
 
 # DGROUP offsets
 RND_STATE = 0x0850
@@ -68,12 +70,18 @@ GAME, HAND, DEALER = 0x10A6, 0x10D0, 0x10D8
 OKLAHOMA, COWBOY = 0x10BC, 0x10BE
 OPEN_HANDS, COLOUR_OK, SOUND_ON = 0x0F2E, 0x0F40, 0x0F46   # TRUE (-1) or FALSE (0)
 KNOCK_VALUE, KNOCK_SUIT = 0x10E0, 0x1114
+TURN = 0x10DE                               # "TURN:", counts the non-dealer's moves
 TOP = 0x10EC
 PLAYER = 0x0F30                             # whose turn it is
 P_ARG = 0x10F4                              # P, the player a subroutine works on
 KNOCKER, WINNER, OTHER = 0x10FE, 0x1106, 0x1108
 HAND_POINTS, KNOCKER_PV, OTHER_PV = 0x110A, 0x110C, 0x110E
 GAME_WINNER, GAME_POINTS_WON = 0x111A, 0x1120
+
+# the prompts of the human's turn (lines 5340, 5490, 5780, 5660)
+DRAW_PROMPT, DISCARD_PROMPT, KNOCK_PROMPT = "DRAW FROM ", "DISCARD WHICH CARD", "KNOCK? "
+NUTS_PROMPT = "ARE YOU NUTS?"
+PROMPTS = (DRAW_PROMPT, DISCARD_PROMPT, KNOCK_PROMPT, NUTS_PROMPT)
 
 MAX_MELDS = 4
 ARRANGEMENTS_KEPT = 256
@@ -152,12 +160,16 @@ class GinRummyTracer:
         self._arranged: dict[frozenset[Card], list[list[Card]]] = {}
         self._last_discard: dict[int, Card] = {}
         self.messages: list[str] = []
+        # --human: the policy answers the prompts; its keys wait here for the run loop
+        self.policy = human.policy_from(settings.human) if settings.human is not None else None
+        self.keys: list[str] = []
         p = self.process
         p.before_randomize_timer(self._set_clock)
         p.at_offset(_statement_after(p.image, p.image.randomize_timer_return), self._seeded)
         p.at_line(LINE_AFTER_DEAL, self._after_deal)
         p.at_line(LINE_MESSAGE, self._message)
         p.at_line(LINE_ARRANGED, self._arrangement_done)
+        p.at_line(LINE_LAY_OFFS, self._arranged_again)
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -175,7 +187,9 @@ class GinRummyTracer:
         hands_seen = 0
         while not self.done:
             m.run(SLICE_TICKS)
-            if self.dealt and not s.demo:
+            while self.keys and not self.done:
+                m.type(self.keys.pop(0))    # the answer to a prompt, typed as a user would
+            if self.dealt and not s.played:
                 break                       # nobody plays your hand: the trace ends at the deal
             if self.hands_done != hands_seen:
                 hands_seen = self.hands_done
@@ -204,7 +218,7 @@ class GinRummyTracer:
         s = self.settings
         self.events.append(trace.start_event(
             time=game.format_time(time), variant=s.variant, sound=s.sound, open_hands=s.open_hands,
-            demo=s.demo, rnd_seed=state, source="original", colour=s.colour))
+            demo=s.demo, rnd_seed=state, source="original", colour=s.colour, human=s.human))
 
     # -- reading the table --------------------------------------------------------------
     def _hand(self, player: int) -> list[int]:
@@ -268,6 +282,8 @@ class GinRummyTracer:
             self._settle()
         if self.finishing and text.endswith(" DEAL"):
             self._stop()                    # the next hand begins: the hands asked for are traced
+        elif self.policy is not None and text.startswith(PROMPTS):
+            self._answer(text)
         elif "DRAWING" in text:
             self._draw(text)
         elif "DISCARDING CARD" in text:
@@ -285,6 +301,28 @@ class GinRummyTracer:
             self._game_end()
             if self.finishing or self.first_game:
                 self._stop()
+
+    # -- the human's prompts (--human) ---------------------------------------------------------
+    def _view(self) -> human.HumanView:
+        """What you see at a prompt, from the program's tables (as the Python game builds it)."""
+        p = self.process
+        knock, double = self._knock_now()
+        return table_view(p.array2(HANDS, 3, 52), p.array(UNMATCHED, 3)[1], p.array(PV, 3)[1],
+                          p.integer(TOP), p.integer(TURN), knock, double, self.settings.variant,
+                          self.settings.open_hands)
+
+    def _answer(self, text: str) -> None:
+        """Ask the policy, and leave the key for the run loop to type: the program waits
+        for it at INKEY$ (lines 5370, 5520, 5810), so when it comes only moves the clock."""
+        if text.startswith(DRAW_PROMPT):
+            key = "U" if human.checked_draw(self.policy, self._view()) == human.UPCARD else "D"
+        elif text.startswith(DISCARD_PROMPT):
+            key = "123456789AB"[human.checked_discard(self.policy, self._view()) - 1]
+        elif text.startswith(KNOCK_PROMPT):
+            key = "Y" if human.checked_knock(self.policy, self._view()) else "N"
+        else:
+            key = "N"                       # "ARE YOU NUTS? ... CANCEL?": no, discard that card
+        self.keys.append(key)
 
     def _settle(self) -> None:
         """Check the draw and discard announced by earlier messages, and note a new knock value."""
@@ -372,16 +410,37 @@ class GinRummyTracer:
                                    "the discard were never computed")
         if melds is None:
             raise TraceFailure(f"the knocker's hand {[str(c) for c in hand]} was never arranged")
+        self._knocker_melds = rules.canonical_melds(melds)
+        self.events.append(trace.knock_event(player_name(knocker), melds,
+                                             *self._deadwood(knocker, hand, melds)))
+
+    def _deadwood(self, player: int, hand: list[Card], melds: list[list[Card]]) -> tuple[list[Card], int]:
+        """The cards of ``hand`` outside ``melds`` and the player's PV, checked: the melds
+        must be real melds of distinct cards of the hand, leaving exactly that PV."""
         matched = [c for m in melds for c in m]
         deadwood = [c for c in hand if c not in matched]
-        points = p.array(PV, 3)[knocker]
+        points = self.process.array(PV, 3)[player]
         if (len(set(matched)) != len(matched) or not set(matched) <= set(hand)
                 or not all(rules.is_flat(m) or rules.is_straight(m) for m in melds)
                 or rules.pv(deadwood) != points):
             raise TraceFailure(f"the knocker's melds {[[str(c) for c in m] for m in melds]} do not fit "
                                f"the hand {[str(c) for c in hand]} with PV {points}")
-        self._knocker_melds = rules.canonical_melds(melds)
-        self.events.append(trace.knock_event(player_name(knocker), melds, deadwood, points))
+        return deadwood, points
+
+    def _arranged_again(self) -> None:
+        """Line 2630: line 2540 has arranged the knocker's hand once more (FINAL set: no
+        thinking pause, but cards shared by a straight and a flat go to a new coin toss,
+        line 8660), and line 2550 only shows hands.  S() and F() hold that arrangement;
+        the lay-offs go on it.  When its melds are not those the knock showed, say so."""
+        if not self.in_hand or self.done:
+            return
+        knocker = self.process.integer(KNOCKER)
+        name = player_name(knocker)                     # 1 or 2, or a clear error
+        melds = self._melds(STRAIGHTS, FLATS)
+        deadwood, points = self._deadwood(knocker, self._cards(knocker), melds)
+        if rules.canonical_melds(melds) != self._knocker_melds:
+            self._knocker_melds = rules.canonical_melds(melds)
+            self.events.append(trace.rearranged_event(name, melds, deadwood, points))
 
     def _lay_off(self, text: str) -> None:
         p = self.process

@@ -31,6 +31,34 @@ def test_dir_lists_the_files_with_sizes_and_bytes_free():
 
 
 @needs_originals
+@pytest.mark.parametrize("command, listed", [
+    ("DIR *.EXE", ["EZT      EXE", "GINRUMMY EXE", "METEORS  EXE"]),
+    ("DIR G*", ["GINRUMMY DOC", "GINRUMMY EXE", "GO       BAT", "GO       TXT"]),   # G*.*
+    ("DIR B:\\GO.* /W", ["GO       BAT", "GO       TXT"]),
+])
+def test_dir_with_a_wildcard_lists_only_the_matching_files(command, listed):
+    m = Machine(disks=[f"B:{DISK1612}"])
+    m.type(command + "{ENTER}")
+    m.run(2)
+    text = m.screen_text()
+    names = [n for n in ("EZT      DOC", "EZT      EXE", "FILE1612 TXT", "GINRUMMY DOC", "GINRUMMY EXE",
+                         "GO       BAT", "GO       TXT", "METEORS  DOC", "METEORS  EXE") if n in text]
+    assert names == listed
+    assert f"{len(listed):>9} File(s)" in text
+
+
+@needs_originals
+def test_dir_of_a_missing_drive_path_or_file_says_which():
+    m = Machine(disks=[f"B:{DISK1612}"])
+    m.type("DIR Q:*.*{ENTER}DIR NODIR\\*.*{ENTER}DIR *.XYZ{ENTER}")
+    m.run(2)
+    text = m.screen_text()
+    assert "Invalid drive specification" in text
+    assert "Path not found" in text
+    assert "File not found" in text
+
+
+@needs_originals
 def test_go_bat_shows_the_box_without_echoing_its_commands():
     m = Machine(disks=[f"B:{DISK1612}"])
     m.type("GO{ENTER}")

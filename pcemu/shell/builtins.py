@@ -165,16 +165,25 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
     dos = shell.m.dos
     args = [a for a in rest.split() if not a.startswith("/")]
     switches = {a.upper() for a in rest.split() if a.startswith("/")}
-    target = args[0] if args else ""
+    target = args[0].replace("/", "\\") if args else ""
+    # a wildcard name (DIR *.EXE, DIR B:GO.*) is a pattern in the directory before it
+    prefix, path = (target[:2], target[2:]) if target[1:2] == ":" else ("", target)
+    folder, sep, last = path.rpartition("\\")
+    wildcard = names.has_wildcards(last)
+    if wildcard:
+        target = prefix + (folder + sep if sep else "")
     try:
         drive, parts = dos.resolve(target or ".")
-    except DosError:
-        shell.console.write(b"Invalid drive specification\r\n")
+    except DosError as err:
+        shell.console.write(b"Invalid drive specification\r\n" if err.code == 0x0F
+                            else b"Path not found\r\n")
         return
     fs = dos.drives[drive]
     pattern = "*.*"
     entry = fs.stat(parts) if parts else None
-    if parts and (entry is None or not entry.is_dir):
+    if wildcard:
+        pattern = last if "." in last else last + ".*"
+    elif parts and (entry is None or not entry.is_dir):
         pattern = parts[-1]
         parts = parts[:-1]
         if "." not in pattern:

@@ -19,7 +19,7 @@ from games_py.ginrummy import rules, trace
 from games_py.ginrummy.state import (Continue, Discard, DrawDeck, DrawUpcard, HandState, Knock,
                                      Match, Phase)
 
-HAND_EVENTS = ("deal", "knock_value", "draw", "discard", "knock", "gin", "layoff")
+HAND_EVENTS = ("deal", "knock_value", "draw", "discard", "knock", "gin", "rearranged", "layoff")
 END_EVENTS = ("hand_end", "dead_hand")
 
 

@@ -134,10 +134,18 @@ def _interactive(machine, opts: dict) -> None:
             raise _fail(f"the window front end is not available: {exc}")
         run_window(machine)
     else:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise _fail("no display and no terminal to run the machine in: add --headless "
+                        "(with --keys or --ticks), or start pcemu in a terminal or with a display")
         click.echo("pcemu: no display here, so the machine runs in this terminal "
                    "(Ctrl-] quits).", err=True)
+        import curses
         from pcemu.frontend_terminal import run_terminal
-        run_terminal(machine)
+        try:
+            run_terminal(machine)
+        except curses.error as err:
+            raise _fail(f"this terminal cannot show the machine ({err}): add --headless, "
+                        "or use a display")
 
 
 @main.command()

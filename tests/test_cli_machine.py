@@ -42,6 +42,19 @@ def test_a_file_that_is_not_a_disk_image_is_refused(tmp_path):
     assert str(bogus.name) in result.stderr
 
 
+@pytest.mark.parametrize("args", [("boot", "1612"), ("record", "1612", "GINRUMMY", "-o", "x.session")])
+def test_no_display_and_no_terminal_is_a_clear_error(args, tmp_path):
+    """Without --headless, a display or a terminal (e.g. started from a script), there is
+    nowhere to show the machine: a message, not curses' traceback."""
+    import os
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    result = subprocess.run([sys.executable, "-m", "pcemu", *args], cwd=tmp_path, env=env,
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "no display and no terminal" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "x.session").exists()
+
+
 def test_a_bad_key_name_is_a_clear_error():
     result = pcemu("boot", "--headless", "--keys", "{NOSUCHKEY}")
     assert result.returncode == 2

@@ -35,7 +35,7 @@ def machine_options(function):
     options = [
         click.option("--headless", is_flag=True, help="No window: run the key script and ticks, then stop."),
         click.option("--keys", "keys", default="", help="Key script: text, {ENTER} {F1}.. {WAIT:text} {TICKS:n}."),
-        click.option("--ticks", type=float, default=None,
+        click.option("--ticks", type=click.FloatRange(min=0), default=None,
                      help="BIOS ticks (18.2 a second) of virtual time to run after the keys."),
         click.option("--print-screen", is_flag=True, help="Print the text screen when the run ends."),
         click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -49,7 +49,8 @@ def machine_options(function):
                      help="Write the disk, with everything the run wrote to it, to a new image."),
         click.option("--video", type=click.Choice(["cga", "mda", "hercules"]), default="cga",
                      help="Video card."),
-        click.option("--mips", type=float, default=None, help="Virtual speed in million instructions a second."),
+        click.option("--mips", type=click.FloatRange(min=0, min_open=True), default=None,
+                     help="Virtual speed in million instructions a second."),
         click.option("--mouse", is_flag=True, help="Install a mouse and its INT 33h driver."),
         click.option("--printer", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Capture file for what is printed (LPT1, COPY FILE PRN)."),

@@ -587,6 +587,8 @@ def _parse_datetime(date, time) -> _dt.datetime:
                 day = _dt.datetime.strptime(str(date), "%m-%d-%Y").date()
             except ValueError:
                 raise MachineError(f"bad date {date!r}: use YYYY-MM-DD") from None
+    if not 1980 <= day.year <= 2099:                 # DOS dates (INT 21h AH=2Bh) span 1980-2099
+        raise MachineError(f"bad date {day.isoformat()}: DOS keeps dates from 1980 to 2099")
     if time is None:
         clock = _dt.time(12, 0, 0)
     elif isinstance(time, _dt.time):

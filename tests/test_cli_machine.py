@@ -55,6 +55,19 @@ def test_no_display_and_no_terminal_is_a_clear_error(args, tmp_path):
     assert not (tmp_path / "x.session").exists()
 
 
+@pytest.mark.parametrize("option, value, message", [
+    ("--mips", "-1", "not in the range x>0"),
+    ("--mips", "0", "not in the range x>0"),
+    ("--ticks", "-5", "not in the range x>=0"),
+    ("--date", "2100-01-01", "DOS keeps dates from 1980 to 2099"),
+    ("--date", "1979-12-31", "DOS keeps dates from 1980 to 2099"),
+])
+def test_out_of_range_machine_options_are_clear_errors(option, value, message):
+    result = pcemu("boot", "1612", "--headless", option, value)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
 def test_a_bad_key_name_is_a_clear_error():
     result = pcemu("boot", "--headless", "--keys", "{NOSUCHKEY}")
     assert result.returncode == 2

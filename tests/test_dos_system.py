@@ -119,3 +119,29 @@ missing: .asciz "NOPE.TXT"
     assert run.words(1, 0x2010) == [2]                       # file not found
     assert run.results(1, 0x2013)[0] == 8                    # class: not found
     assert run.results(1, 0x2014)[0] == 2                    # locus: block device
+
+
+def test_set_date_refuses_years_outside_1980_to_2099(tmp_path):
+    """INT 21h AH=2Bh takes CX = 1980-2099 (a directory entry keeps the year as 1980 + 0..127,
+    the kernel's range ends at 2099); outside it AL=FFh and the date stays."""
+    source = f"""
+    mov ah, 0x2b
+    mov cx, 2100
+    mov dx, 0x0101
+    int 0x21
+    mov [0x2000], al
+    mov ah, 0x2b
+    mov cx, 1979
+    mov dx, 0x0c1f
+    int 0x21
+    mov [0x2001], al
+    mov ah, 0x2b
+    mov cx, 2099
+    mov dx, 0x0c1f
+    int 0x21
+    mov [0x2002], al
+    {END_OF_PROGRAM}
+"""
+    run = run_program(tmp_path, source, date="1988-03-15")
+    assert run.results(3, 0x2000) == b"\xff\xff\x00"
+    assert run.machine.now_datetime().date() == dt.date(2099, 12, 31)

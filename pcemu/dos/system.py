@@ -144,6 +144,8 @@ def get_date(m: "Machine") -> None:
 def set_date(m: "Machine") -> None:
     cpu = m.cpu
     try:
+        if not 1980 <= cpu.cx <= 2099:      # DOS counts years from 1980 in 7 bits: 2099 at most
+            raise ValueError(cpu.cx)
         m.set_date(cpu.cx, cpu.dh, cpu.dl)
         cpu.al = 0
     except ValueError:

@@ -61,21 +61,28 @@ def ginrummy(disk: str, **opts) -> None:
 @click.option("--whole-games", is_flag=True,
               help="Compare every event of the whole first demo game, not only the first deal "
                    "(a few minutes of wall time per start time).")
+@click.option("--human", type=click.Choice(["simple", "random"]), default=None,
+              help="With --whole-games: a scripted player plays your hand instead of demo mode "
+                   "(random: start time i of the sweep gets --human random:i).")
 @click.option("--disk", default="1612", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write one JSON line per start time here.")
 def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_games: bool,
-                   disk: str, output: Path | None) -> None:
+                   human: str | None, disk: str, output: Path | None) -> None:
     """Compare the original's first deal (or, with --whole-games, its whole first
     demo game) with the Python game's over COUNT start times.
 
     The times are spread evenly over the day, cycling through the three
     variants and both sound settings (and the displays asked for); exit status
     1 if any differs.  Each mismatch is printed with its first divergence."""
-    from pcemu.trace.sweep import run_sweep, sweep_times
+    from pcemu.trace.sweep import run_sweep, sweep_times, with_human
     started = _time.monotonic()
     displays = {"colour": (True,), "mono": (False,), "both": (True, False)}[display]
     cases = sweep_times(count, seed, displays)
+    if human is not None:
+        if not whole_games:
+            raise click.UsageError("--human needs --whole-games (the first deal does not depend on it)")
+        cases = with_human(cases, human)
     try:
         results = run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games,
                             progress=lambda done: click.echo(f"\r{done}/{len(cases)}", nl=False, err=True))
@@ -89,12 +96,14 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
                 handle.write(json.dumps(r.as_dict()) + "\n")
     equal = sum(r.equal for r in results)
     combos = sorted({(r.variant, r.sound, r.display) for r in results})
-    what = "whole first demo games" if whole_games else "first deals"
+    what = (f"whole first games (--human {human})" if human else "whole first demo games") \
+        if whole_games else "first deals"
     click.echo(f"{equal} of {len(results)} {what} equal "
                f"({len(combos)} variant/sound/display combinations, {_time.monotonic() - started:.0f} s)")
     for r in results:
         if not r.equal:
+            played = f" --human {r.human}" if r.human else ""
             click.echo(f"  differs: --time {r.time} --variant {r.variant} --sound {r.sound} "
-                       f"--display {r.display}: {r.detail}")
+                       f"--display {r.display}{played}: {r.detail}")
     if equal != len(results):
         sys.exit(1)

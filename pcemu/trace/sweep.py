@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Callable, Sequence
 
 from games_py.ginrummy import game, rules
@@ -27,10 +27,11 @@ class Case:
     variant: str
     sound: bool
     colour: bool = True
+    human: str | None = None        # a scripted player for your hand; None: demo mode
 
     def settings(self) -> game.Settings:
-        return game.Settings(time=self.time, variant=self.variant, sound=self.sound, demo=True,
-                             colour=self.colour)
+        return game.Settings(time=self.time, variant=self.variant, sound=self.sound,
+                             demo=self.human is None, colour=self.colour, human=self.human)
 
 
 @dataclass
@@ -41,9 +42,19 @@ class Result:
     display: str
     equal: bool
     detail: str = ""
+    human: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def with_human(cases: Sequence[Case], policy: str) -> list[Case]:
+    """The cases played by a scripted human: ``simple``, or ``random`` (case i gets
+    ``random:i``, so each game is seeded differently and any can be re-run alone)."""
+    if policy not in ("simple", "random"):
+        raise ValueError(f"the sweep's human policies are simple and random, not {policy!r}")
+    return [replace(c, human="simple" if policy == "simple" else f"random:{i}")
+            for i, c in enumerate(cases)]
 
 
 def time_of(hundredths: int) -> tuple[int, int, int, int]:
@@ -103,7 +114,8 @@ def _trace_or_failure(make_trace: Callable[[], list[dict]]) -> tuple[list[dict],
 
 
 def check_game(case: Case, disk: str = "1612") -> Result:
-    """Trace the whole first game in demo mode on both sides and compare every event.
+    """Trace the whole first game in demo mode (or with the case's scripted human) on
+    both sides and compare every event.
     A trace that cannot go on (the same known limit on both sides, say) is reported,
     never counted as equal."""
     from pcemu.trace.diff import describe, first_divergence
@@ -115,13 +127,16 @@ def check_game(case: Case, disk: str = "1612") -> Result:
         lambda: _first_game(game.python_trace(settings, MAX_HANDS_PER_GAME)))
     names = (game.format_time(case.time), case.variant, "on" if case.sound else "off",
              "colour" if case.colour else "mono")
+    human = case.human or ""
     if stopped or python_stopped:
         return Result(*names, False, f"trace stopped: original: {stopped or 'no'}; "
-                                     f"python: {python_stopped or 'no'}")
+                                     f"python: {python_stopped or 'no'}", human)
     found = first_divergence(original, python)
     if found is None and original[-1]["event"] != "game_end":
-        return Result(*names, False, f"the first game did not end within {MAX_HANDS_PER_GAME} hands")
-    return Result(*names, found is None, "" if found is None else describe(found, "original", "python"))
+        return Result(*names, False, f"the first game did not end within {MAX_HANDS_PER_GAME} hands",
+                      human)
+    return Result(*names, found is None, "" if found is None else describe(found, "original", "python"),
+                  human)
 
 
 def _check(args: tuple[Case, str, bool]) -> Result:

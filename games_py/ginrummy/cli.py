@@ -136,3 +136,21 @@ def deal_command(time_, variant: str, sound: str, display: str) -> None:
         click.echo(f"{player:>8}: {' '.join(event['hands'][player])}   "
                    f"[melds: {melds or '-'}; PV {hand.pv}]")
     click.echo(f"  upcard: {event['upcard']}   stock: {event['stock']} cards")
+
+
+@main.command("play")
+@click.option("--time", "time_", callback=lambda c, p, v: None if v is None else _time(c, p, v),
+              default=None, metavar="HH:MM:SS.hh",
+              help="The time of day RANDOMIZE TIMER reads (default: now, as the original).")
+@click.option("--display", type=click.Choice(["colour", "mono"]), default="colour", show_default=True,
+              help="Colour (CGA) or mono (MDA): the original spends random numbers on colours.")
+@click.option("--disk", default="1612", show_default=True, metavar="IMAGE",
+              help="The disk #1612 image (or catalogue name) whose GINRUMMY.DOC F5 shows.")
+@click.option("--pace", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="The original's pauses times this (0: no pauses).")
+def play_command(time_, display: str, disk: str, pace: float) -> None:
+    """Play Tommy's Gin Rummy in this terminal, as the original plays: the variant
+    (S, O or C), OPEN HANDS?, then U/D to draw, 1-9, A, B to discard, Y/N to knock;
+    F1 sound, F2 demo, F5 instructions, F7 quit."""
+    from games_py.ginrummy.terminal import play_in_terminal, time_now
+    sys.exit(play_in_terminal(time_ or time_now(), colour=display == "colour", disk=disk, pace=pace))

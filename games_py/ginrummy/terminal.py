@@ -1,0 +1,577 @@
+"""The Python Tommy's Gin Rummy, played in a terminal as the original is played.
+
+``Session`` runs the program from its first question to F7: the variant
+("S FOR STANDARD, O FOR OKLAHOMA, OR C FOR SPACE COWBOY GIN?"), "OPEN HANDS?",
+then game after game with the original's deal, computer player and scoring
+(games_py.ginrummy.deal, computer, human_hand), drawn on the original's 80x25
+screen (table_screen).  The terminal only shows the screen and reads keys: your
+decisions reach the game through ``KeyboardPolicy``, a ``HumanPolicy``
+(games_py.ginrummy.human) that answers the three prompts from the keyboard, the
+same protocol the scripted players of ``trace --human`` use, so the game you play
+is the game the traces compare with the original.
+
+Hot keys, at any time as in the original (ON KEY): F1 sound on/off, F2 demo mode
+(the computer plays your hand; at a prompt it answers it), F5 the instructions
+(GINRUMMY.DOC from the disk), F7 "QUIT?".  Other keys are ignored where the
+original ignores them.  Random numbers are spent exactly where the original spends
+them (every message's colour, the shuffle's sound effects, the tunes), so a game
+started at the same time of day with the same keys deals the same cards.
+"""
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from games_py.cards import Card
+from games_py.ginrummy import computer, human, instructions, rules, trace
+from games_py.ginrummy import deal as original
+from games_py.ginrummy import table_screen as ts
+from games_py.ginrummy.computer import DemoHand, Tunes
+from games_py.ginrummy.human_hand import YOU, HumanHand
+from games_py.ginrummy.screen import Screen
+from games_py.ginrummy.state import COMPUTER as COMPUTER_NAME
+from games_py.ginrummy.state import YOU as YOU_NAME
+from games_py.ginrummy.state import Match
+
+ME = 2
+VARIANT_PROMPT = "S FOR STANDARD, O FOR OKLAHOMA, OR C FOR SPACE COWBOY GIN?"
+VARIANT_KEYS = {"S": (rules.STANDARD, "STANDARD"), "O": (rules.OKLAHOMA, "OKLAHOMA"),
+                "C": (rules.COWBOY, "SPACE COWBOY")}
+OPEN_HANDS_PROMPT = "OPEN HANDS? "
+DISCARD_PROMPT = "DISCARD WHICH CARD (1-9,A,B)? "
+NUTS_PROMPT = "ARE YOU NUTS? YOU ARE SPOILING A MATCHED SET! CANCEL?"
+KNOCK_PROMPT = "KNOCK? "
+PLACE_KEYS = "123456789AB"
+HOT_KEYS = ("F1", "F2", "F5", "F7")
+
+# pauses of the original, in seconds of its TIMER (line 3590 and the deal, 10460)
+STEP_PAUSE, DEAL_PAUSE, HAND_END_PAUSE, MESSAGE_PAUSE = 0.3, 0.05, 3.0, 0.6
+
+
+def draw_prompt(upcard: bool) -> str:
+    return "DRAW FROM " + ("UPCARD (U) OR " if upcard else "") + "DECK (D)? "
+
+
+def who(player: int) -> str:
+    return "YOU" if player == YOU else "I"
+
+
+class Quit(Exception):
+    """F7 answered Y, or the keys ran out: leave the program."""
+
+
+class TakeOver(Exception):
+    """F2 at a prompt: demo mode is on and the computer answers the prompt."""
+
+
+class Keyboard(Protocol):
+    def key(self, timeout: float | None) -> str | None:
+        """The next key: one upper-case character, "F1".."F10", "ESC", "ENTER" or " ";
+        None when ``timeout`` seconds pass without one (None: wait for a key).
+        Raises EOFError when there will be no more keys."""
+
+
+class Display(Protocol):
+    def show(self, screen: Screen) -> None: ...
+
+
+class _MessageRandom:
+    """The game's RND with a tap on line 12640: every message the program shows spends
+    ``message_colour()``; the session draws the message in that colour."""
+
+    def __init__(self, random: original.OriginalRandom, on_message: Callable[[int | None], None]):
+        self._random = random
+        self._on_message = on_message
+
+    def message_colour(self) -> int | None:
+        colour = self._random.message_colour()
+        self._on_message(colour)
+        return colour
+
+    def __getattr__(self, name: str):
+        return getattr(self._random, name)
+
+
+@dataclass
+class TerminalHand(HumanHand):
+    """A hand at the terminal: ``HumanHand`` whose messages are drawn on the screen.
+    Player 1 is the computer's while demo mode is on (FNCOMP, line 350, reads DEMO)."""
+
+    session: "Session | None" = None
+    revealed: bool = False                  # the hand's end shows the computer's hand
+    laid_off_places: set = field(default_factory=set)
+    first_event: int = 0                    # where this hand's events begin in ``events``
+    _skip_message: bool = False
+
+    def _demo(self, p: int) -> bool:
+        return p != YOU or self.session.demo
+
+    def _plays_itself(self, p: int) -> bool:
+        return self._demo(p)
+
+    def _message(self) -> None:
+        if self._skip_message:             # the NUTS prompt was this message (see Session.nuts)
+            self._skip_message = False
+            return
+        super()._message()
+
+    def _knocks(self, p: int) -> bool:
+        s = self.session
+        if self._demo(p):
+            knocks = DemoHand._knocks(self, p)
+        else:
+            s.say_next(KNOCK_PROMPT, "")
+            try:
+                knocks = super()._knocks(p)
+            except TakeOver:
+                knocks = DemoHand._knocks(self, p)
+        s.say_next()
+        if knocks:
+            s.say_next(f"PLAYER {p} KNOCKS")
+        return knocks
+
+    def _takes_upcard(self, p: int) -> bool:
+        s = self.session
+        if self._demo(p):
+            take = DemoHand._takes_upcard(self, p)
+        else:
+            s.say_next(draw_prompt(self.t.pile_top() is not None), "")
+            try:
+                take = super()._takes_upcard(p)
+            except TakeOver:
+                take = DemoHand._takes_upcard(self, p)
+        source = "THE UPCARD" if take and self.t.pile_top() is not None else "FROM DECK"
+        s.say_next(f"{'YOU' if p == YOU else 'I'}'{'RE' if p == YOU else 'M'} DRAWING {source}", "")
+        return take
+
+    def _discard_place(self, p: int) -> int:
+        s = self.session
+        if self._demo(p):
+            k = DemoHand._discard_place(self, p)
+        else:
+            s.say_next(DISCARD_PROMPT, "")
+            try:
+                k = super()._discard_place(p)
+            except TakeOver:
+                k = DemoHand._discard_place(self, p)
+        s.say_next(f"{'YOU' if p == YOU else 'I'}'{'RE' if p == YOU else 'M'} DISCARDING CARD {k}", "")
+        return k
+
+    def _settle(self) -> None:
+        self.revealed = True                # both hands face up from the knock's scoring on
+        super()._settle()
+        s = self.session
+        if self.outcome is None:
+            return
+        score, knocker, _k, _o = self.outcome
+        other = 3 - knocker
+        laid = {original.number_of(Card.parse(e["card"]))
+                for e in self.events[self.first_event:] if e["event"] == "layoff"}
+        places = self.t.hands[other][1:self.t.hands[other][0] + 1]
+        self.laid_off_places = {k for k, c in enumerate(places, 1) if c in laid}
+        texts = []
+        if score.result == rules.GIN:
+            texts.append(f"{who(knocker)} GO GIN!")
+        elif self.laid_off:
+            layer = "I AM" if other == ME else "YOU ARE"
+            texts.append(f"{layer} LAYING OFF CARD " + " ".join(str(k) for k in sorted(self.laid_off_places)))
+        winner = knocker if score.knocker_wins else other
+        if winner != knocker:
+            texts.append("YOU UNDERCUT ME!" if winner == YOU else "TA TA, AN UNDERCUT!")
+        points = f"{score.points} POINT{'' if score.points == 1 else 'S'}"
+        texts.append(f"{who(winner)} WON THE HAND! ({points}, {s.seconds_since(s.hand_started)} SECS)")
+        s.say_next(*texts)
+
+
+class KeyboardPolicy:
+    """``HumanPolicy`` from the keyboard: the prompt is on the screen (the hand drew it
+    as the original does); the keys the original accepts answer it, others are ignored."""
+
+    def __init__(self, session: "Session") -> None:
+        self.session = session
+
+    def draw(self, view: human.HumanView) -> str:
+        while True:
+            key = self.session.prompt_key()
+            if key == "U" and view.upcard is not None:
+                return human.UPCARD
+            if key == "D":
+                return human.DECK
+
+    def discard(self, view: human.HumanView) -> int:
+        while True:
+            key = self.session.prompt_key()
+            place = PLACE_KEYS.find(key) + 1 if len(key) == 1 else 0
+            if place < 1 or place > len(view.places) or view.places[place - 1] is None:
+                continue
+            if place < view.unmatched_from and self.session.nuts():
+                continue                                  # CANCEL? Y: choose again
+            return place
+
+    def knock(self, view: human.HumanView) -> bool:
+        while True:
+            key = self.session.prompt_key()
+            if key in ("Y", "N"):
+                return key == "Y"
+
+
+class Session:
+    """The program: its questions, its games, its hot keys."""
+
+    def __init__(self, keyboard: Keyboard, display: Display, start: tuple[int, int, int, int], *,
+                 colour: bool = True, disk: str | None = "1612", pace: float = 1.0,
+                 clock: Callable[[], float] = _time.monotonic,
+                 wall: Callable[[], str] = lambda: _time.strftime("%H:%M:%S")) -> None:
+        self.keyboard, self.display = keyboard, display
+        self.start, self.colour, self.disk, self.pace = start, colour, disk, pace
+        self.clock, self.wall = clock, wall
+        self.screen = Screen()
+        self.random = _MessageRandom(original.OriginalRandom.seeded(start, colour), self._on_message)
+        self.sound, self.demo = True, False
+        self.variant, self.open_hands = rules.STANDARD, False
+        self.frame = ts.Frame()
+        self.hand: TerminalHand | None = None
+        self.hand_started = self.game_started = 0.0
+        self._texts: list[str] = []
+        self._prompting = False
+        self.events: list[dict] = []
+        self.messages: list[str] = []
+
+    # -- the screen -------------------------------------------------------------------------
+    def seconds_since(self, moment: float) -> int:
+        return int(self.clock() - moment)
+
+    def show(self, table: bool = True) -> None:
+        """The screen to the display; ``table``: the clock and the logo turn (not over the
+        instructions)."""
+        if table:
+            self.frame.logo_phase = self.frame.logo_phase % 15 + 1
+            ts.draw_logo(self.screen, self.frame.logo_phase, self.colour)
+            ts.draw_clock(self.screen, self.wall())
+        self.display.show(self.screen)
+
+    def redraw_frame(self) -> None:
+        f = self.frame
+        f.sound, f.demo = self.sound, self.demo
+        ts.draw_frame(self.screen, f)
+
+    def draw_table(self) -> None:
+        hand = self.hand
+        if hand is None:
+            return
+        t, f = hand.t, self.frame
+        f.turn = t.turn if t.turn >= 1 else None
+        f.knock = t.knock_value if t.knock_set else None
+        f.drawn = t.top
+        self.redraw_frame()
+        for p in (YOU, ME):
+            places = t.hands[p][1:t.hands[p][0] + 1]
+            face_up = p == YOU or self.open_hands or hand.revealed
+            matched = sum(len(m) for m in t.melds.get(p, [])) if face_up else None
+            ticks = hand.laid_off_places if p != hand.knocker else set()
+            ts.draw_hand(self.screen, p, places, face_up, f, matched, t.pv[p] if face_up else None, ticks)
+        ts.draw_pile_and_deck(self.screen, t.pile_top(), t.hands[computer.PILE][0], 52 - t.top, f)
+        ts.draw_up(self.screen, hand.player or None, self.demo)
+
+    # -- messages (line 12640) ----------------------------------------------------------------
+    def say_next(self, *texts: str) -> None:
+        """The texts of the next messages the game shows (none: forget those not shown)."""
+        self._texts = list(texts)
+
+    def _on_message(self, colour: int | None) -> None:
+        text = self._texts.pop(0) if self._texts else self._fallback_text()
+        self.messages.append(text)
+        self.draw_table()
+        ts.draw_message(self.screen, text, colour)
+        self.show()
+        if text and not self._prompting_text(text):
+            self.pause(MESSAGE_PAUSE)
+
+    def _fallback_text(self) -> str:
+        h = self.hand
+        if h is not None and not h.knocker and h.t.top >= computer.DEAD_TOP and h.player:
+            return "DEAD HAND"
+        return ""
+
+    @staticmethod
+    def _prompting_text(text: str) -> bool:
+        return text.startswith(("DRAW FROM", "DISCARD WHICH", "KNOCK?", "ARE YOU NUTS"))
+
+    # -- keys ---------------------------------------------------------------------------------
+    def _key(self, timeout: float | None) -> str | None:
+        try:
+            return self.keyboard.key(timeout)
+        except EOFError:
+            raise Quit from None
+
+    def prompt_key(self) -> str:
+        """A key at a prompt; hot keys are served first (F2 turning demo on takes over)."""
+        while True:
+            key = self._key(None)
+            if key is None:
+                continue
+            if key in HOT_KEYS:
+                if self.hot_key(key) and self.demo:
+                    raise TakeOver
+                continue
+            return key
+
+    def pause(self, seconds: float) -> None:
+        """The program's waits (TIMER loops): hot keys work, other keys are lost."""
+        end = self.clock() + seconds * self.pace
+        while True:
+            left = max(0.0, end - self.clock())
+            key = self._key(left)
+            if key is None:
+                return
+            if key in HOT_KEYS:
+                self.hot_key(key)
+
+    def hot_key(self, key: str) -> bool:
+        """F1, F2, F5, F7 (lines 13400-13800); True when F2 toggled demo mode."""
+        if key == "F1":
+            self.sound = not self.sound
+        elif key == "F2":
+            self.demo = not self.demo
+        elif key == "F5":
+            self.show_instructions()
+        elif key == "F7":
+            self.ask_quit()
+        self.redraw_frame()
+        if self.hand is not None:
+            ts.draw_up(self.screen, self.hand.player or None, self.demo)
+        self.show()
+        return key == "F2"
+
+    def ask_quit(self) -> None:
+        saved = [list(self.screen.cells[5])]
+        self.screen.put(5, 0, "QUIT?", 0x0F)
+        self.show()
+        while True:
+            key = self._key(None)
+            if key == "Y":
+                raise Quit
+            if key == "N":
+                self.screen.cells[5] = saved[0]
+                return
+
+    def show_instructions(self) -> None:
+        saved = self.screen.copy()
+        try:
+            if self.disk is None:
+                raise LookupError(f"{instructions.NOT_FOUND}: NO DISK IMAGE (--disk)")
+            pages = instructions.pages(instructions.read_doc(self.disk))
+        except LookupError as exc:
+            pages = [[str(exc).upper(), "", "THE INSTRUCTIONS ARE READ FROM THE ORIGINAL'S DISK:",
+                      "START WITH --disk IMAGE (PC-SIG DISK #1612)."]]
+            pages = instructions.pages(pages[0])
+        page = 0
+        while True:
+            self.screen.clear(0, 21)
+            self.screen.put(0, 34, "INSTRUCTIONS", 0x0F)
+            for i, line in enumerate(pages[page]):
+                self.screen.put(1 + i, 0, line[:80])
+            self.screen.put(21, 22, "HIT SPACE BAR TO SCROLL, ESC TO EXIT", 0x0E)
+            self.show(table=False)
+            key = self._key(None)
+            while key not in (" ", "ESC"):
+                key = self._key(None)
+            if key == "ESC":
+                break
+            page = (page + 1) % len(pages)
+        self.screen = saved
+
+    def nuts(self) -> bool:
+        """A card of a meld chosen: "ARE YOU NUTS? ... CANCEL?" (line 5660).  Y: the
+        discard prompt again (a new message); N: that card goes, and this message
+        stands for the one the hand shows after your answer."""
+        hand = self.hand
+        self.say_next(NUTS_PROMPT)
+        hand._message()
+        while True:
+            key = self.prompt_key()
+            if key == "Y":
+                self.say_next(DISCARD_PROMPT)
+                hand._message()
+                self.say_next("")
+                return True
+            if key == "N":
+                hand._skip_message = True
+                return False
+
+    # -- the program ----------------------------------------------------------------------------
+    def run(self) -> None:
+        """Until F7 and Y (or the keys run out): Quit is raised and caught here."""
+        try:
+            self._run()
+        except Quit:
+            pass
+
+    def _run(self) -> None:
+        random = self.random
+        back = random.card_back(0)                              # lines 490-520
+        colours = random.colours()                              # lines 630-670
+        self.frame = ts.Frame(colours=colours, back=back)
+        self.screen.clear()
+        self.redraw_frame()
+        self.ask_options()
+        self.frame.variant = self.variant
+        dealer = random.dealer()                                # line 1790
+        match = Match(self.variant)
+        tunes = Tunes()
+        games = [0, 0, 0]
+        while True:                                             # a game (line 1130)
+            self.game_started = self.clock()
+            self.frame.game = match.game
+            while True:                                         # a hand
+                dealt = self.deal(dealer, match, back)
+                back = dealt.back
+                next_dealer, game_over = self.play_hand(dealt, match, tunes, games)
+                dealer = next_dealer
+                if game_over:
+                    break
+            match.game += 1
+            match.hand = 0
+            match.scores = {YOU_NAME: 0, COMPUTER_NAME: 0}
+            match.hands_won = {YOU_NAME: 0, COMPUTER_NAME: 0}
+            dealer = random.dealer()                            # line 1790 again
+
+    def ask_options(self) -> None:
+        """Lines 1260 and 1550: the variant, then OPEN HANDS? (hot keys work here too)."""
+        self.screen.put(4, 0, VARIANT_PROMPT, 0x0E)
+        self.show()
+        key = self.prompt_key_at_start(VARIANT_KEYS)
+        self.variant, name = VARIANT_KEYS[key]
+        self.screen.put(4, len(VARIANT_PROMPT) + 1, name, 0x0E)
+        self.screen.put(5, 0, OPEN_HANDS_PROMPT, 0x0C)
+        self.show()
+        key = self.prompt_key_at_start({"Y": 1, "N": 1})
+        self.open_hands = key == "Y"
+        self.screen.put(5, len(OPEN_HANDS_PROMPT), key, 0x0C)
+        self.show()
+
+    def prompt_key_at_start(self, accepted) -> str:
+        while True:
+            try:
+                key = self.prompt_key()
+            except TakeOver:                # F2 here only turns demo mode on
+                continue
+            if key in accepted:
+                return key
+
+    def deal(self, dealer: int, match: Match, back: int) -> original.Deal:
+        """Lines 1860-2220: a cleared table, "YOU DEAL" / "I DEAL", the shuffle, the deal."""
+        self.hand = None
+        self.screen.clear(0, 17)
+        ts.draw_up(self.screen, None, self.demo)
+        self.frame.hand = match.hand + 1
+        self.frame.turn = self.frame.knock = None
+        self.frame.drawn = 0
+        f = self.frame
+        f.hands_won = [0, match.hands_won[YOU_NAME], match.hands_won[COMPUTER_NAME]]
+        f.scores = [0, match.scores[YOU_NAME], match.scores[COMPUTER_NAME]]
+        f.points = [0, match.points[YOU_NAME], match.points[COMPUTER_NAME]]
+        self.redraw_frame()
+        self.say_next(f"{who(dealer)} DEAL", "*SHUFFLING*", "")
+        dealt = original.deal_hand(self.random, dealer, back, self.sound)
+        self.say_next()
+        f.back = dealt.back
+        self.hand_started = self.clock()
+        self.animate_deal(dealt)
+        return dealt
+
+    def animate_deal(self, dealt: original.Deal) -> None:
+        """The cards go out one at a time (lines 2160-2220), faces down until arranged."""
+        shown = {YOU: [], ME: []}
+        for j in range(20):
+            player = 3 - dealt.dealer if j % 2 == 0 else dealt.dealer
+            shown[player].append(dealt.deck[j])
+            self.frame.drawn = j + 1
+            self.redraw_frame()
+            for p in (YOU, ME):
+                ts.draw_hand(self.screen, p, shown[p], self.open_hands or p == YOU, self.frame)
+            self.show()
+            self.pause(DEAL_PAUSE)
+        self.frame.drawn = 21
+        self.redraw_frame()
+        ts.draw_pile_and_deck(self.screen, dealt.deck[20], 1, 31, self.frame)
+        self.show()
+
+    def play_hand(self, dealt: original.Deal, match: Match, tunes: Tunes,
+                  games: list[int]) -> tuple[int, bool]:
+        """One hand and its score (lines 2230-3060, as game.demo_hand); the next dealer
+        and whether the game is over."""
+        state = match.start_hand(YOU_NAME if dealt.dealer == YOU else COMPUTER_NAME,
+                                 dealt.hand(YOU), dealt.hand(ME), dealt.upcard, dealt.stock)
+        self.events.extend(state.events)                   # the deal, as the traces write it
+        hand = TerminalHand.dealt(dealt.deck, dealt.dealer, self.variant, self.random,
+                                  self.open_hands)
+        hand.session, hand.policy = self, KeyboardPolicy(self)
+        hand.first_event = len(self.events)
+        hand.events = self.events                          # the hand's events, as they happen
+        self.hand = hand
+        hand.play()
+        if not hand.knocker:
+            self.pause(HAND_END_PAUSE)
+            return hand.player, False                      # line 2600: the last mover deals
+        score, knocker, knocker_pv, other_pv = hand.outcome
+        winner = knocker if score.knocker_wins else 3 - knocker
+        name = YOU_NAME if winner == YOU else COMPUTER_NAME
+        match.scores[name] += score.points
+        match.hands_won[name] += 1
+        self.events.append(trace.hand_end_event(
+            result=score.result, winner=name, knocker=YOU_NAME if knocker == YOU else COMPUTER_NAME,
+            points=score.points, double=score.doubled, knocker_points=knocker_pv,
+            opponent_points=other_pv, scores=match.scores, hands_won=match.hands_won))
+        hand.finish(self.sound, tunes)                     # its messages and tune (no events)
+        self.say_next()
+        f = self.frame                                     # the boxes after the messages
+        f.hands_won = [0, match.hands_won[YOU_NAME], match.hands_won[COMPUTER_NAME]]
+        f.scores = [0, match.scores[YOU_NAME], match.scores[COMPUTER_NAME]]
+        self.redraw_frame()
+        self.show()
+        self.pause(HAND_END_PAUSE)
+        if not rules.game_over(match.scores):
+            return winner, False                           # line 3060: the winner deals
+        result = rules.score_game(match.scores, match.hands_won)
+        match.points[result.winner] += result.game_points
+        winner = YOU if result.winner == YOU_NAME else ME
+        games[winner] += 1
+        f.games = list(games)
+        f.points = [0, match.points[YOU_NAME], match.points[COMPUTER_NAME]]
+        self.events.append(trace.game_end_event(
+            winner=result.winner, box_bonus=result.box_bonus, totals=result.totals,
+            shutout=result.shutout, game_points=result.game_points, points=match.points))
+        texts = [f"{who(winner)} WON THE GAME! ({self.seconds_since(self.game_started)} SECS)",
+                 f"{who(winner)} GET {result.game_points} GAME POINTS"]
+        if result.shutout:
+            texts.append("OH NO! YOU SKUNKED ME!" if winner == YOU else "HA HA HA! I SKUNKED YOU!")
+        self.say_next(*texts)
+        for _ in texts:                                    # lines 3160-3360
+            self.random.message_colour()
+        self.say_next()
+        self.pause(HAND_END_PAUSE)
+        return winner, True
+
+
+def time_now() -> tuple[int, int, int, int]:
+    """The time of day as DOS gives it to TIMER (hundredths), the original's seed."""
+    now = _time.time()
+    t = _time.localtime(now)
+    return t.tm_hour, t.tm_min, t.tm_sec, int(now * 100) % 100
+
+
+def play_in_terminal(start: tuple[int, int, int, int], *, colour: bool = True,
+                     disk: str | None = "1612", pace: float = 1.0) -> int:
+    """``python -m games_py.ginrummy play``: the game on this terminal until F7, Y."""
+    import sys
+
+    from games_py.ginrummy.tty_io import AnsiDisplay, TerminalKeyboard
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        sys.stderr.write("ginrummy play: the game needs a terminal (keys one at a time and an "
+                         "80x25 screen); stdin or stdout is not one\n")
+        return 2
+    with TerminalKeyboard() as keyboard, AnsiDisplay() as display:
+        Session(keyboard, display, start, colour=colour, disk=disk, pace=pace).run()
+    return 0

@@ -1,0 +1,407 @@
+"""The playable Python Gin Rummy (games_py/ginrummy/terminal.py, ``python -m games_py.ginrummy
+play``): its screen and prompts against the original's in pcemu, cell for cell; demo mode and
+the keyboard player against the traced Python game, event for event; the hot keys; and the
+real command in a pseudo-terminal."""
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from games_py.ginrummy import game, human, instructions, rules
+from games_py.ginrummy.screen import Screen
+from games_py.ginrummy.terminal import Session
+from tests.machine_helpers import DISK1612, needs_originals
+
+REPO = Path(__file__).resolve().parents[1]
+VARIANT_KEY = {rules.STANDARD: "S", rules.OKLAHOMA: "O", rules.COWBOY: "C"}
+PROMPT_ANSWERS = (("DRAW FROM", "D"), ("DISCARD WHICH", "B"), ("KNOCK?", "Y"), ("ARE YOU NUTS", "N"))
+ENDING = ("KNOCKS", "GO GIN!", "LAYING OFF", "UNDERCUT")     # the hand's end, message by message
+
+
+class Script:
+    """Keys typed when the program waits, like pcemu's key scripts: a key is typed at the
+    next prompt (function keys also during a pause), "WAIT:text" waits until the screen
+    shows text.  The screen is recorded at every prompt; the keys running out ends the
+    program (EOFError, as Ctrl-D would)."""
+
+    def __init__(self, *keys: str) -> None:
+        self.keys = list(keys)
+        self.session: Session | None = None
+        self.prompts: list[str] = []          # the message line at each key read at a prompt
+
+    def key(self, timeout):
+        screen = self.session.screen
+        while self.keys and self.keys[0].startswith("WAIT:"):
+            if self.keys[0][5:] not in screen.text():
+                if timeout is not None:
+                    return None
+                raise AssertionError(f"waiting for {self.keys[0][5:]!r} at a prompt:\n{screen.text()}")
+            self.keys.pop(0)
+        if not self.keys:
+            raise EOFError
+        if timeout is not None and not self.keys[0].startswith("F"):
+            return None
+        if timeout is None:
+            self.prompts.append(screen.row_text(17).strip())
+        return self.keys.pop(0)
+
+
+class Robot:
+    """Answers every prompt from what the screen asks: D, B (place 11: after the draw it
+    holds the lowest unmatched card), Y to knock, N to ARE YOU NUTS; or, with a policy,
+    the key for the policy's answer on the hand's view.  Stops when ``stop`` is shown."""
+
+    def __init__(self, *stop: str, policy: human.HumanPolicy | None = None, before=()) -> None:
+        self.stop, self.policy, self.before = stop, policy, list(before)
+        self.session: Session | None = None
+        self.screens: list[Screen] = []
+        self.last_ending = ""
+
+    def key(self, timeout):
+        screen = self.session.screen
+        if self.before:
+            return self.before.pop(0) if timeout is None or self.before[0].startswith("F") else None
+        if any(text in screen.text() for text in self.stop):
+            self.screens.append(screen.copy())
+            raise EOFError
+        line = screen.row_text(17)
+        if timeout is not None:
+            if any(text in line for text in ENDING) and line != self.last_ending:
+                self.last_ending = line
+                self.screens.append(screen.copy())
+            return None
+        self.screens.append(screen.copy())
+        if self.policy is not None:
+            view = self.session.hand.view()
+            if "DRAW FROM" in line:
+                return "U" if self.policy.draw(view) == human.UPCARD else "D"
+            if "DISCARD WHICH" in line:
+                return "123456789AB"[self.policy.discard(view) - 1]
+            if "KNOCK?" in line:
+                return "Y" if self.policy.knock(view) else "N"
+            return "N"
+        return next(answer for prompt, answer in PROMPT_ANSWERS if prompt in line)
+
+
+class Shown:
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def show(self, screen: Screen) -> None:
+        self.frames += 1
+
+
+def session(keys, start=(12, 0, 0, 0), **options) -> Session:
+    s = Session(keys, Shown(), start, pace=0, clock=lambda: 0.0, wall=lambda: "00:00:00", **options)
+    keys.session = s
+    return s
+
+
+def run(keys, start=(12, 0, 0, 0), **options) -> Session:
+    s = session(keys, start, **options)
+    s.run()
+    return s
+
+
+# -- against the original, in the machine ------------------------------------------------------------
+def machine_cells(m) -> list[list[tuple[str, int]]]:
+    from pcemu.screen import CP437
+    return [[(CP437[c], a) for c, a in row] for row in m.screen_cells()]
+
+
+def differences(original, python, skip_rows=()) -> list[tuple]:
+    """Cells that differ, but for the clock (wall time) and the logo (its colours turn)."""
+    out = []
+    for r in range(25):
+        for c in range(80):
+            if (r < 3 and c >= 70) or (r == 21 and 32 <= c <= 46) or r in skip_rows:
+                continue
+            if original[r][c] != python[r][c]:
+                out.append((r, c, original[r][c], python[r][c]))
+    return out
+
+
+def original_after_deal(start, variant, open_hands):
+    """The original started at ``start`` (the tracer sets the clock RANDOMIZE TIMER reads),
+    the variant and OPEN HANDS? answered, just after the first deal."""
+    from pcemu.trace.ginrummy import GinRummyTracer
+    tracer = GinRummyTracer(game.Settings(time=start, variant=variant, demo=False,
+                                          open_hands=open_hands), hands=0)
+    tracer.run()
+    return tracer.machine
+
+
+def to_machine(steps) -> str:
+    return "".join("{" + s + "}{TICKS:3}" if s.startswith("WAIT:") else s for s in steps)
+
+
+@needs_originals
+@pytest.mark.parametrize("start, variant, open_hands, steps", [
+    ((12, 0, 0, 0), rules.STANDARD, False, ["WAIT:DRAW FROM"]),
+    ((12, 0, 3, 0), rules.OKLAHOMA, True, ["WAIT:DRAW FROM", "D", "WAIT:DISCARD"]),
+    ((12, 0, 6, 0), rules.COWBOY, False,
+     ["WAIT:DRAW FROM", "U", "WAIT:DISCARD", "5", "WAIT:DRAW FROM", "D", "WAIT:DISCARD", "B",
+      "WAIT:DRAW FROM"]),
+])
+def test_the_screen_at_a_prompt_is_the_originals(start, variant, open_hands, steps):
+    """Same start time, same keys: every cell of the screen (character and colour, the message
+    colour drawn by RND included) is the original's, but for the clock and the logo."""
+    m = original_after_deal(start, variant, open_hands)
+    m.type(to_machine(steps))
+    s = run(Script(VARIANT_KEY[variant], "Y" if open_hands else "N", *steps), start)
+    assert differences(machine_cells(m), s.screen.cells) == []
+
+
+@needs_originals
+def test_are_you_nuts_then_yes_asks_again_and_no_discards_as_the_original():
+    """12:00:03.00, open hands: after the draw, places 1-3 are three sevens.  1 brings "ARE YOU
+    NUTS? ... CANCEL?", Y the discard prompt again, 2 and N discard the seven; the computer's
+    next turn and your next prompt are the original's."""
+    steps = ["WAIT:DRAW FROM", "D", "WAIT:DISCARD", "1", "WAIT:ARE YOU NUTS", "Y", "WAIT:DISCARD",
+             "2", "WAIT:ARE YOU NUTS", "N", "WAIT:DRAW FROM"]
+    m = original_after_deal((12, 0, 3, 0), rules.STANDARD, True)
+    m.type(to_machine(steps))
+    keys = Script("S", "Y", *steps)
+    s = run(keys, (12, 0, 3, 0))
+    assert differences(machine_cells(m), s.screen.cells) == []
+    assert [p for p in keys.prompts if p][:5] == [
+        "DRAW FROM UPCARD (U) OR DECK (D)?", "DISCARD WHICH CARD (1-9,A,B)?",
+        "ARE YOU NUTS? YOU ARE SPOILING A MATCHED SET! CANCEL?", "DISCARD WHICH CARD (1-9,A,B)?",
+        "ARE YOU NUTS? YOU ARE SPOILING A MATCHED SET! CANCEL?"]
+
+
+def play_original_hand(start, variant):
+    """The original with a robot at the keys (D, B, Y, N): the screens at each prompt and at
+    each message of the hand's end."""
+    m = original_after_deal(start, variant, False)
+    screens = []
+    wanted = [p for p, _ in PROMPT_ANSWERS] + list(ENDING) + ["WON THE HAND", "DEAD HAND"]
+    while True:
+        m.run_until(condition=lambda mm: any(p in mm.screen_text().splitlines()[17] for p in wanted),
+                    max_ticks=18.2 * 600)
+        line = m.screen_text().splitlines()[17]
+        m.run(2)
+        screens.append(machine_cells(m))
+        if "WON THE HAND" in line or "DEAD HAND" in line:
+            return screens
+        prompt = next((answer for prompt, answer in PROMPT_ANSWERS if prompt in line), None)
+        if prompt is not None:
+            m.type(prompt)
+        m.run_until(condition=lambda mm: mm.screen_text().splitlines()[17] != line, max_ticks=18.2 * 60)
+
+
+@needs_originals
+@pytest.mark.parametrize("start, variant", [((11, 7, 11, 0), rules.STANDARD),    # you knock, undercut
+                                            ((14, 2, 7, 5), rules.OKLAHOMA)])   # the computer knocks
+def test_a_whole_hand_shows_what_the_original_shows(start, variant):
+    """A whole hand with the same answers on both sides: the screen at every prompt and at each
+    message of the hand's end (the computer's hand shown, undercut, lay-offs) is the original's;
+    the last message ("... WON THE HAND! (n POINTS, s SECS)") up to its seconds (wall time)."""
+    original = play_original_hand(start, variant)
+    robot = Robot("WON THE HAND", "DEAD HAND", before=[VARIANT_KEY[variant], "N"])
+    run(robot, start)
+    python = robot.screens
+    assert len(python) == len(original) > 3
+    python = [screen.cells for screen in python]
+    for o, p in zip(original[:-1], python[:-1]):
+        assert differences(o, p) == []
+    assert differences(original[-1], python[-1], skip_rows=(17,)) == []
+    end = "".join(ch for ch, _ in original[-1][17]).strip()
+    assert "".join(ch for ch, _ in python[-1][17]).strip().split(",")[0] == end.split(",")[0]
+
+
+# -- against the traced Python game -------------------------------------------------------------------
+@pytest.mark.parametrize("start, variant, hands", [((12, 0, 0, 0), rules.STANDARD, 6),
+                                                   ((9, 30, 0, 0), rules.COWBOY, 3),
+                                                   ((18, 45, 12, 34), rules.OKLAHOMA, 3)])
+def test_demo_mode_plays_hands_without_input_as_the_traced_game(start, variant, hands):
+    """F2 at the first question: the computer plays both hands with no key typed, hand after
+    hand (through a game's end at 12:00:00.00), and the game is the one ``trace --demo``
+    writes, event for event."""
+    keys = Script("F2", VARIANT_KEY[variant], "N", f"WAIT:HAND:{hands + 1:2d}")
+    s = run(keys, start)
+    traced = game.python_trace(game.Settings(time=start, variant=variant, demo=True), hands)[1:]
+    assert keys.prompts == [""] * 3              # F2, S, N at the two questions; no prompt after
+    assert s.events[:len(traced)] == traced
+    assert sum(e["event"] in ("hand_end", "dead_hand") for e in traced) == hands
+    assert "F2=PLAY" in s.screen.text() and "DEMO" in s.screen.row_text(13)
+
+
+@pytest.mark.parametrize("policy, start, variant", [("simple", (10, 20, 30, 40), rules.STANDARD),
+                                                    ("random:3", (7, 1, 13, 48), rules.OKLAHOMA),
+                                                    ("random:11", (21, 5, 0, 0), rules.COWBOY)])
+def test_your_keys_reach_the_game_as_a_scripted_policy_does(policy, start, variant):
+    """Keys chosen by a policy on the hand's view give the game ``trace --human POLICY``
+    writes: the keyboard player and the scripted players share one engine."""
+    robot = Robot("HAND: 3", policy=human.policy_from(policy), before=[VARIANT_KEY[variant], "N"])
+    s = run(robot, start)
+    traced = game.python_trace(game.Settings(time=start, variant=variant, demo=False,
+                                             human=policy), 2)[1:]
+    assert s.events[:len(traced)] == traced
+    assert any(e["event"] == "hand_end" or e["event"] == "dead_hand" for e in traced)
+
+
+# -- prompts, bad keys, hot keys -----------------------------------------------------------------------
+def test_the_questions_come_in_order_and_other_keys_are_ignored():
+    keys = Script("X", "1", "ENTER", "S", "Q", "Y", "WAIT:DRAW FROM", "X", "9", "U", "WAIT:DISCARD",
+                  "0", "C", "ESC", "U")
+    s = run(keys)
+    lines = s.screen.text().splitlines()
+    assert keys.prompts[:6] == [""] * 6                       # the two questions: no message line
+    assert keys.prompts[6:9] == ["DRAW FROM UPCARD (U) OR DECK (D)?"] * 3
+    assert keys.prompts[9:] == ["DISCARD WHICH CARD (1-9,A,B)?"] * 4
+    assert "DISCARD WHICH CARD (1-9,A,B)?" in lines[17]        # nothing accepted U here either
+    assert s.variant == rules.STANDARD and s.open_hands
+    assert s.events[-1] == {"event": "draw", "player": "you", "from": "upcard", "card": "3C"}
+
+
+def test_a_scripted_hand_reaches_its_end_and_the_score_is_shown():
+    """Answers at every prompt until the next hand's deal: the hand's end message, then the
+    score boxes with the new scores."""
+    robot = Robot("HAND: 2", before=["S", "N"])
+    s = run(robot, (9, 15, 0, 0))
+    end = [e for e in s.events if e["event"] == "hand_end"][0]
+    text = s.screen.text()
+    winner = "YOU" if end["winner"] == "you" else "I"
+    assert f"{winner} WON THE HAND! ({end['points']} POINTS, 0 SECS)" in s.messages
+    assert f"YOU:{end['scores']['you']:4d} ME:{end['scores']['computer']:4d}" in text
+    assert f"HANDS: YOU:{end['hands_won']['you']:2d}    ME:{end['hands_won']['computer']:2d}" in text
+    assert end["scores"] != {"you": 0, "computer": 0}
+    assert f"PLAYER {1 if end['knocker'] == 'you' else 2} KNOCKS" in s.messages
+
+
+def test_f7_asks_quit_n_goes_on_and_y_quits():
+    keys = Script("S", "N", "WAIT:DRAW FROM", "F7", "WAIT:QUIT?", "X", "N", "F7", "Y", "D")
+    s = run(keys)
+    assert keys.keys == ["D"]                                   # Y left the program
+    assert s.screen.row_text(5).startswith("QUIT?")
+    assert not any(e["event"] == "draw" for e in s.events)
+    keys = Script("S", "N", "WAIT:DRAW FROM", "F7", "N", "D", "WAIT:DISCARD")
+    s = run(keys)
+    assert "QUIT?" not in s.screen.text()
+    assert s.events[-1]["event"] == "draw"
+
+
+def test_f1_toggles_sound_and_the_legend_and_changes_the_deal():
+    """F1 before the shuffle: the shuffle spends no RND on sound effects, so the deal is the
+    one ``trace --sound off`` gives."""
+    s = run(Script("F1", "S", "N", "WAIT:DRAW FROM"))
+    assert "F1=SOUND" in s.screen.row_text(23)
+    quiet = game.python_trace(game.Settings(time=(12, 0, 0, 0), sound=False, demo=False), 0)[1]
+    loud = game.python_trace(game.Settings(time=(12, 0, 0, 0), sound=True, demo=False), 0)[1]
+    assert s.events[0] == quiet != loud
+    s = run(Script("F1", "F1", "S", "N", "WAIT:DRAW FROM"))
+    assert "F1=MUTE" in s.screen.row_text(23) and s.events[0] == loud
+
+
+def test_f2_at_a_prompt_lets_the_computer_answer_it():
+    keys = Script("S", "N", "WAIT:DRAW FROM", "F2", "WAIT:HAND: 2")
+    s = run(keys)
+    assert s.demo and keys.prompts.count("DRAW FROM UPCARD (U) OR DECK (D)?") == 1
+    assert any(e["event"] == "discard" and e["player"] == "you" for e in s.events)
+    assert any(e["event"] in ("hand_end", "dead_hand") for e in s.events)
+
+
+@needs_originals
+def test_f5_shows_ginrummy_doc_page_by_page_and_esc_goes_back():
+    lines = instructions.read_doc(str(DISK1612))
+    pages = instructions.pages(lines)
+    keys = Script("S", "N", "WAIT:DRAW FROM", "F5", "WAIT:INSTRUCTIONS", " ", "X", " ")
+    s = session(keys)
+    shown = []
+    original_key = keys.key
+
+    def spy(timeout):
+        if "HIT SPACE BAR TO SCROLL, ESC TO EXIT" in s.screen.text():
+            shown.append([s.screen.row_text(r).rstrip() for r in range(1, 21)])
+        return original_key(timeout)
+    keys.key = spy
+    s.run()
+    assert len(pages) > 2 and shown[0] == [line.rstrip() for line in pages[0]]
+    assert shown[-1] == [line.rstrip() for line in pages[2]]
+    before = run(Script("S", "N", "WAIT:DRAW FROM")).screen.text()
+    after = run(Script("S", "N", "WAIT:DRAW FROM", "F5", " ", "ESC", "WAIT:DRAW FROM"))
+    assert after.screen.text() == before
+
+
+def test_f5_without_a_disk_says_where_the_instructions_come_from(tmp_path):
+    s = run(Script("S", "N", "WAIT:DRAW FROM", "F5"), disk=str(tmp_path / "none.img"))
+    text = s.screen.text()
+    assert "CAN'T FIND INSTR. FILE GINRUMMY.DOC" in text and "--disk IMAGE" in text
+    assert "HIT SPACE BAR TO SCROLL, ESC TO EXIT" in text
+
+
+# -- the command, in a pseudo-terminal -----------------------------------------------------------------
+def read_screen(data: str) -> list[str]:
+    """What a terminal shows after ``data``, for the sequences ``screen.ansi_frame`` writes."""
+    rows = [[" "] * 80 for _ in range(25)]
+    r = c = 0
+    for token in re.findall(r"\x1b\[[0-9;?]*[A-Za-z]|[^\x1b]", data):
+        if token.startswith("\x1b"):
+            if token.endswith("H"):
+                r, c = (int(x) - 1 for x in (token[2:-1] or "1;1").split(";"))
+            elif token == "\x1b[2J":
+                rows = [[" "] * 80 for _ in range(25)]
+            continue
+        if token in "\r\n":
+            continue
+        if 0 <= r < 25 and 0 <= c < 80:
+            rows[r][c] = token
+        c += 1
+    return ["".join(row) for row in rows]
+
+
+def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(REPO)
+        os.execv(sys.executable, [sys.executable, "-m", "games_py.ginrummy", "play",
+                                  "--time", "12:00:00.00", "--pace", "0"])
+    out = ""
+
+    def until(text, seconds=30.0):
+        nonlocal out
+        end = time.monotonic() + seconds
+        while text not in "\n".join(read_screen(out)):
+            if time.monotonic() > end:
+                raise AssertionError(f"{text!r} not shown:\n" + "\n".join(read_screen(out)))
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    out += os.read(fd, 65536).decode("utf-8", "replace")
+                except OSError:
+                    break
+    try:
+        until("COWBOY GIN?")
+        os.write(fd, b"s")
+        until("OPEN HANDS?")
+        os.write(fd, b"n")
+        until("DRAW FROM UPCARD (U) OR DECK (D)?")
+        screen = read_screen(out)
+        assert screen[1].startswith("\u2502\u266010\u2502 \u2502\u2660 9\u2502")   # │♠10│ │♠ 9│
+        assert "CARDS DRAWN: 21 OUT OF 52" in screen[23]
+        os.write(fd, b"\x1b[18~")                      # F7, as xterm sends it
+        until("QUIT?")
+        os.write(fd, b"y")
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
+
+
+def test_play_without_a_terminal_says_so():
+    result = subprocess.run([sys.executable, "-m", "games_py.ginrummy", "play", "--time", "12:00"],
+                            cwd=REPO, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert result.returncode == 2 and "needs a terminal" in result.stderr

@@ -176,6 +176,16 @@ def test_a_question_costs_two_message_colours_and_your_arrangement_no_thinking_p
     assert spent(lambda: hand._knocks(1)) == (0, False)              # no knock value yet
 
 
+def test_a_knock_declined_is_written_with_your_points(monkeypatch):
+    from games_py.ginrummy import game
+    settings = game.Settings(time=(8, 1, 1, 2), demo=False, human="random:1")
+    events, asked = _recorded_trace(monkeypatch, settings, 2)
+    declined = [e for e in events if e["event"] == "knock_declined"]
+    noes = [view for what, view, answer in asked if what == "knock" and not answer]
+    assert declined and len(declined) == len(noes)
+    assert [e["points"] for e in declined] == [view.points for view in noes]
+
+
 def test_demo_and_human_exclude_each_other():
     from games_py.ginrummy import game
     with pytest.raises(ValueError):
@@ -204,8 +214,9 @@ def test_the_trace_command_takes_human_and_writes_it_in_the_start_event(tmp_path
 # -- against the original ----------------------------------------------------------------------
 from tests.machine_helpers import needs_originals  # noqa: E402
 
-# the first runs on every test run (about 15 s); the others are slow (pytest -m slow)
+# the first two run on every test run (about 15 s each); the others are slow (pytest -m slow)
 ORIGINAL_CASES = [((13, 45, 12, 34), "standard", True, "simple"),
+                  ((8, 1, 1, 2), "standard", True, "random:1"),        # a knock declined
                   pytest.param((9, 15, 33, 21), "oklahoma", False, "random:1", marks=pytest.mark.slow),
                   pytest.param((21, 2, 7, 50), "cowboy", True, "random:5", marks=pytest.mark.slow),
                   pytest.param((6, 30, 0, 5), "cowboy", False, "simple", marks=pytest.mark.slow)]
@@ -236,6 +247,8 @@ def test_two_hands_match_the_original_question_for_question(monkeypatch, time, v
     theirs = trace_original(settings, hands=2)
     assert made[-1].asked == asked
     assert _strip(theirs) == _strip(mine)
+    if policy == "random:1" and variant == "standard":
+        assert any(e["event"] == "knock_declined" for e in theirs)
 
 
 def _game_cases():

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from games_py.ginrummy import human
+from games_py.ginrummy import human, trace
 from games_py.ginrummy.computer import PILE, DemoHand
 from games_py.ginrummy.deal import card_of
 
@@ -74,6 +74,8 @@ class HumanHand(DemoHand):
         self._message()                                                # "KNOCK? " (5780)
         knocks = human.checked_knock(self.policy, self.view())
         self._message()                                                # cleared (5880)
+        if not knocks:
+            self.events.append(trace.knock_declined_event(trace.YOU, t.pv[YOU]))
         return knocks
 
     def _takes_upcard(self, p: int) -> bool:

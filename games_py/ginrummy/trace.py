@@ -26,7 +26,8 @@ FORMAT = "ginrummy-trace/1"
 # keys that say where a trace came from rather than what happened: diff skips them
 METADATA_KEYS = frozenset({"source", "format"})
 
-EVENTS = ("start", "deal", "knock_value", "draw", "discard", "knock", "gin", "rearranged", "layoff",
+EVENTS = ("start", "deal", "knock_value", "draw", "discard", "knock_declined", "knock", "gin",
+          "rearranged", "layoff",
           "hand_end", "dead_hand", "game_end")
 
 
@@ -72,6 +73,11 @@ def draw_event(player: str, source: str, card: Card) -> dict:
 
 def discard_event(player: str, card: Card) -> dict:
     return {"event": "discard", "player": player, "card": str(card)}
+
+
+def knock_declined_event(player: str, points: int) -> dict:
+    """The program asked "KNOCK? " (a human player, allowed to knock) and the answer was no."""
+    return {"event": "knock_declined", "player": player, "points": points}
 
 
 def knock_event(player: str, melds: Iterable[Sequence[Card]], deadwood: Iterable[Card],

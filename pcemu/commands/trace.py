@@ -37,8 +37,9 @@ def ginrummy(disk: str, **opts) -> None:
     """Run the unmodified GINRUMMY.EXE and write its events (JSON Lines).
 
     --time is what the program reads when it seeds RND (RANDOMIZE TIMER): the
-    machine's clock is set to it just before that read.  Without --demo nobody
-    plays your hand, so the trace ends after the first deal."""
+    machine's clock is set to it just before that read.  With --human POLICY the
+    policy's answers to your prompts are typed as keys; without --demo or --human
+    nobody plays your hand, so the trace ends after the first deal."""
     from pcemu.trace.ginrummy import trace_original
     settings = settings_from(opts)
     check_output(opts["output"])

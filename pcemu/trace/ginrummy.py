@@ -25,8 +25,12 @@ pcemu.trace.qbasic) and writes events in the trace format
 Keys, as a user would press them: ``GINRUMMY``, Enter; at the variant prompt
 (the first time the program reads keys after turning its ON KEY traps on, so
 the earliest moment F1 and F2 act) F1 when --sound off, F2 when --demo, then
-S/O/C; at OPEN HANDS? Y or N.  Without --demo nobody plays your hand, so the
-trace ends after the first deal.  --display mono gives the machine an MDA card.
+S/O/C; at OPEN HANDS? Y or N.  With --human POLICY the policy answers your
+prompts (DRAW FROM ..., DISCARD WHICH CARD, KNOCK?, ARE YOU NUTS?): at line 12640
+with the prompt in M$ it is asked with the view built from the program's arrays
+(games_py.ginrummy.human_hand.table_view), and the run loop types its key; the
+program waits for it at INKEY$.  Without --demo or --human nobody plays your hand,
+so the trace ends after the first deal.  --display mono gives the machine an MDA card.
 After the deal the program's own flags (sound, colour display, open hands,
 variant) are checked against the settings: an F1 typed before the program turns
 its traps on is lost, and the trace must not claim a session that did not happen.
@@ -70,6 +74,7 @@ GAME, HAND, DEALER = 0x10A6, 0x10D0, 0x10D8
 OKLAHOMA, COWBOY = 0x10BC, 0x10BE
 OPEN_HANDS, COLOUR_OK, SOUND_ON = 0x0F2E, 0x0F40, 0x0F46   # TRUE (-1) or FALSE (0)
 KNOCK_VALUE, KNOCK_SUIT = 0x10E0, 0x1114
+KNOCKS = 0x1100                             # the knock decision (lines 5040, 5850)
 TURN = 0x10DE                               # "TURN:", counts the non-dealer's moves
 TOP = 0x10EC
 PLAYER = 0x0F30                             # whose turn it is
@@ -163,6 +168,7 @@ class GinRummyTracer:
         # --human: the policy answers the prompts; its keys wait here for the run loop
         self.policy = human.policy_from(settings.human) if settings.human is not None else None
         self.keys: list[str] = []
+        self._knock_asked: str | None = None   # the key typed at "KNOCK? ", until it is read
         p = self.process
         p.before_randomize_timer(self._set_clock)
         p.at_offset(_statement_after(p.image, p.image.randomize_timer_return), self._seeded)
@@ -280,6 +286,8 @@ class GinRummyTracer:
             return
         if self.in_hand:
             self._settle()
+        if self._knock_asked is not None:
+            self._knock_answered()
         if self.finishing and text.endswith(" DEAL"):
             self._stop()                    # the next hand begins: the hands asked for are traced
         elif self.policy is not None and text.startswith(PROMPTS):
@@ -320,9 +328,20 @@ class GinRummyTracer:
             key = "123456789AB"[human.checked_discard(self.policy, self._view()) - 1]
         elif text.startswith(KNOCK_PROMPT):
             key = "Y" if human.checked_knock(self.policy, self._view()) else "N"
+            self._knock_asked = key
         else:
             key = "N"                       # "ARE YOU NUTS? ... CANCEL?": no, discard that card
         self.keys.append(key)
+
+    def _knock_answered(self) -> None:
+        """The message after "KNOCK? " (the cleared line, 5880): the program's KNOCKS says
+        what it made of the key; a no is written as ``knock_declined``."""
+        knocks = self.process.integer(KNOCKS) != 0
+        if knocks != (self._knock_asked == "Y"):
+            raise TraceFailure(f"typed {self._knock_asked} at KNOCK?, but the program's KNOCKS is {knocks}")
+        self._knock_asked = None
+        if not knocks:
+            self.events.append(trace.knock_declined_event(trace.YOU, self.process.array(PV, 3)[1]))
 
     def _settle(self) -> None:
         """Check the draw and discard announced by earlier messages, and note a new knock value."""

@@ -27,6 +27,14 @@ from games_py.cards import Card
 from games_py.ginrummy import rules
 
 UPCARD, DECK = "upcard", "deck"       # the answers to the draw prompt (the trace's "from")
+
+# the original's prompts, as its M$ holds them (lines 5340-5350, 5490, 5660, 5780)
+DRAW_PROMPT = "DRAW FROM UPCARD (U) OR DECK (D)? "
+DRAW_DECK_PROMPT = "DRAW FROM DECK (D)? "              # the upcard pile is empty
+DISCARD_PROMPT = "DISCARD WHICH CARD (1-9,A,B)? "
+SPOILING_PROMPT = "ARE YOU NUTS? YOU ARE SPOILING A MATCHED SET! CANCEL?"   # a card of a meld
+KNOCK_PROMPT = "KNOCK? "
+PROMPTS = (DRAW_PROMPT, DRAW_DECK_PROMPT, DISCARD_PROMPT, SPOILING_PROMPT, KNOCK_PROMPT)
 PLACES = 11                           # a hand holds at most 11 places (after the draw)
 
 

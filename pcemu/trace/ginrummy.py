@@ -83,10 +83,8 @@ KNOCKER, WINNER, OTHER = 0x10FE, 0x1106, 0x1108
 HAND_POINTS, KNOCKER_PV, OTHER_PV = 0x110A, 0x110C, 0x110E
 GAME_WINNER, GAME_POINTS_WON = 0x111A, 0x1120
 
-# the prompts of the human's turn (lines 5340, 5490, 5780, 5660)
-DRAW_PROMPT, DISCARD_PROMPT, KNOCK_PROMPT = "DRAW FROM ", "DISCARD WHICH CARD", "KNOCK? "
-NUTS_PROMPT = "ARE YOU NUTS?"
-PROMPTS = (DRAW_PROMPT, DISCARD_PROMPT, KNOCK_PROMPT, NUTS_PROMPT)
+# how the prompts of the human's turn begin (the whole texts: games_py.ginrummy.human.PROMPTS)
+PROMPT_STARTS = ("DRAW FROM ", "DISCARD WHICH", "KNOCK?", "ARE YOU NUTS?")
 
 MAX_MELDS = 4
 ARRANGEMENTS_KEPT = 256
@@ -290,7 +288,7 @@ class GinRummyTracer:
             self._knock_answered()
         if self.finishing and text.endswith(" DEAL"):
             self._stop()                    # the next hand begins: the hands asked for are traced
-        elif self.policy is not None and text.startswith(PROMPTS):
+        elif self.policy is not None and text.startswith(PROMPT_STARTS):
             self._answer(text)
         elif "DRAWING" in text:
             self._draw(text)
@@ -322,12 +320,17 @@ class GinRummyTracer:
     def _answer(self, text: str) -> None:
         """Ask the policy, and leave the key for the run loop to type: the program waits
         for it at INKEY$ (lines 5370, 5520, 5810), so when it comes only moves the clock."""
-        if text.startswith(DRAW_PROMPT):
-            key = "U" if human.checked_draw(self.policy, self._view()) == human.UPCARD else "D"
-        elif text.startswith(DISCARD_PROMPT):
-            key = "123456789AB"[human.checked_discard(self.policy, self._view()) - 1]
-        elif text.startswith(KNOCK_PROMPT):
-            key = "Y" if human.checked_knock(self.policy, self._view()) else "N"
+        if text not in human.PROMPTS:
+            raise TraceFailure(f"the prompt {text!r} is none of those the human policies know")
+        view = self._view()
+        if text.startswith("DRAW FROM "):
+            if (text == human.DRAW_PROMPT) != (view.upcard is not None):
+                raise TraceFailure(f"the prompt {text!r} does not fit the upcard pile {view.pile}")
+            key = "U" if human.checked_draw(self.policy, view) == human.UPCARD else "D"
+        elif text == human.DISCARD_PROMPT:
+            key = "123456789AB"[human.checked_discard(self.policy, view) - 1]
+        elif text == human.KNOCK_PROMPT:
+            key = "Y" if human.checked_knock(self.policy, view) else "N"
             self._knock_asked = key
         else:
             key = "N"                       # "ARE YOU NUTS? ... CANCEL?": no, discard that card

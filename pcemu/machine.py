@@ -68,6 +68,7 @@ class Machine:
         self._last_poll_serial = -2
         self._idle_streak = 0
         self._idle_stop = False              # the slice ended because the program only waits
+        self._if_wait_at: int | None = None  # where the last slice waiting for STI ended
         self._now_cache: tuple | None = None
         self.memory = Memory()
         self.clock = Clock(mips)
@@ -436,7 +437,15 @@ class Machine:
         budget = MAX_SLICE if due is None else max(1, min(MAX_SLICE, due - clock.now))
         flags = self.cpu.flags
         if not flags & FLAG_IF and self.pic.pending():
-            budget = min(budget, IF_POLL_SLICE)
+            # An IRQ waits for STI: short slices. One that would end where the last ended (a
+            # loop whose length divides the slice, caught each time with IF clear, e.g. in a
+            # service's stub) runs a single instruction instead, so the next end falls
+            # elsewhere and the IRQ is taken once IF is set, as the CPU would take it.
+            here = self.cpu.linear_ip
+            budget = min(budget, 1 if here == self._if_wait_at else IF_POLL_SLICE)
+            self._if_wait_at = here
+        else:
+            self._if_wait_at = None
         cpu = self.cpu
         cpu.reset_port_reads()
         if cpu.fast is not None:

@@ -316,3 +316,54 @@ def test_int17_prints_to_the_capture(tmp_path):
     assert status[0] & 0x90 == 0x90 and status[0] & 0x29 == 0   # not busy, selected, no error
     assert status[1] == status[0]
     assert status[2] & 0x01 or status[2] & 0x30               # LPT2 is not there
+
+
+def test_midnight_rolls_the_tick_count_over_and_int1a_reports_it_once(tmp_path):
+    """INT 08h wraps 0040:006Ch at 1800B0h and sets the midnight flag (0040:0070h);
+    INT 1Ah AH=00h returns it in AL and clears it; DOS's date moves to the next day."""
+    source = f"""
+wait:
+    xor ah, ah
+    int 0x1a
+    or al, al
+    jz wait
+    mov [0x2000], al
+    mov [0x2002], cx
+    mov [0x2004], dx
+    xor ah, ah
+    int 0x1a
+    mov [0x2006], al
+    mov ah, 0x2a
+    int 0x21
+    mov [0x2008], cx
+    mov [0x200a], dx
+    {END_OF_PROGRAM}
+"""
+    run = run_program(tmp_path, source, date="1988-12-31", time="23:59:50")
+    assert run.results(1, 0x2000)[0] != 0                    # the flag, seen once
+    ticks = run.words(1, 0x2002)[0] << 16 | run.words(1, 0x2004)[0]
+    assert ticks < 18.2 * 20                                  # counting again from 0 (not 1800B0h)
+    assert run.results(1, 0x2006)[0] == 0                     # cleared by the first read
+    assert run.words(2, 0x2008) == [1989, 0x0101]             # DOS: 1 January 1989
+
+
+def test_a_tight_int1a_polling_loop_still_takes_its_interrupts(tmp_path):
+    """XOR AH,AH / INT 1Ah / CMP / JB: the loop's length divides the machine's short slices,
+    which used to end each time inside the service's stub with IF clear, so the pending
+    IRQ 0 (and the Enter key's break code) were never taken and the machine hung. On a CPU
+    the IRQ is taken right after the IRET that sets IF again: a second of ticks passes."""
+    source = f"""
+    xor ah, ah
+    int 0x1a
+    mov bx, dx
+    add bx, 18
+wait:
+    xor ah, ah
+    int 0x1a
+    cmp dx, bx
+    jb wait
+    mov [0x2000], dx
+    {END_OF_PROGRAM}
+"""
+    run = run_program(tmp_path, source, time="10:00:00")
+    assert run.machine.dos.shell.exit_codes[-1][1] == 0

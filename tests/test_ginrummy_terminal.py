@@ -178,16 +178,72 @@ def test_are_you_nuts_then_yes_asks_again_and_no_discards_as_the_original():
         "ARE YOU NUTS? YOU ARE SPOILING A MATCHED SET! CANCEL?"]
 
 
+def original_messages(start, variant, open_hands, keys, until, count=1, before="") -> list[str]:
+    """Every message line 12640 shows (M$), in order, for ``keys`` typed after the two
+    questions (``before``: at the first), until ``count`` messages have contained ``until``;
+    hands' and games' seconds as "s"."""
+    from pcemu.trace import ginrummy as tracer_module
+    tracer = tracer_module.GinRummyTracer(game.Settings(time=start, variant=variant, demo=False,
+                                                        open_hands=open_hands), hands=0)
+    shown = []
+    tracer.process.at_line(tracer_module.LINE_MESSAGE,
+                           lambda: shown.append(tracer.process.string(tracer_module.M_STRING)))
+    m = tracer.machine
+    m.type("GINRUMMY{ENTER}{WAIT:COWBOY GIN?}" + before + VARIANT_KEY[variant] + "{WAIT:OPEN HANDS?}"
+           + ("Y" if open_hands else "N") + keys)
+    limit = m.ticks + 18.2065 * 900
+    while sum(until in text for text in shown) < count and m.ticks < limit:
+        m.run(18.2065 * 5)
+    return [SECONDS.sub(" s SECS", text) for text in shown]
+
+
+SECONDS = re.compile(r" \d+ SECS")
+
+
+@needs_originals
+@pytest.mark.parametrize("keys, script", [("{WAIT:DRAW FROM}{TICKS:5}{F2}", ["WAIT:DRAW FROM", "F2"]),
+                                          ("{WAIT:DRAW FROM}{TICKS:5}D{WAIT:DISCARD}{TICKS:5}{F2}",
+                                           ["WAIT:DRAW FROM", "D", "WAIT:DISCARD", "F2"])])
+def test_f2_at_a_prompt_then_demo_mode_is_the_originals(keys, script):
+    """F2 while a prompt waits: the prompt's line is cleared, the computer answers it and plays
+    on for you; every message after it, two hands long, is the original's (the RND spent on
+    their colours and on the play included)."""
+    start = (12, 0, 0, 0)
+    original = original_messages(start, rules.STANDARD, True, keys, "WON THE HAND", 2)
+    s = run(Script("S", "Y", *script, "WAIT:HAND: 3"), start)
+    python = [SECONDS.sub(" s SECS", text) for text in s.messages]
+    assert sum("WON THE HAND" in text for text in original) == 2
+    assert python[:len(original)] == original
+
+
+@needs_originals
+@pytest.mark.slow                      # eight minutes of the original's time: ~30 s of ours
+def test_demo_mode_messages_through_a_dead_hand_are_the_originals():
+    """Demo mode from the first question (F2), 14:30:00.00 Oklahoma: three hands, the third
+    dead; every message (deals, shuffles, draws, discards, knocks, lay-offs, the hands' ends,
+    DEAD HAND) is the original's, in the same order."""
+    start = (14, 30, 0, 0)
+    original = original_messages(start, rules.OKLAHOMA, False, "", "DEAD HAND", before="{F2}")
+    s = run(Script("F2", "O", "N", "WAIT:HAND: 4"), start)
+    python = [SECONDS.sub(" s SECS", text) for text in s.messages]
+    assert original[-1] == "DEAD HAND"
+    assert python[:len(original)] == original
+
+
 def play_original_hand(start, variant):
     """The original with a robot at the keys (D, B, Y, N): the screens at each prompt and at
     each message of the hand's end."""
     m = original_after_deal(start, variant, False)
     screens = []
     wanted = [p for p, _ in PROMPT_ANSWERS] + list(ENDING) + ["WON THE HAND", "DEAD HAND"]
+    def message_line(mm) -> str:                     # row 17 only: checked twice a tick
+        from pcemu.screen import CP437, geometry
+        base, columns, _graphics = geometry(mm)
+        return "".join(CP437[b] for b in mm.memory.read(base + 17 * columns * 2, columns * 2)[::2])
+
     while True:
-        m.run_until(condition=lambda mm: any(p in mm.screen_text().splitlines()[17] for p in wanted),
-                    max_ticks=18.2 * 600)
-        line = m.screen_text().splitlines()[17]
+        m.run_until(condition=lambda mm: any(p in message_line(mm) for p in wanted), max_ticks=18.2 * 600)
+        line = message_line(m)
         m.run(2)
         screens.append(machine_cells(m))
         if "WON THE HAND" in line or "DEAD HAND" in line:
@@ -195,7 +251,7 @@ def play_original_hand(start, variant):
         prompt = next((answer for prompt, answer in PROMPT_ANSWERS if prompt in line), None)
         if prompt is not None:
             m.type(prompt)
-        m.run_until(condition=lambda mm: mm.screen_text().splitlines()[17] != line, max_ticks=18.2 * 60)
+        m.run_until(condition=lambda mm: message_line(mm) != line, max_ticks=18.2 * 60)
 
 
 @needs_originals

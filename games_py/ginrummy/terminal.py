@@ -57,6 +57,10 @@ def who(player: int) -> str:
     return "YOU" if player == YOU else "I"
 
 
+def who_is(player: int) -> str:
+    return "YOU'RE" if player == YOU else "I'M"
+
+
 class Quit(Exception):
     """F7 answered Y, or the keys ran out: leave the program."""
 
@@ -124,7 +128,8 @@ class TerminalHand(HumanHand):
             s.say_next(KNOCK_PROMPT, "")
             try:
                 knocks = super()._knocks(p)
-            except TakeOver:
+            except TakeOver:                # the prompt's line is cleared, then the computer decides
+                self._message()
                 knocks = DemoHand._knocks(self, p)
         s.say_next()
         if knocks:
@@ -139,10 +144,11 @@ class TerminalHand(HumanHand):
             s.say_next(draw_prompt(self.t.pile_top() is not None), "")
             try:
                 take = super()._takes_upcard(p)
-            except TakeOver:
+            except TakeOver:                # the prompt's line is cleared, then the computer decides
+                self._message()
                 take = DemoHand._takes_upcard(self, p)
         source = "THE UPCARD" if take and self.t.pile_top() is not None else "FROM DECK"
-        s.say_next(f"{'YOU' if p == YOU else 'I'}'{'RE' if p == YOU else 'M'} DRAWING {source}", "")
+        s.say_next(f"{who_is(p)} DRAWING {source}", "")
         return take
 
     def _discard_place(self, p: int) -> int:
@@ -153,9 +159,10 @@ class TerminalHand(HumanHand):
             s.say_next(DISCARD_PROMPT, "")
             try:
                 k = super()._discard_place(p)
-            except TakeOver:
+            except TakeOver:                # the prompt's line is cleared, then the computer decides
+                self._message()
                 k = DemoHand._discard_place(self, p)
-        s.say_next(f"{'YOU' if p == YOU else 'I'}'{'RE' if p == YOU else 'M'} DISCARDING CARD {k}", "")
+        s.say_next(f"{who_is(p)} DISCARDING CARD {k}", "")
         return k
 
     def _settle(self) -> None:

@@ -194,10 +194,10 @@ def original_messages(start, variant, open_hands, keys, until, count=1, before="
     limit = m.ticks + 18.2065 * 900
     while sum(until in text for text in shown) < count and m.ticks < limit:
         m.run(18.2065 * 5)
-    return [SECONDS.sub(" s SECS", text) for text in shown]
+    return [SECONDS.sub("s SECS", text) for text in shown]
 
 
-SECONDS = re.compile(r" \d+ SECS")
+SECONDS = re.compile(r"\b\d+ SECS")
 
 
 @needs_originals
@@ -211,7 +211,7 @@ def test_f2_at_a_prompt_then_demo_mode_is_the_originals(keys, script):
     start = (12, 0, 0, 0)
     original = original_messages(start, rules.STANDARD, True, keys, "WON THE HAND", 2)
     s = run(Script("S", "Y", *script, "WAIT:HAND: 3"), start)
-    python = [SECONDS.sub(" s SECS", text) for text in s.messages]
+    python = [SECONDS.sub("s SECS", text) for text in s.messages]
     assert sum("WON THE HAND" in text for text in original) == 2
     assert python[:len(original)] == original
 
@@ -225,7 +225,7 @@ def test_demo_mode_messages_through_a_dead_hand_are_the_originals():
     start = (14, 30, 0, 0)
     original = original_messages(start, rules.OKLAHOMA, False, "", "DEAD HAND", before="{F2}")
     s = run(Script("F2", "O", "N", "WAIT:HAND: 4"), start)
-    python = [SECONDS.sub(" s SECS", text) for text in s.messages]
+    python = [SECONDS.sub("s SECS", text) for text in s.messages]
     assert original[-1] == "DEAD HAND"
     assert python[:len(original)] == original
 
@@ -289,6 +289,27 @@ def test_demo_mode_plays_hands_without_input_as_the_traced_game(start, variant, 
     assert s.events[:len(traced)] == traced
     assert sum(e["event"] in ("hand_end", "dead_hand") for e in traced) == hands
     assert "F2=PLAY" in s.screen.text() and "DEMO" in s.screen.row_text(13)
+
+
+def test_a_game_ends_with_its_messages_and_the_next_game_begins():
+    """12:00:00.00 in demo mode: the game ends after its fifth hand with the original's
+    messages (as read from the original's M$: "YOU WON THE GAME! (330 SECS)", "YOU GET 202
+    GAME POINTS"), then GAME 2 begins with the games and points in the right-hand box."""
+    s = run(Script("F2", "S", "N", "WAIT:GAME: 2"))
+    end = next(e for e in s.events if e["event"] == "game_end")
+    winner = "YOU" if end["winner"] == "you" else "I"
+    at = s.messages.index(f"{winner} WON THE GAME! (0 SECS)")
+    assert s.messages[at + 1] == f"{winner} GET {end['game_points']} GAME POINTS"
+    if end["shutout"]:
+        assert s.messages[at + 2] == ("OH NO! YOU SKUNKED ME!" if winner == "YOU"
+                                      else "HA HA HA! I SKUNKED YOU!")
+    else:
+        assert s.messages[at + 2] in ("YOU DEAL", "I DEAL")        # the new game's dealer
+    text = s.screen.text()
+    games = (1, 0) if winner == "YOU" else (0, 1)
+    assert f"GAMES: YOU: {games[0]} ME: {games[1]}" in text and "GAME: 2" in text
+    assert f"POINTS: YOU: {end['points']['you']} ME: {end['points']['computer']}" in text
+    assert "HANDS: YOU: 0    ME: 0" in text and "YOU:   0 ME:   0" in text
 
 
 @pytest.mark.parametrize("policy, start, variant", [("simple", (10, 20, 30, 40), rules.STANDARD),

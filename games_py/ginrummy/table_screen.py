@@ -168,11 +168,14 @@ def draw_frame(screen: Screen, f: Frame) -> None:
         screen.put(21, 2, f"YOU:{f.scores[1]:4d}")
         screen.put(21, 10, f" ME:{f.scores[2]:4d}", 0x0D)
         screen.put(20, 51, "GAMES:", 0x02)
-        screen.put(20, 57, f" YOU:{f.games[1]:2d}")
-        screen.put(20, 64, f" ME:{f.games[2]:2d} ", 0x05)
+        # printed one after the other with STR$ (seen: "POINTS: YOU: 202 ME: 0")
+        you = f" YOU: {f.games[1]}"
+        screen.put(20, 57, you)
+        screen.put(20, 57 + len(you), f" ME: {f.games[2]} ", 0x05)
         screen.put(21, 51, "POINTS: ", 0x02)
-        screen.put(21, 59, f"YOU:{f.points[1]:2d}")
-        screen.put(21, 65, f" ME:{f.points[2]:2d}".ljust(14), 0x05)
+        you = f"YOU: {f.points[1]}"
+        screen.put(21, 59, you)
+        screen.put(21, 59 + len(you), f" ME: {f.points[2]}".ljust(20 - len(you)), 0x05)
         screen.put(22, 35, f"HAND: {f.hand}  ", 0x1C)
         if VARIANT_NAMES[f.variant]:
             screen.put(19, 51, VARIANT_NAMES[f.variant], 0x17)

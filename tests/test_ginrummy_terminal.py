@@ -256,7 +256,8 @@ def play_original_hand(start, variant):
 
 @needs_originals
 @pytest.mark.parametrize("start, variant", [((11, 7, 11, 0), rules.STANDARD),    # you knock, undercut
-                                            ((14, 2, 7, 5), rules.OKLAHOMA)])   # the computer knocks
+                                            ((14, 2, 7, 5), rules.OKLAHOMA),    # the computer knocks
+                                            ((0, 17, 11, 0), rules.STANDARD)])  # ... you lay off
 def test_a_whole_hand_shows_what_the_original_shows(start, variant):
     """A whole hand with the same answers on both sides: the screen at every prompt and at each
     message of the hand's end (the computer's hand shown, undercut, lay-offs) is the original's;

@@ -165,6 +165,12 @@ class TerminalHand(HumanHand):
         s.say_next(f"{who_is(p)} DISCARDING CARD {k}", "")
         return k
 
+    def shown_pv(self, p: int) -> int:
+        """PV(p) on the screen: the knocker's opponent's counts his lay-offs once they are made."""
+        if self.outcome is not None and p != self.knocker:
+            return self.outcome[3]
+        return self.t.pv[p]
+
     def _settle(self) -> None:
         self.revealed = True                # both hands face up from the knock's scoring on
         super()._settle()
@@ -229,10 +235,14 @@ class Session:
     def __init__(self, keyboard: Keyboard, display: Display, start: tuple[int, int, int, int], *,
                  colour: bool = True, disk: str | None = "1612", pace: float = 1.0,
                  clock: Callable[[], float] = _time.monotonic,
-                 wall: Callable[[], str] = lambda: _time.strftime("%H:%M:%S")) -> None:
+                 wall: Callable[[], str] | None = None) -> None:
         self.keyboard, self.display = keyboard, display
         self.start, self.colour, self.disk, self.pace = start, colour, disk, pace
-        self.clock, self.wall = clock, wall
+        self.clock = clock
+        self.wall = wall or self._time_of_day
+        self._started = clock()
+        if hasattr(keyboard, "idle"):
+            keyboard.idle = self.tick                   # the clock goes on while a prompt waits
         self.screen = Screen()
         self.random = _MessageRandom(original.OriginalRandom.seeded(start, colour), self._on_message)
         self.sound, self.demo = True, False
@@ -258,6 +268,16 @@ class Session:
             ts.draw_clock(self.screen, self.wall())
         self.display.show(self.screen)
 
+    def _time_of_day(self) -> str:
+        """The PC's clock: the start time (RANDOMIZE TIMER's) plus the time played."""
+        h, m, sec, _hs = self.start
+        now = (h * 3600 + m * 60 + sec + int(self.clock() - self._started)) % 86400
+        return f"{now // 3600:02d}:{now // 60 % 60:02d}:{now % 60:02d}"
+
+    def tick(self) -> None:
+        if self.screen.row_text(0)[70:] == "\u250c" + "\u2500" * 8 + "\u2510":   # not over F5's page
+            self.show()
+
     def redraw_frame(self) -> None:
         f = self.frame
         f.sound, f.demo = self.sound, self.demo
@@ -277,7 +297,8 @@ class Session:
             face_up = p == YOU or self.open_hands or hand.revealed
             matched = sum(len(m) for m in t.melds.get(p, [])) if face_up else None
             ticks = hand.laid_off_places if p != hand.knocker else set()
-            ts.draw_hand(self.screen, p, places, face_up, f, matched, t.pv[p] if face_up else None, ticks)
+            ts.draw_hand(self.screen, p, places, face_up, f, matched,
+                         hand.shown_pv(p) if face_up else None, ticks)
         ts.draw_pile_and_deck(self.screen, t.pile_top(), t.hands[computer.PILE][0], 52 - t.top, f)
         ts.draw_up(self.screen, hand.player or None, self.demo)
 

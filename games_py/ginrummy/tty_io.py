@@ -47,6 +47,9 @@ class TerminalKeyboard:
     def __init__(self, stream: IO[str] | None = None) -> None:
         self.fd = (stream or sys.stdin).fileno()
         self._saved = None
+        self.idle = None            # called about once a second while a key is awaited
+
+    IDLE_EVERY = 1.0
 
     def __enter__(self) -> "TerminalKeyboard":
         if os.isatty(self.fd):
@@ -69,7 +72,13 @@ class TerminalKeyboard:
 
     def key(self, timeout: float | None) -> str | None:
         while True:
-            first = self._read(timeout)
+            if timeout is None and self.idle is not None:
+                first = self._read(self.IDLE_EVERY)
+                if first is None:
+                    self.idle()
+                    continue
+            else:
+                first = self._read(timeout)
             if first is None:
                 return None
             text = first

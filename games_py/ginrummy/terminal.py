@@ -20,53 +20,31 @@ started at the same time of day with the same keys deals the same cards.
 from __future__ import annotations
 
 import time as _time
-from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from games_py.cards import Card
 from games_py.ginrummy import computer, human, instructions, rules, trace
 from games_py.ginrummy import deal as original
 from games_py.ginrummy import table_screen as ts
-from games_py.ginrummy.computer import DemoHand, Tunes
-from games_py.ginrummy.human_hand import YOU, HumanHand
+from games_py.ginrummy.computer import Tunes
+from games_py.ginrummy.human_hand import YOU
 from games_py.ginrummy.screen import Screen
 from games_py.ginrummy.state import COMPUTER as COMPUTER_NAME
 from games_py.ginrummy.state import YOU as YOU_NAME
 from games_py.ginrummy.state import Match
+from games_py.ginrummy.terminal_hand import ME, KeyboardPolicy, TakeOver, TerminalHand, who
 
-ME = 2
 VARIANT_PROMPT = "S FOR STANDARD, O FOR OKLAHOMA, OR C FOR SPACE COWBOY GIN?"
 VARIANT_KEYS = {"S": (rules.STANDARD, "STANDARD"), "O": (rules.OKLAHOMA, "OKLAHOMA"),
                 "C": (rules.COWBOY, "SPACE COWBOY")}
 OPEN_HANDS_PROMPT = "OPEN HANDS? "
-DISCARD_PROMPT = "DISCARD WHICH CARD (1-9,A,B)? "
-NUTS_PROMPT = "ARE YOU NUTS? YOU ARE SPOILING A MATCHED SET! CANCEL?"
-KNOCK_PROMPT = "KNOCK? "
-PLACE_KEYS = "123456789AB"
 HOT_KEYS = ("F1", "F2", "F5", "F7")
 
 # pauses of the original, in seconds of its TIMER (line 3590 and the deal, 10460)
 STEP_PAUSE, DEAL_PAUSE, HAND_END_PAUSE, MESSAGE_PAUSE = 0.3, 0.05, 3.0, 0.6
 
 
-def draw_prompt(upcard: bool) -> str:
-    return "DRAW FROM " + ("UPCARD (U) OR " if upcard else "") + "DECK (D)? "
-
-
-def who(player: int) -> str:
-    return "YOU" if player == YOU else "I"
-
-
-def who_is(player: int) -> str:
-    return "YOU'RE" if player == YOU else "I'M"
-
-
 class Quit(Exception):
     """F7 answered Y, or the keys ran out: leave the program."""
-
-
-class TakeOver(Exception):
-    """F2 at a prompt: demo mode is on and the computer answers the prompt."""
 
 
 class Keyboard(Protocol):
@@ -95,138 +73,6 @@ class _MessageRandom:
 
     def __getattr__(self, name: str):
         return getattr(self._random, name)
-
-
-@dataclass
-class TerminalHand(HumanHand):
-    """A hand at the terminal: ``HumanHand`` whose messages are drawn on the screen.
-    Player 1 is the computer's while demo mode is on (FNCOMP, line 350, reads DEMO)."""
-
-    session: "Session | None" = None
-    revealed: bool = False                  # the hand's end shows the computer's hand
-    laid_off_places: set = field(default_factory=set)
-    first_event: int = 0                    # where this hand's events begin in ``events``
-    _skip_message: bool = False
-
-    def _demo(self, p: int) -> bool:
-        return p != YOU or self.session.demo
-
-    def _plays_itself(self, p: int) -> bool:
-        return self._demo(p)
-
-    def _message(self) -> None:
-        if self._skip_message:             # the NUTS prompt was this message (see Session.nuts)
-            self._skip_message = False
-            return
-        super()._message()
-
-    def _knocks(self, p: int) -> bool:
-        s = self.session
-        if self._demo(p):
-            knocks = DemoHand._knocks(self, p)
-        else:
-            s.say_next(KNOCK_PROMPT, "")
-            try:
-                knocks = super()._knocks(p)
-            except TakeOver:                # the prompt's line is cleared, then the computer decides
-                self._message()
-                knocks = DemoHand._knocks(self, p)
-        s.say_next()
-        if knocks:
-            s.say_next(f"PLAYER {p} KNOCKS")
-        return knocks
-
-    def _takes_upcard(self, p: int) -> bool:
-        s = self.session
-        if self._demo(p):
-            take = DemoHand._takes_upcard(self, p)
-        else:
-            s.say_next(draw_prompt(self.t.pile_top() is not None), "")
-            try:
-                take = super()._takes_upcard(p)
-            except TakeOver:                # the prompt's line is cleared, then the computer decides
-                self._message()
-                take = DemoHand._takes_upcard(self, p)
-        source = "THE UPCARD" if take and self.t.pile_top() is not None else "FROM DECK"
-        s.say_next(f"{who_is(p)} DRAWING {source}", "")
-        return take
-
-    def _discard_place(self, p: int) -> int:
-        s = self.session
-        if self._demo(p):
-            k = DemoHand._discard_place(self, p)
-        else:
-            s.say_next(DISCARD_PROMPT, "")
-            try:
-                k = super()._discard_place(p)
-            except TakeOver:                # the prompt's line is cleared, then the computer decides
-                self._message()
-                k = DemoHand._discard_place(self, p)
-        s.say_next(f"{who_is(p)} DISCARDING CARD {k}", "")
-        return k
-
-    def shown_pv(self, p: int) -> int:
-        """PV(p) on the screen: the knocker's opponent's counts his lay-offs once they are made."""
-        if self.outcome is not None and p != self.knocker:
-            return self.outcome[3]
-        return self.t.pv[p]
-
-    def _settle(self) -> None:
-        self.revealed = True                # both hands face up from the knock's scoring on
-        super()._settle()
-        s = self.session
-        if self.outcome is None:
-            return
-        score, knocker, _k, _o = self.outcome
-        other = 3 - knocker
-        laid = {original.number_of(Card.parse(e["card"]))
-                for e in self.events[self.first_event:] if e["event"] == "layoff"}
-        places = self.t.hands[other][1:self.t.hands[other][0] + 1]
-        self.laid_off_places = {k for k, c in enumerate(places, 1) if c in laid}
-        texts = []
-        if score.result == rules.GIN:
-            texts.append(f"{who(knocker)} GO GIN!")
-        elif self.laid_off:
-            layer = "I AM" if other == ME else "YOU ARE"
-            texts.append(f"{layer} LAYING OFF CARD " + " ".join(str(k) for k in sorted(self.laid_off_places)))
-        winner = knocker if score.knocker_wins else other
-        if winner != knocker:
-            texts.append("YOU UNDERCUT ME!" if winner == YOU else "TA TA, AN UNDERCUT!")
-        points = f"{score.points} POINT{'' if score.points == 1 else 'S'}"
-        texts.append(f"{who(winner)} WON THE HAND! ({points}, {s.seconds_since(s.hand_started)} SECS)")
-        s.say_next(*texts)
-
-
-class KeyboardPolicy:
-    """``HumanPolicy`` from the keyboard: the prompt is on the screen (the hand drew it
-    as the original does); the keys the original accepts answer it, others are ignored."""
-
-    def __init__(self, session: "Session") -> None:
-        self.session = session
-
-    def draw(self, view: human.HumanView) -> str:
-        while True:
-            key = self.session.prompt_key()
-            if key == "U" and view.upcard is not None:
-                return human.UPCARD
-            if key == "D":
-                return human.DECK
-
-    def discard(self, view: human.HumanView) -> int:
-        while True:
-            key = self.session.prompt_key()
-            place = PLACE_KEYS.find(key) + 1 if len(key) == 1 else 0
-            if place < 1 or place > len(view.places) or view.places[place - 1] is None:
-                continue
-            if place < view.unmatched_from and self.session.nuts():
-                continue                                  # CANCEL? Y: choose again
-            return place
-
-    def knock(self, view: human.HumanView) -> bool:
-        while True:
-            key = self.session.prompt_key()
-            if key in ("Y", "N"):
-                return key == "Y"
 
 
 class Session:
@@ -415,12 +261,12 @@ class Session:
         discard prompt again (a new message); N: that card goes, and this message
         stands for the one the hand shows after your answer."""
         hand = self.hand
-        self.say_next(NUTS_PROMPT)
+        self.say_next(human.SPOILING_PROMPT)
         hand._message()
         while True:
             key = self.prompt_key()
             if key == "Y":
-                self.say_next(DISCARD_PROMPT)
+                self.say_next(human.DISCARD_PROMPT)
                 hand._message()
                 self.say_next("")
                 return True

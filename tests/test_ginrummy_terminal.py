@@ -443,17 +443,20 @@ def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
         os.chdir(REPO)
         os.execv(sys.executable, [sys.executable, "-m", "games_py.ginrummy", "play",
                                   "--time", "12:00:00.00", "--pace", "0"])
-    out = ""
+    raw = b""                          # decoded whole: a read may end inside a character
+
+    def shown() -> list[str]:
+        return read_screen(raw.decode("utf-8", "replace"))
 
     def until(text, seconds=30.0):
-        nonlocal out
+        nonlocal raw
         end = time.monotonic() + seconds
-        while text not in "\n".join(read_screen(out)):
+        while text not in "\n".join(shown()):
             if time.monotonic() > end:
-                raise AssertionError(f"{text!r} not shown:\n" + "\n".join(read_screen(out)))
+                raise AssertionError(f"{text!r} not shown:\n" + "\n".join(shown()))
             if select.select([fd], [], [], 0.2)[0]:
                 try:
-                    out += os.read(fd, 65536).decode("utf-8", "replace")
+                    raw += os.read(fd, 65536)
                 except OSError:
                     break
     try:
@@ -462,7 +465,7 @@ def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
         until("OPEN HANDS?")
         os.write(fd, b"n")
         until("DRAW FROM UPCARD (U) OR DECK (D)?")
-        screen = read_screen(out)
+        screen = shown()
         assert screen[1].startswith("\u2502\u266010\u2502 \u2502\u2660 9\u2502")   # │♠10│ │♠ 9│
         assert "CARDS DRAWN: 21 OUT OF 52" in screen[23]
         os.write(fd, b"\x1b[18~")                      # F7, as xterm sends it

@@ -356,8 +356,11 @@ class Session:
         return dealt
 
     def animate_deal(self, dealt: original.Deal) -> None:
-        """The cards go out one at a time (lines 2160-2220), faces down until arranged."""
+        """The cards go out one at a time from the deck (lines 2160-2220): yours face up,
+        the computer's face down (unless OPEN HANDS), in the order dealt until arranged."""
         shown = {YOU: [], ME: []}
+        ts.draw_pile_and_deck(self.screen, None, 0, 52, self.frame)
+        self.show()
         for j in range(20):
             player = 3 - dealt.dealer if j % 2 == 0 else dealt.dealer
             shown[player].append(dealt.deck[j])
@@ -365,6 +368,7 @@ class Session:
             self.redraw_frame()
             for p in (YOU, ME):
                 ts.draw_hand(self.screen, p, shown[p], self.open_hands or p == YOU, self.frame)
+            ts.draw_pile_and_deck(self.screen, None, 0, 51 - j, self.frame)
             self.show()
             self.pause(DEAL_PAUSE)
         self.frame.drawn = 21

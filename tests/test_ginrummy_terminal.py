@@ -201,9 +201,10 @@ SECONDS = re.compile(r"\b\d+ SECS")
 
 
 @needs_originals
-@pytest.mark.parametrize("keys, script", [("{WAIT:DRAW FROM}{TICKS:5}{F2}", ["WAIT:DRAW FROM", "F2"]),
-                                          ("{WAIT:DRAW FROM}{TICKS:5}D{WAIT:DISCARD}{TICKS:5}{F2}",
-                                           ["WAIT:DRAW FROM", "D", "WAIT:DISCARD", "F2"])])
+@pytest.mark.parametrize("keys, script", [
+    ("{WAIT:DRAW FROM}{TICKS:5}{F2}", ["WAIT:DRAW FROM", "F2"]),
+    pytest.param("{WAIT:DRAW FROM}{TICKS:5}D{WAIT:DISCARD}{TICKS:5}{F2}",
+                 ["WAIT:DRAW FROM", "D", "WAIT:DISCARD", "F2"], marks=pytest.mark.slow)])
 def test_f2_at_a_prompt_then_demo_mode_is_the_originals(keys, script):
     """F2 while a prompt waits: the prompt's line is cleared, the computer answers it and plays
     on for you; every message after it, two hands long, is the original's (the RND spent on
@@ -214,6 +215,48 @@ def test_f2_at_a_prompt_then_demo_mode_is_the_originals(keys, script):
     python = [SECONDS.sub("s SECS", text) for text in s.messages]
     assert sum("WON THE HAND" in text for text in original) == 2
     assert python[:len(original)] == original
+
+
+def message_line(m) -> str:
+    """Row 17 of the machine's screen, read alone (checked twice a tick while waiting)."""
+    from pcemu.screen import CP437, geometry
+    base, columns, _graphics = geometry(m)
+    return "".join(CP437[b] for b in m.memory.read(base + 17 * columns * 2, columns * 2)[::2])
+
+
+@needs_originals
+@pytest.mark.slow                      # two hands of the original's time: ~15 s of ours
+def test_f2_at_the_knock_prompt_then_demo_mode_is_the_originals():
+    """11:07:11.00: D and B until KNOCK? is asked, then F2: the line is cleared, the computer
+    decides (it does not knock there) and plays on; two hands of messages are the original's."""
+    from pcemu.trace import ginrummy as tracer_module
+    start = (11, 7, 11, 0)
+    tracer = tracer_module.GinRummyTracer(game.Settings(time=start, demo=False), hands=0)
+    shown = []
+    tracer.process.at_line(tracer_module.LINE_MESSAGE,
+                           lambda: shown.append(tracer.process.string(tracer_module.M_STRING)))
+    m = tracer.machine
+    m.type("GINRUMMY{ENTER}{WAIT:COWBOY GIN?}S{WAIT:OPEN HANDS?}N")
+    answers = {"DRAW FROM": "D", "DISCARD WHICH": "B", "KNOCK?": "{F2}"}
+    while True:
+        m.run_until(condition=lambda mm: any(p in message_line(mm) for p in answers), max_ticks=18.2 * 600)
+        line = message_line(m)
+        key = next(a for p, a in answers.items() if p in line)
+        m.type(key)
+        if key == "{F2}":
+            break
+        m.run_until(condition=lambda mm: message_line(mm) != line, max_ticks=18.2 * 60)
+    while sum("WON THE HAND" in text for text in shown) < 2:
+        m.run(18.2065 * 5)
+    original = [SECONDS.sub("s SECS", text) for text in shown]
+
+    class KnockTakenOver(Robot):
+        def key(self, timeout):
+            answer = super().key(timeout)
+            return "F2" if answer == "Y" else answer
+    s = run(KnockTakenOver("HAND: 3", before=["S", "N"]), start)
+    python = [SECONDS.sub("s SECS", text) for text in s.messages]
+    assert "KNOCK? " in original and python[:len(original)] == original
 
 
 @needs_originals
@@ -236,11 +279,6 @@ def play_original_hand(start, variant):
     m = original_after_deal(start, variant, False)
     screens = []
     wanted = [p for p, _ in PROMPT_ANSWERS] + list(ENDING) + ["WON THE HAND", "DEAD HAND"]
-    def message_line(mm) -> str:                     # row 17 only: checked twice a tick
-        from pcemu.screen import CP437, geometry
-        base, columns, _graphics = geometry(mm)
-        return "".join(CP437[b] for b in mm.memory.read(base + 17 * columns * 2, columns * 2)[::2])
-
     while True:
         m.run_until(condition=lambda mm: any(p in message_line(mm) for p in wanted), max_ticks=18.2 * 600)
         line = message_line(m)

@@ -4,12 +4,15 @@ the keyboard player against the traced Python game, event for event; the hot key
 real command in a pseudo-terminal."""
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import re
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -475,12 +478,19 @@ def read_screen(data: str) -> list[str]:
     return ["".join(row) for row in rows]
 
 
-def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
+def spawn_play(rows: int = 25, columns: int = 80) -> tuple[int, int]:
+    """``python -m games_py.ginrummy play`` in a new pseudo-terminal of that size."""
     pid, fd = pty.fork()
     if pid == 0:
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         os.chdir(REPO)
         os.execv(sys.executable, [sys.executable, "-m", "games_py.ginrummy", "play",
                                   "--time", "12:00:00.00", "--pace", "0"])
+    return pid, fd
+
+
+def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
+    pid, fd = spawn_play()
     raw = b""                          # decoded whole: a read may end inside a character
 
     def shown() -> list[str]:
@@ -524,3 +534,22 @@ def test_play_without_a_terminal_says_so():
     result = subprocess.run([sys.executable, "-m", "games_py.ginrummy", "play", "--time", "12:00"],
                             cwd=REPO, stdin=subprocess.DEVNULL, capture_output=True, text=True)
     assert result.returncode == 2 and "needs a terminal" in result.stderr
+
+
+def test_play_in_a_terminal_too_small_says_so():
+    pid, fd = spawn_play(rows=24)
+    output = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 2
+    assert b"the screen is 80x25, this terminal is 80x24" in output

@@ -450,6 +450,15 @@ def play_in_terminal(start: tuple[int, int, int, int], *, colour: bool = True,
         sys.stderr.write("ginrummy play: the game needs a terminal (keys one at a time and an "
                          "80x25 screen); stdin or stdout is not one\n")
         return 2
-    with TerminalKeyboard() as keyboard, AnsiDisplay() as display:
-        Session(keyboard, display, start, colour=colour, disk=disk, pace=pace).run()
+    import os
+    columns, rows = os.get_terminal_size(sys.stdout.fileno())
+    if columns < 80 or rows < 25:
+        sys.stderr.write(f"ginrummy play: the screen is 80x25, this terminal is {columns}x{rows}; "
+                         "make it larger\n")
+        return 2
+    try:
+        with TerminalKeyboard() as keyboard, AnsiDisplay() as display:
+            Session(keyboard, display, start, colour=colour, disk=disk, pace=pace).run()
+    except KeyboardInterrupt:                  # Ctrl-C: the terminal is restored, no traceback
+        return 130
     return 0

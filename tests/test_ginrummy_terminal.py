@@ -132,12 +132,13 @@ def differences(original, python, skip_rows=()) -> list[tuple]:
     return out
 
 
-def original_after_deal(start, variant, open_hands):
+def original_after_deal(start, variant, open_hands, colour=True):
     """The original started at ``start`` (the tracer sets the clock RANDOMIZE TIMER reads),
-    the variant and OPEN HANDS? answered, just after the first deal."""
+    the variant and OPEN HANDS? answered, just after the first deal (``colour`` False: on
+    a monochrome adapter)."""
     from pcemu.trace.ginrummy import GinRummyTracer
     tracer = GinRummyTracer(game.Settings(time=start, variant=variant, demo=False,
-                                          open_hands=open_hands), hands=0)
+                                          open_hands=open_hands, colour=colour), hands=0)
     tracer.run()
     return tracer.machine
 
@@ -147,19 +148,21 @@ def to_machine(steps) -> str:
 
 
 @needs_originals
-@pytest.mark.parametrize("start, variant, open_hands, steps", [
-    ((12, 0, 0, 0), rules.STANDARD, False, ["WAIT:DRAW FROM"]),
-    ((12, 0, 3, 0), rules.OKLAHOMA, True, ["WAIT:DRAW FROM", "D", "WAIT:DISCARD"]),
-    ((12, 0, 6, 0), rules.COWBOY, False,
+@pytest.mark.parametrize("start, variant, open_hands, colour, steps", [
+    ((12, 0, 0, 0), rules.STANDARD, False, True, ["WAIT:DRAW FROM"]),
+    ((12, 0, 3, 0), rules.OKLAHOMA, True, True, ["WAIT:DRAW FROM", "D", "WAIT:DISCARD"]),
+    ((12, 0, 6, 0), rules.COWBOY, False, True,
      ["WAIT:DRAW FROM", "U", "WAIT:DISCARD", "5", "WAIT:DRAW FROM", "D", "WAIT:DISCARD", "B",
       "WAIT:DRAW FROM"]),
+    ((14, 15, 16, 17), rules.OKLAHOMA, False, False, ["WAIT:DRAW FROM", "D", "WAIT:DISCARD"]),
 ])
-def test_the_screen_at_a_prompt_is_the_originals(start, variant, open_hands, steps):
+def test_the_screen_at_a_prompt_is_the_originals(start, variant, open_hands, colour, steps):
     """Same start time, same keys: every cell of the screen (character and colour, the message
-    colour drawn by RND included) is the original's, but for the clock and the logo."""
-    m = original_after_deal(start, variant, open_hands)
+    colour drawn by RND included; on a monochrome display, its attributes) is the original's,
+    but for the clock and the logo."""
+    m = original_after_deal(start, variant, open_hands, colour)
     m.type(to_machine(steps))
-    s = run(Script(VARIANT_KEY[variant], "Y" if open_hands else "N", *steps), start)
+    s = run(Script(VARIANT_KEY[variant], "Y" if open_hands else "N", *steps), start, colour=colour)
     assert differences(machine_cells(m), s.screen.cells) == []
 
 

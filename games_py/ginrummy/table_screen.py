@@ -27,11 +27,24 @@ COPYRIGHT = "\u2588\u2588 GIN RUMMY \u2588\u2588 (C) COPYRIGHT 1987 BY TOMMY'S T
 LOGO = "\u2588\u2588 GIN RUMMY \u2588\u2588"
 VARIANT_NAMES = {rules.STANDARD: "", rules.OKLAHOMA: "OKLAHOMA", rules.COWBOY: "SPACE COWBOY"}
 
-# fixed attributes (background << 4 | foreground)
-CARD_FACE, RED_PIPS = 0x70, 0x74
-LEFT_BOX, RIGHT_BOX = 0x05, 0x02
-MATCHED_COLOUR, PV_COLOUR = 0x0E, 0x0C
-PILE_COUNT, DECK_COUNT, UP_COLOUR, ME_UP_COLOUR, DEMO_COLOUR = 0x04, 0x02, 0x04, 0x05, 0x1E
+# attributes (background << 4 | foreground), colour and mono: on a monochrome display the
+# program picks other COLORs (read from its screen on an MDA: reverse 70h, normal 07h,
+# underlined 01h)
+CARD_FACE, RED_PIPS = (0x70, 0x70), (0x74, 0x70)
+LEFT_BOX, RIGHT_BOX = (0x05, 0x07), (0x02, 0x07)
+MATCHED_COLOUR, PV_COLOUR = (0x0E, 0x07), (0x0C, 0x07)
+PILE_COUNT, DECK_COUNT = (0x04, 0x07), (0x02, 0x07)
+UP_COLOUR, ME_UP_COLOUR, DEMO_COLOUR = (0x04, 0x01), (0x05, 0x01), (0x1E, 0x70)
+CLOCK_BOX, CLOCK_TIME = (0x14, 0x07), (0x47, 0x70)
+HANDS_LABEL, SCORES_LABEL, ME_LEFT = (0x09, 0x07), (0x0E, 0x07), (0x0D, 0x07)
+RIGHT_LABEL, ME_RIGHT, VARIANT_LABEL = (0x02, 0x07), (0x05, 0x07), (0x17, 0x07)
+HAND_LABEL, TURN_LABEL, KNOCK_LABEL = (0x1C, 0x70), (0x75, 0x07), (0x03, 0x07)
+DRAWN_LABEL, MUTE_KEY, DEMO_KEY = (0x1E, 0x70), (0x57, 0x70), (0x47, 0x70)
+HELP_KEY, QUIT_KEY, COPYRIGHT_LINE = (0x17, 0x70), (0x47, 0x70), (0x1F, 0x07)
+
+
+def pick(attribute: tuple[int, int], mono: bool) -> int:
+    return attribute[1] if mono else attribute[0]
 
 
 @dataclass
@@ -53,6 +66,7 @@ class Frame:
     games: list[int] = field(default_factory=lambda: [0, 0, 0])
     points: list[int] = field(default_factory=lambda: [0, 0, 0])
     logo_phase: int = 3                # the logo's colours turn with the clock
+    mono: bool = False                 # a monochrome display (C.OK false, line 100)
 
 
 def card_faces(number: int) -> tuple[str, str, bool]:
@@ -71,11 +85,14 @@ def draw_card(screen: Screen, row: int, column: int, number: int, face_up: bool,
         return
     if face_up:
         top, bottom, red = card_faces(number)
-        border, inside = CARD_FACE, RED_PIPS if red else CARD_FACE
+        border = pick(CARD_FACE, frame.mono)
+        inside = pick(RED_PIPS if red else CARD_FACE, frame.mono)
     else:
         back = CP437_BACKS.get(frame.back, "\u2592")
         top = bottom = f"{back}T{back}"
         border, inside = 0x70 | frame.colours[1], 0x70 | frame.colours[3]
+        if frame.mono:
+            border = inside = 0x70
     screen.put(row, column, "\u250c\u2500\u2500\u2500\u2510", border)
     for r, text in ((1, top), (2, bottom)):
         screen.put(row + r, column, "\u2502", border)
@@ -97,8 +114,8 @@ def draw_hand(screen: Screen, player: int, places: list[int], face_up: bool, fra
         if k in ticks:
             screen.put(top + 4, 6 * (k - 1), TICK)
     shown = matched is not None
-    screen.put(top + 3, 66, f"MATCHED:{matched:2d}" if shown else " " * 10, MATCHED_COLOUR)
-    screen.put(top + 4, 66, f"    PV:{pv:3d}" if shown else " " * 10, PV_COLOUR)
+    screen.put(top + 3, 66, f"MATCHED:{matched:2d}" if shown else " " * 10, pick(MATCHED_COLOUR, frame.mono))
+    screen.put(top + 4, 66, f"    PV:{pv:3d}" if shown else " " * 10, pick(PV_COLOUR, frame.mono))
 
 
 def draw_pile_and_deck(screen: Screen, pile_top: int | None, pile_count: int, left: int,
@@ -108,17 +125,18 @@ def draw_pile_and_deck(screen: Screen, pile_top: int | None, pile_count: int, le
         screen.put(r, 0, " " * 29)
     if pile_top:
         draw_card(screen, 12, 0, pile_top, True, frame)
-        screen.put(15, 6, f"{pile_count:2d}", PILE_COUNT)
+        screen.put(15, 6, f"{pile_count:2d}", pick(PILE_COUNT, frame.mono))
     if left > 0:
         draw_card(screen, 12, 12, 1, False, frame)
-        screen.put(15, 18, f"{left:2d}", DECK_COUNT)
+        screen.put(15, 18, f"{left:2d}", pick(DECK_COUNT, frame.mono))
 
 
-def draw_up(screen: Screen, player: int | None, demo: bool) -> None:
+def draw_up(screen: Screen, player: int | None, demo: bool, mono: bool = False) -> None:
     screen.put(12, 29, " " * 9)
     if player is not None:
-        screen.put(12, 29, "YOU'RE UP" if player == 1 else "I'M UP", UP_COLOUR if player == 1 else ME_UP_COLOUR)
-    screen.put(13, 29, "DEMO" if demo else "    ", DEMO_COLOUR if demo else GREY)
+        screen.put(12, 29, "YOU'RE UP" if player == 1 else "I'M UP",
+                   pick(UP_COLOUR if player == 1 else ME_UP_COLOUR, mono))
+    screen.put(13, 29, "DEMO" if demo else "    ", pick(DEMO_COLOUR, mono) if demo else GREY)
 
 
 def message_column(text: str) -> int:
@@ -134,12 +152,13 @@ def draw_message(screen: Screen, text: str, colour: int | None) -> None:
         screen.put(MESSAGE_ROW, message_column(text), text, attribute)
 
 
-def draw_clock(screen: Screen, hhmmss: str) -> None:
-    screen.put(0, 70, "\u250c" + "\u2500" * 8 + "\u2510", 0x14)
-    screen.put(1, 70, "\u2502", 0x14)
-    screen.put(1, 71, hhmmss[:8].ljust(8), 0x47)
-    screen.put(1, 79, "\u2502", 0x14)
-    screen.put(2, 70, "\u2514" + "\u2500" * 8 + "\u2518", 0x14)
+def draw_clock(screen: Screen, hhmmss: str, mono: bool = False) -> None:
+    box = pick(CLOCK_BOX, mono)
+    screen.put(0, 70, "\u250c" + "\u2500" * 8 + "\u2510", box)
+    screen.put(1, 70, "\u2502", box)
+    screen.put(1, 71, hhmmss[:8].ljust(8), pick(CLOCK_TIME, mono))
+    screen.put(1, 79, "\u2502", box)
+    screen.put(2, 70, "\u2514" + "\u2500" * 8 + "\u2518", box)
 
 
 def draw_logo(screen: Screen, phase: int, colour: bool = True) -> None:
@@ -150,44 +169,46 @@ def draw_logo(screen: Screen, phase: int, colour: bool = True) -> None:
 def draw_frame(screen: Screen, f: Frame) -> None:
     """The score boxes (rows 18-22), the legend (23) and the copyright line (24)."""
     screen.clear(18, 24)
+    m = f.mono
+    left_box, right_box = pick(LEFT_BOX, m), pick(RIGHT_BOX, m)
     for row, left, right in ((18, "\u2554", "\u2557"), (22, "\u255a", "\u255d")):
-        screen.put(row, 0, left + "\u2550" * 28 + right, LEFT_BOX)
-        screen.put(row, 49, left + "\u2550" * 29 + right, RIGHT_BOX)
+        screen.put(row, 0, left + "\u2550" * 28 + right, left_box)
+        screen.put(row, 49, left + "\u2550" * 29 + right, right_box)
     for row in (19, 20, 21):
-        screen.put(row, 0, "\u2551", LEFT_BOX)
-        screen.put(row, 29, "\u2551", LEFT_BOX)
-        screen.put(row, 49, "\u2551", RIGHT_BOX)
-        screen.put(row, 79, "\u2551", RIGHT_BOX)
+        screen.put(row, 0, "\u2551", left_box)
+        screen.put(row, 29, "\u2551", left_box)
+        screen.put(row, 49, "\u2551", right_box)
+        screen.put(row, 79, "\u2551", right_box)
     screen.put(20, 36, f"GAME: {f.game}")
-    draw_logo(screen, f.logo_phase, f.colours != (7, 7, 7, 0))
+    draw_logo(screen, f.logo_phase, not m)
     if f.hand is not None:
-        screen.put(19, 2, "HANDS: ", 0x09)
+        screen.put(19, 2, "HANDS: ", pick(HANDS_LABEL, m))
         screen.put(19, 9, f"YOU:{f.hands_won[1]:2d}")
-        screen.put(19, 15, f"    ME:{f.hands_won[2]:2d}", 0x0D)
-        screen.put(20, 2, "SCORES: ", 0x0E)
+        screen.put(19, 15, f"    ME:{f.hands_won[2]:2d}", pick(ME_LEFT, m))
+        screen.put(20, 2, "SCORES: ", pick(SCORES_LABEL, m))
         screen.put(21, 2, f"YOU:{f.scores[1]:4d}")
-        screen.put(21, 10, f" ME:{f.scores[2]:4d}", 0x0D)
-        screen.put(20, 51, "GAMES:", 0x02)
+        screen.put(21, 10, f" ME:{f.scores[2]:4d}", pick(ME_LEFT, m))
+        screen.put(20, 51, "GAMES:", pick(RIGHT_LABEL, m))
         # printed one after the other with STR$ (seen: "POINTS: YOU: 202 ME: 0")
         you = f" YOU: {f.games[1]}"
         screen.put(20, 57, you)
-        screen.put(20, 57 + len(you), f" ME: {f.games[2]} ", 0x05)
-        screen.put(21, 51, "POINTS: ", 0x02)
+        screen.put(20, 57 + len(you), f" ME: {f.games[2]} ", pick(ME_RIGHT, m))
+        screen.put(21, 51, "POINTS: ", pick(RIGHT_LABEL, m))
         you = f"YOU: {f.points[1]}"
         screen.put(21, 59, you)
-        screen.put(21, 59 + len(you), f" ME: {f.points[2]}".ljust(20 - len(you)), 0x05)
-        screen.put(22, 35, f"HAND: {f.hand}  ", 0x1C)
+        screen.put(21, 59 + len(you), f" ME: {f.points[2]}".ljust(20 - len(you)), pick(ME_RIGHT, m))
+        screen.put(22, 35, f"HAND: {f.hand}  ", pick(HAND_LABEL, m))
         if VARIANT_NAMES[f.variant]:
-            screen.put(19, 51, VARIANT_NAMES[f.variant], 0x17)
+            screen.put(19, 51, VARIANT_NAMES[f.variant], pick(VARIANT_LABEL, m))
     if f.turn is not None:
-        screen.put(19, 36, f"TURN: {f.turn} ", 0x75)           # "TURN:" + STR$(TURN) + " "
+        screen.put(19, 36, f"TURN: {f.turn} ", pick(TURN_LABEL, m))           # "TURN:" + STR$(TURN) + " "
     if f.knock is not None:
-        screen.put(19, 67, f"KNOCK ON {f.knock}", 0x03)
+        screen.put(19, 67, f"KNOCK ON {f.knock}", pick(KNOCK_LABEL, m))
     if f.drawn is not None:
-        screen.put(23, 0, f"CARDS DRAWN:{f.drawn:3d} OUT OF 52", 0x1E)
-    screen.put(23, 31, "F1=MUTE " if f.sound else "F1=SOUND", 0x57)
-    screen.put(23, 41, "F2=PLAY" if f.demo else "F2=DEMO", 0x47)
+        screen.put(23, 0, f"CARDS DRAWN:{f.drawn:3d} OUT OF 52", pick(DRAWN_LABEL, m))
+    screen.put(23, 31, "F1=MUTE " if f.sound else "F1=SOUND", pick(MUTE_KEY, m))
+    screen.put(23, 41, "F2=PLAY" if f.demo else "F2=DEMO", pick(DEMO_KEY, m))
     screen.put(23, 53, "1.0")
-    screen.put(23, 62, "F5=INSTRS", 0x17)
-    screen.put(23, 72, "F7=QUIT", 0x47)
-    screen.put(24, 0, COPYRIGHT, 0x1F)
+    screen.put(23, 62, "F5=INSTRS", pick(HELP_KEY, m))
+    screen.put(23, 72, "F7=QUIT", pick(QUIT_KEY, m))
+    screen.put(24, 0, COPYRIGHT, pick(COPYRIGHT_LINE, m))

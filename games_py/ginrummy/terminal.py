@@ -111,7 +111,7 @@ class Session:
         if table:
             self.frame.logo_phase = self.frame.logo_phase % 15 + 1
             ts.draw_logo(self.screen, self.frame.logo_phase, self.colour)
-            ts.draw_clock(self.screen, self.wall())
+            ts.draw_clock(self.screen, self.wall(), not self.colour)
         self.display.show(self.screen)
 
     def _time_of_day(self) -> str:
@@ -146,7 +146,7 @@ class Session:
             ts.draw_hand(self.screen, p, places, face_up, f, matched,
                          hand.shown_pv(p) if face_up else None, ticks)
         ts.draw_pile_and_deck(self.screen, t.pile_top(), t.hands[computer.PILE][0], 52 - t.top, f)
-        ts.draw_up(self.screen, hand.player or None, self.demo)
+        ts.draw_up(self.screen, hand.player or None, self.demo, not self.colour)
 
     # -- messages (line 12640) ----------------------------------------------------------------
     def say_next(self, *texts: str) -> None:
@@ -214,7 +214,7 @@ class Session:
             self.ask_quit()
         self.redraw_frame()
         if self.hand is not None:
-            ts.draw_up(self.screen, self.hand.player or None, self.demo)
+            ts.draw_up(self.screen, self.hand.player or None, self.demo, not self.colour)
         self.show()
         return key == "F2"
 
@@ -286,7 +286,7 @@ class Session:
         random = self.random
         back = random.card_back(0)                              # lines 490-520
         colours = random.colours()                              # lines 630-670
-        self.frame = ts.Frame(colours=colours, back=back)
+        self.frame = ts.Frame(colours=colours, back=back, mono=not self.colour)
         self.screen.clear()
         self.redraw_frame()
         self.ask_options()
@@ -338,7 +338,7 @@ class Session:
         """Lines 1860-2220: a cleared table, "YOU DEAL" / "I DEAL", the shuffle, the deal."""
         self.hand = None
         self.screen.clear(0, 17)
-        ts.draw_up(self.screen, None, self.demo)
+        ts.draw_up(self.screen, None, self.demo, not self.colour)
         self.frame.hand = match.hand + 1
         self.frame.turn = self.frame.knock = None
         self.frame.drawn = 0

@@ -454,6 +454,20 @@ def test_f5_shows_ginrummy_doc_page_by_page_and_esc_goes_back():
     assert after.screen.text() == before
 
 
+@needs_originals
+def test_f5_pages_look_as_the_originals():
+    """The second page of the instructions (after SPACE), rows 0-21 cell for cell, and the
+    table back after ESC."""
+    m = original_after_deal((12, 0, 0, 0), rules.STANDARD, False)
+    m.type("{WAIT:DRAW FROM}{TICKS:5}{F5}{WAIT:INSTRUCTIONS}{TICKS:10} {TICKS:20}")
+    s = run(Script("S", "N", "WAIT:DRAW FROM", "F5", " ", "WAIT:INSTRUCTIONS"),
+            disk=str(DISK1612))
+    assert differences(machine_cells(m), s.screen.cells, skip_rows=range(22, 25)) == []
+    m.type("{ESC}{WAIT:DRAW FROM}{TICKS:5}")
+    s = run(Script("S", "N", "WAIT:DRAW FROM", "F5", " ", "ESC", "WAIT:DRAW FROM"))
+    assert differences(machine_cells(m), s.screen.cells) == []
+
+
 def test_f5_without_a_disk_says_where_the_instructions_come_from(tmp_path):
     s = run(Script("S", "N", "WAIT:DRAW FROM", "F5"), disk=str(tmp_path / "none.img"))
     text = s.screen.text()

@@ -241,12 +241,11 @@ class Session:
                       "START WITH --disk IMAGE (PC-SIG DISK #1612)."]]
             pages = instructions.pages(pages[0])
         page = 0
-        while True:
-            self.screen.clear(0, 21)
-            self.screen.put(0, 34, "INSTRUCTIONS", 0x0F)
+        while True:                                     # the original's colours, whole rows
+            self.screen.put(0, 0, "INSTRUCTIONS".center(80), 0x4F)
             for i, line in enumerate(pages[page]):
-                self.screen.put(1 + i, 0, line[:80])
-            self.screen.put(21, 22, "HIT SPACE BAR TO SCROLL, ESC TO EXIT", 0x0E)
+                self.screen.put(1 + i, 0, line[:80].ljust(80), 0x1E)
+            self.screen.put(21, 0, "HIT SPACE BAR TO SCROLL, ESC TO EXIT".center(80), 0xCF)
             self.show(table=False)
             key = self._key(None)
             while key not in (" ", "ESC"):

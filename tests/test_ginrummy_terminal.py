@@ -506,6 +506,20 @@ def spawn_play(rows: int = 25, columns: int = 80) -> tuple[int, int]:
     return pid, fd
 
 
+def test_the_ansi_frame_writes_the_screen_and_then_only_rows_that_changed():
+    from games_py.ginrummy.screen import ansi_frame, sgr
+    s = run(Script("S", "N", "WAIT:DRAW FROM"))
+    first = ansi_frame(s.screen)
+    assert read_screen(first) == s.screen.text().splitlines()[:24] + [s.screen.row_text(24)[:79].ljust(80)]
+    changed = s.screen.copy()
+    changed.put(17, 0, "X" * 80, 0x0E)
+    update = ansi_frame(changed, s.screen)
+    assert re.findall(r"\x1b\[(\d+);1H", update) == ["18"]          # row 18 alone rewritten
+    assert read_screen(first + update)[17] == "X" * 80
+    assert "\x1b[0;1;33;40m" in update                     # yellow (CGA 14) as bright yellow
+    assert sgr(0x01, mono=True) != sgr(0x01) and ";4;" in sgr(0x01, mono=True)
+
+
 def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
     pid, fd = spawn_play()
     raw = b""                          # decoded whole: a read may end inside a character

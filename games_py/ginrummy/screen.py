@@ -48,14 +48,17 @@ class Screen:
         return other
 
 
-def sgr(attribute: int) -> str:
-    """The ANSI colour of a PC attribute (bright foregrounds as bold + the colour)."""
+def sgr(attribute: int, mono: bool = False) -> str:
+    """The ANSI colour of a PC attribute (bright foregrounds as bold + the colour); on a
+    monochrome adapter foreground 1 on black is underlined grey, as an MDA shows it."""
     fg, bg = attribute & 0x0F, (attribute >> 4) & 0x07
     bold = "1" if fg & 0x08 else "22"
+    if mono and fg & 7 == 1 and bg == 0:
+        return f"\x1b[0;{bold};4;37;40m"
     return f"\x1b[0;{bold};{30 + _ANSI[fg & 7]};{40 + _ANSI[bg]}m"
 
 
-def ansi_frame(screen: Screen, previous: Screen | None = None) -> str:
+def ansi_frame(screen: Screen, previous: Screen | None = None, mono: bool = False) -> str:
     """Escape sequences that turn a terminal showing ``previous`` (None: anything) into
     ``screen``: only the rows that changed are written."""
     out = [] if previous is not None else ["\x1b[0m\x1b[2J"]
@@ -67,7 +70,7 @@ def ansi_frame(screen: Screen, previous: Screen | None = None) -> str:
         current = None
         for ch, attribute in line[:COLUMNS - 1 if row == ROWS - 1 else COLUMNS]:
             if attribute != current:
-                out.append(sgr(attribute))
+                out.append(sgr(attribute, mono))
                 current = attribute
             out.append(ch)
     out.append("\x1b[0m")

@@ -456,7 +456,7 @@ def play_in_terminal(start: tuple[int, int, int, int], *, colour: bool = True,
                          "make it larger\n")
         return 2
     try:
-        with TerminalKeyboard() as keyboard, AnsiDisplay() as display:
+        with TerminalKeyboard() as keyboard, AnsiDisplay(mono=not colour) as display:
             Session(keyboard, display, start, colour=colour, disk=disk, pace=pace).run()
     except KeyboardInterrupt:                  # Ctrl-C: the terminal is restored, no traceback
         return 130

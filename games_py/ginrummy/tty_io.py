@@ -98,8 +98,9 @@ class TerminalKeyboard:
 class AnsiDisplay:
     """Draws the screen on a terminal, changed rows only."""
 
-    def __init__(self, out: IO[str] | None = None) -> None:
+    def __init__(self, out: IO[str] | None = None, mono: bool = False) -> None:
         self.out = out or sys.stdout
+        self.mono = mono
         self._shown: Screen | None = None
 
     def __enter__(self) -> "AnsiDisplay":
@@ -111,6 +112,6 @@ class AnsiDisplay:
         self.out.flush()
 
     def show(self, screen: Screen) -> None:
-        self.out.write(ansi_frame(screen, self._shown))
+        self.out.write(ansi_frame(screen, self._shown, self.mono))
         self.out.flush()
         self._shown = screen.copy()

@@ -112,6 +112,13 @@ class AnsiDisplay:
         self.out.flush()
 
     def show(self, screen: Screen) -> None:
-        self.out.write(ansi_frame(screen, self._shown, self.mono))
-        self.out.flush()
+        text = ansi_frame(screen, self._shown, self.mono)
+        raw = getattr(self.out, "buffer", None)
+        if raw is not None:             # UTF-8 whatever the locale says (the cards' suits)
+            self.out.flush()
+            raw.write(text.encode("utf-8"))
+            raw.flush()
+        else:
+            self.out.write(text)
+            self.out.flush()
         self._shown = screen.copy()

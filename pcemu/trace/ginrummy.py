@@ -20,7 +20,10 @@ pcemu.trace.qbasic) and writes events in the trace format
   the knocker's straights and flats (the arrays its arrangement fills), and the
   scores from the score variables.  Each draw and discard is checked at the next
   message against the hands, so a misreading stops the trace with an error
-  instead of writing a wrong event.
+  instead of writing a wrong event;
+* the melds laid down: at line 2630, after line 2540 arranged the knocker's hand
+  again (a new coin toss on shared cards), from S() and F(); written as
+  ``rearranged`` when they are not the knock's, and the lay-offs go on them.
 
 Keys, as a user would press them: ``GINRUMMY``, Enter; at the variant prompt
 (the first time the program reads keys after turning its ON KEY traps on, so

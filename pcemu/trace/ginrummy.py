@@ -93,6 +93,9 @@ MAX_MELDS = 4
 ARRANGEMENTS_KEPT = 256
 MAX_SECONDS_PER_HAND = 30 * 60             # virtual time: a hand takes one to three minutes
 SLICE_TICKS = 1.0
+# every statement starts with INT 3, and the program's waits (keys, pauses) are loops of
+# statements; only a program that has gone astray runs this long without one
+MAX_SECONDS_WITHOUT_STATEMENTS = 20
 
 
 class TraceFailure(PcemuError):
@@ -192,8 +195,16 @@ class GinRummyTracer:
             raise TraceFailure(f"the program read {self.seed_read} at RANDOMIZE TIMER, not {s.time}")
         limit = m.ticks + 18.2065 * MAX_SECONDS_PER_HAND
         hands_seen = 0
+        statements, quiet_since = self.process.statements, m.ticks
         while not self.done:
             m.run(SLICE_TICKS)
+            if self.process.statements != statements:
+                statements, quiet_since = self.process.statements, m.ticks
+            elif m.ticks - quiet_since > 18.2065 * MAX_SECONDS_WITHOUT_STATEMENTS:
+                raise TraceFailure(
+                    f"the program executed no BASIC statement for {MAX_SECONDS_WITHOUT_STATEMENTS} s "
+                    f"of virtual time (CS:IP {m.cpu.cs:04X}:{m.cpu.ip:04X}, the program at "
+                    f"{self.process.load_segment:04X}:0000); screen:\n" + m.screen_text())
             while self.keys and not self.done:
                 m.type(self.keys.pop(0))    # the answer to a prompt, typed as a user would
             if self.dealt and not s.played:

@@ -340,6 +340,36 @@ def _count_flats(flats) -> int:
     return total if total >= 3 else 0
 
 
+# Line 8310 stores shared card C at CONF(C + 5), CONF(C + 10), CONF(C + 15) and CONF(C + 20);
+# CONF (DGROUP:1032) has 26 words, so the 6th shared card writes past it, over the
+# descriptor of the next array (DGROUP:1066), and the original later crashes
+# (docs/ginrummy-internals.md, section 12).  Both traces stop there with a ``fault``.
+MAX_SHARED = 5
+SHARED_LINE = 8310
+
+
+def shared_cards_fault(player: str) -> dict:
+    """The ``fault`` event of an arrangement that finds more than MAX_SHARED shared cards."""
+    shared = MAX_SHARED + 1
+    return trace.fault_event(
+        player=player, line=SHARED_LINE, shared=shared,
+        reason=f"CONF overflow: shared card {shared} of a straight and a flat, CONF holds "
+               f"{MAX_SHARED}; the original overwrites the next array's descriptor and later crashes")
+
+
+class SharedCardsOverflow(RuntimeError):
+    """The arrangement of player ``p``'s hand found more shared cards than the original's
+    CONF array holds: the original goes wrong here, so the game cannot follow it."""
+
+    def __init__(self, p: int, shared: int) -> None:
+        super().__init__(f"player {p}'s hand has {shared} cards shared by a straight and a flat; "
+                         f"the original's CONF holds {MAX_SHARED} (line {SHARED_LINE})")
+        self.player, self.shared = p, shared
+
+    def event(self) -> dict:
+        return shared_cards_fault(trace.YOU if self.player == 1 else trace.COMPUTER)
+
+
 def _hidden(t: Table, p: int) -> bool:
     """``FN`` at line 340: the computer's hand is hidden unless OPEN HANDS (or the
     debugging switch at line 13200, never on here)."""
@@ -365,6 +395,8 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
     straights, flats = _straights(e), _flats(e)                         # 7600, 7990
     conflicts = [(i, k, m, n) for i, run in enumerate(straights) for k, c in enumerate(run)
                  for m, flat in enumerate(flats) for n, d in enumerate(flat) if c == d]
+    if len(conflicts) > MAX_SHARED:                                     # 8240-8320
+        raise SharedCardsOverflow(p, len(conflicts))
     if not conflicts:                                                   # 8370-8420
         if moving and not t.open_hands and not final:
             first = random.generator.rnd()

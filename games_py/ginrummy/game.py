@@ -98,7 +98,11 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
         events.extend(state.events)
         if not settings.played or played >= hands:
             return events
-        next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events, policy)
+        try:
+            next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events, policy)
+        except computer.SharedCardsOverflow as fault:      # the original goes wrong here: stop
+            events.append(fault.event())
+            return events
         played += 1
         if game_over:
             shutout = events[-1]["shutout"]
@@ -130,7 +134,10 @@ def demo_hand(settings: Settings, dealt: original.Deal, random: original.Origina
         hand = HumanHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
                                settings.open_hands)
         hand.policy = policy
-    events.extend(hand.play())
+    try:
+        hand.play()
+    finally:                                          # the events before a fault count too
+        events.extend(hand.events)
     if not hand.knocker:
         return hand.player, False                     # line 2600: the last mover deals
     score, knocker, knocker_pv, other_pv = hand.outcome

@@ -28,7 +28,7 @@ METADATA_KEYS = frozenset({"source", "format"})
 
 EVENTS = ("start", "deal", "knock_value", "draw", "discard", "knock_declined", "knock", "gin",
           "rearranged", "layoff",
-          "hand_end", "dead_hand", "game_end")
+          "hand_end", "dead_hand", "game_end", "fault")
 
 
 class TraceError(ValueError):
@@ -120,6 +120,14 @@ def game_end_event(*, winner: str, box_bonus: dict[str, int], totals: dict[str, 
     return {"event": "game_end", "winner": winner, "game_bonus": 100, "box_bonus": dict(box_bonus),
             "totals": dict(totals), "shutout": shutout, "game_points": game_points,
             "points": dict(points)}
+
+
+def fault_event(*, player: str, line: int, shared: int, reason: str) -> dict:
+    """The last event of a trace whose original program goes wrong here: at BASIC ``line``
+    the arrangement of ``player``'s hand stores more shared cards (``shared``) than its
+    array holds, and the original later crashes (docs/ginrummy-internals.md, section 12).
+    Both tracers stop at it."""
+    return {"event": "fault", "player": player, "line": line, "shared": shared, "reason": reason}
 
 
 # -- reading and writing ---------------------------------------------------------------

@@ -99,9 +99,15 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
     combos = sorted({(r.variant, r.sound, r.display) for r in results})
     what = (f"whole first games (--human {human})" if human else "whole first demo games") \
         if whole_games else "first deals"
-    click.echo(f"{equal} of {len(results)} {what} equal "
-               f"({len(combos)} variant/sound/display combinations, {_time.monotonic() - started:.0f} s)")
+    faults = sum(r.faults for r in results)
+    click.echo(f"{equal} of {len(results)} {what} equal"
+               + (f", {faults} of them up to where the original faults" if faults else "")
+               + f" ({len(combos)} variant/sound/display combinations, {_time.monotonic() - started:.0f} s)")
     for r in results:
+        if r.faults:
+            played = f" --human {r.human}" if r.human else ""
+            click.echo(f"  equal, original faults: --time {r.time} --variant {r.variant} "
+                       f"--sound {r.sound} --display {r.display}{played}")
         if not r.equal:
             played = f" --human {r.human}" if r.human else ""
             click.echo(f"  differs: --time {r.time} --variant {r.variant} --sound {r.sound} "

@@ -21,6 +21,10 @@ pcemu.trace.qbasic) and writes events in the trace format
   scores from the score variables.  Each draw and discard is checked at the next
   message against the hands, so a misreading stops the trace with an error
   instead of writing a wrong event;
+* a fault of the program: at line 8320, when line 8310 has stored more cards shared by
+  a straight and a flat than its array CONF holds (C at DGROUP:11C6), the trace ends
+  with a ``fault`` event: the program has overwritten another array's descriptor and
+  will crash later;
 * the melds laid down: at line 2630, after line 2540 arranged the knocker's hand
   again (a new coin toss on shared cards), from S() and F(); written as
   ``rearranged`` when they are not the knock's, and the lay-offs go on them.
@@ -48,7 +52,7 @@ import hashlib
 from dataclasses import dataclass
 
 from games_py.cards import Card
-from games_py.ginrummy import game, human, rules, trace
+from games_py.ginrummy import computer, game, human, rules, trace
 from games_py.ginrummy.deal import card_of
 from games_py.ginrummy.human_hand import table_view
 from pcemu.errors import PcemuError
@@ -62,6 +66,7 @@ LINE_AFTER_DEAL = 2230
 LINE_MESSAGE = 12640          # GOSUB 12640 shows M$ on line 18
 LINE_ARRANGED = 7480          # RETURN of the arrangement (GOSUB 7420 arranges H(P, .))
 LINE_LAY_OFFS = 2630          # IF PV(KNOCKER) > 0 THEN lay-offs: after line 2540 arranged the knocker again
+LINE_SHARED_STORED = 8320     # reached only after line 8310 stored shared card C in CONF
 
 # DGROUP offsets
 RND_STATE = 0x0850
@@ -80,6 +85,7 @@ KNOCK_VALUE, KNOCK_SUIT = 0x10E0, 0x1114
 KNOCKS = 0x1100                             # the knock decision (lines 5040, 5850)
 TURN = 0x10DE                               # "TURN:", counts the non-dealer's moves
 TOP = 0x10EC
+SHARED = 0x11C6                             # C, the cards shared by a straight and a flat (line 8240)
 PLAYER = 0x0F30                             # whose turn it is
 P_ARG = 0x10F4                              # P, the player a subroutine works on
 KNOCKER, WINNER, OTHER = 0x10FE, 0x1106, 0x1108
@@ -180,6 +186,7 @@ class GinRummyTracer:
         p.at_line(LINE_MESSAGE, self._message)
         p.at_line(LINE_ARRANGED, self._arrangement_done)
         p.at_line(LINE_LAY_OFFS, self._arranged_again)
+        p.at_line(LINE_SHARED_STORED, self._shared_card_stored)
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -477,6 +484,16 @@ class GinRummyTracer:
         if rules.canonical_melds(melds) != self._knocker_melds:
             self._knocker_melds = rules.canonical_melds(melds)
             self.events.append(trace.rearranged_event(name, melds, deadwood, points))
+
+    def _shared_card_stored(self) -> None:
+        """Line 8320: line 8310 has stored shared card C at CONF(C + 5) .. CONF(C + 20).
+        Past computer.MAX_SHARED that write went beyond CONF, over the next array's
+        descriptor, and the program later crashes: the trace ends here with a ``fault``,
+        as the Python game's does (docs/ginrummy-internals.md, section 12)."""
+        if self.done or self.process.integer(SHARED) <= computer.MAX_SHARED:
+            return
+        self.events.append(computer.shared_cards_fault(player_name(self.process.integer(P_ARG))))
+        self._stop()
 
     def _lay_off(self, text: str) -> None:
         p = self.process

@@ -43,6 +43,7 @@ class Result:
     equal: bool
     detail: str = ""
     human: str = ""
+    faults: bool = False            # equal, and both traces end where the original faults
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -117,7 +118,8 @@ def check_game(case: Case, disk: str = "1612") -> Result:
     """Trace the whole first game in demo mode (or with the case's scripted human) on
     both sides and compare every event.
     A trace that cannot go on (the same known limit on both sides, say) is reported,
-    never counted as equal."""
+    never counted as equal; two traces that end with the same ``fault`` (the original
+    goes wrong there, docs/trace-format.md) are equal, and marked ``faults``."""
     from pcemu.trace.diff import describe, first_divergence
     from pcemu.trace.ginrummy import trace_original
     settings = case.settings()
@@ -132,6 +134,9 @@ def check_game(case: Case, disk: str = "1612") -> Result:
         return Result(*names, False, f"trace stopped: original: {stopped or 'no'}; "
                                      f"python: {python_stopped or 'no'}", human)
     found = first_divergence(original, python)
+    if found is None and original[-1]["event"] == "fault":
+        return Result(*names, True, f"equal, original faults: {original[-1]['reason']}", human,
+                      faults=True)
     if found is None and original[-1]["event"] != "game_end":
         return Result(*names, False, f"the first game did not end within {MAX_HANDS_PER_GAME} hands",
                       human)

@@ -495,14 +495,14 @@ def read_screen(data: str) -> list[str]:
     return ["".join(row) for row in rows]
 
 
-def spawn_play(rows: int = 25, columns: int = 80) -> tuple[int, int]:
+def spawn_play(rows: int = 25, columns: int = 80, start: str = "12:00:00.00") -> tuple[int, int]:
     """``python -m games_py.ginrummy play`` in a new pseudo-terminal of that size."""
     pid, fd = pty.fork()
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         os.chdir(REPO)
         os.execv(sys.executable, [sys.executable, "-m", "games_py.ginrummy", "play",
-                                  "--time", "12:00:00.00", "--pace", "0"])
+                                  "--time", start, "--pace", "0"])
     return pid, fd
 
 
@@ -552,6 +552,50 @@ def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
         os.write(fd, b"y")
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
+
+
+def test_play_stops_with_a_message_where_the_original_overflows_conf():
+    """15:52:59.45, Oklahoma, sound on, demo: the hand where GINRUMMY.EXE writes past CONF and
+    crashes (docs/ginrummy-internals.md, section 12).  The terminal game says why it stops
+    and exits with status 3, never a traceback."""
+    pid, fd = spawn_play(start="15:52:59.45")
+    output = b""
+
+    def read_until_exit(seconds=120.0) -> int:
+        nonlocal output
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    output += os.read(fd, 65536)
+                except OSError:                 # the terminal closed: the game has ended
+                    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return os.waitstatus_to_exitcode(status)
+        raise AssertionError("the game did not stop")
+    try:
+        while b"COWBOY GIN?" not in output:
+            if select.select([fd], [], [], 30)[0]:
+                output += os.read(fd, 65536)
+        os.write(fd, b"\x1bOQ")                        # F2, as xterm sends it: demo mode
+        os.write(fd, b"o")
+        while b"OPEN HANDS?" not in output:
+            if select.select([fd], [], [], 30)[0]:
+                output += os.read(fd, 65536)
+        os.write(fd, b"n")
+        code = read_until_exit()
+        text = output.decode("utf-8", "replace")
+        assert code == 3
+        assert "the game stops here" in text and "6 cards shared by a straight and a flat" in text
+        assert "Traceback" not in text
     finally:
         try:
             os.kill(pid, 9)

@@ -460,4 +460,11 @@ def play_in_terminal(start: tuple[int, int, int, int], *, colour: bool = True,
             Session(keyboard, display, start, colour=colour, disk=disk, pace=pace).run()
     except KeyboardInterrupt:                  # Ctrl-C: the terminal is restored, no traceback
         return 130
+    except computer.SharedCardsOverflow as fault:
+        # the original overflows its CONF array on this hand and crashes (docs/ginrummy-internals.md,
+        # section 12): there is nothing faithful to play after it, so say so and stop
+        sys.stderr.write(f"ginrummy play: the game stops here: {fault}. GINRUMMY.EXE itself "
+                         "goes wrong on this hand (it writes past the end of an array and "
+                         "crashes), so the Python game cannot follow it further.\n")
+        return 3
     return 0

@@ -7,21 +7,26 @@ IVT, so handlers a program installs really run.  The machine decides, by the
 address of the instruction that trapped, whether an interrupt is one of its own
 ROM service traps (handled in Python) or an ordinary interrupt to deliver.
 
-Time is counted in executed instructions: ``run(count)`` executes one slice
-of exactly ``count`` instructions unless something stops it early (HLT, an
-invalid opcode, or a trap handler that asked to stop).  An early stop is
-charged as a whole slice, which keeps the clock a deterministic function of
-the program and its inputs.
+Time is counted in executed instructions, by translated block: Unicorn calls
+a block hook before each block runs, which adds the block's instruction count
+(``pcemu/blocks.py`` decodes the block's bytes) and, once the slice's budget is
+spent, stops the emulation before that block.  ``run(budget)`` therefore runs
+whole blocks until the first block boundary at or past ``budget`` (or an early
+stop: HLT, an invalid opcode, a trap handler that asked to stop) and returns
+exactly how many instructions ran.  A fault or INTO trap inside a block takes
+back the instructions after it.  The hook is C (``pcemu/native``) when the
+native library is in use, Python otherwise; both count alike.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
 
-from unicorn import (UC_ARCH_X86, UC_ERR_INSN_INVALID, UC_HOOK_INSN, UC_HOOK_INTR,
-                     UC_MODE_16, UC_PROT_ALL, Uc, UcError)
+from unicorn import (UC_ARCH_X86, UC_ERR_INSN_INVALID, UC_HOOK_BLOCK, UC_HOOK_CODE,
+                     UC_HOOK_INSN, UC_HOOK_INTR, UC_MODE_16, UC_PROT_ALL, Uc, UcError)
 from unicorn import x86_const as X
 
+from pcemu.blocks import block_shape, count_instructions
 from pcemu.memory import MEGABYTE, WRAP_SIZE, Memory, linear
 
 import ctypes
@@ -116,7 +121,7 @@ EXCEPTION_VECTORS = {0: "divide error", 5: "BOUND range exceeded", 6: "invalid o
                      7: "no coprocessor", 8: "double fault", 12: "stack fault",
                      13: "general protection"}
 
-STOP_COUNT = "count"          # the slice ran all its instructions
+STOP_COUNT = "count"          # the slice ran its budget (to the next block boundary)
 STOP_HALT = "halt"            # HLT executed
 STOP_REQUESTED = "requested"  # a hook asked to stop (e.g. program ended)
 
@@ -125,6 +130,34 @@ STOP_REQUESTED = "requested"  # a hook asked to stop (e.g. program ended)
 class SliceResult:
     reason: str
     executed: int
+
+
+class BlockCounter:
+    """The Python block hook's state; the same fields as the C ``fast_state``'s."""
+
+    def __init__(self) -> None:
+        self.executed = 0            # instructions run in this slice (whole blocks)
+        self.budget = 0              # stop at the first block boundary at or past it
+        self.block_address = 0       # the block running now (linear) and its count
+        self.block_count = 0
+        self.counting = 1            # 0: the hook neither counts nor stops
+        self.blocks = 0
+        self.loop_block = 0          # a block to retranslate for its LOOPZ/LOOPNZ (see blocks.py)
+        self.loop_insn = 0
+        self.loop_size = 0           # 0: none
+        self.block_halts = 0         # the block counted last ends in HLT: its size, else 0
+
+
+BLOCK_CACHE_LIMIT = 1 << 16          # blocks whose counts the Python hook remembers
+
+
+def native_loop_limit() -> int:
+    from pcemu.native import LOOP_FIXED_MAX
+    return LOOP_FIXED_MAX
+
+
+def _no_op_code_hook(_uc, _address, _size, _user) -> None:
+    """Its presence alone makes Unicorn save the lazy flags before a LOOPZ/LOOPNZ."""
 
 
 class Cpu:
@@ -156,11 +189,20 @@ class Cpu:
                                                    for i in range(n)))
         self.fast = self._install_native() if native else None
         if self.fast is None:
+            self.counter = BlockCounter()
+            self._block_counts: dict[bytes, tuple[int, int, bool]] = {}
+            self._loops_fixed: set[int] = set()
             self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
+            self.uc.hook_add(UC_HOOK_BLOCK, self._hook_block)
             self.uc.hook_add(UC_HOOK_INSN, self._hook_in, None, 1, 0, X.UC_X86_INS_IN)
+        else:
+            self.counter = self.fast
         self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
         self._stop_requested = False
         self._needs_fresh_context = False
+        self._code_hooks_anywhere = False
+        self._flush_before_run = False
+        self._loops_everywhere = False
         self._fresh_context = self.uc.context_save()
         self.instructions = 0
         # the x87 is always there in Unicorn; nothing to set up
@@ -179,15 +221,16 @@ class Cpu:
         state = native.FastState()
         state.mem = self.memory.address
         state.status_port = -1
+        state.counting = 1
         # Python callbacks for what C leaves to Python; exceptions are kept and
         # re-raised after emu_start, as the binding's own hook wrapper does.
         self._c_interrupt = native.INTERRUPT_CALLBACK(self._native_interrupt_fallback)
         self._c_in = native.IN_CALLBACK(self._native_in_fallback)
         state.on_interrupt = ctypes.cast(self._c_interrupt, ctypes.c_void_p).value
         state.on_in = ctypes.cast(self._c_in, ctypes.c_void_p).value
-        self._c_handles = (ctypes.c_size_t(), ctypes.c_size_t())
+        self._c_handles = (ctypes.c_size_t(), ctypes.c_size_t(), ctypes.c_size_t())
         err = lib.pcemu_fast_install(self._uch, ctypes.byref(state),
-                                     ctypes.byref(self._c_handles[0]), ctypes.byref(self._c_handles[1]))
+                                     *(ctypes.byref(handle) for handle in self._c_handles))
         if err:
             raise UcError(err)
         self._native_lib = lib
@@ -371,6 +414,7 @@ class Cpu:
         """
         if not self._is_fault(intno):
             return False
+        self.end_block_at(self.linear_ip, faulted=True)
         self.deliver_interrupt(intno)
         self.exception_happened()
         return True
@@ -399,12 +443,88 @@ class Cpu:
         self._needs_fresh_context = True
         self.request_stop()
 
+    def keep_code_hooks_working(self, on: bool) -> None:
+        """Let code hooks added at any time fire (a debugger's breakpoints and steps).
+
+        Unicorn calls a code hook only from blocks translated while some code
+        hook existed.  While this is on, every slice runs with Unicorn's own
+        instruction counter (an unreachable ``count``), itself a code hook on
+        every instruction, so every block has the calls; blocks still end the
+        slice as the block hook decides, so the timeline is the same.
+        """
+        if on and not self._code_hooks_anywhere:
+            self._flush_before_run = True          # retranslate with the calls, between slices
+        self._code_hooks_anywhere = on or self._loops_everywhere
+
     def request_stop(self) -> None:
         self._stop_requested = True
         self.uc.emu_stop()
 
+    # -- instruction counting ------------------------------------------------------
+    def _hook_block(self, uc: Uc, address: int, size: int, _user) -> None:
+        """Before a block runs: count it, or stop here when the budget is spent
+        (what ``hook_block`` in fastcpu.c does)."""
+        counter = self.counter
+        if not counter.counting:
+            return
+        if counter.executed >= counter.budget:
+            uc.emu_stop()                     # the block does not run
+            return
+        code = self.memory.read(address, size + 15)     # what the C decoder may read
+        shape = self._block_counts.get(code)
+        if shape is None:
+            if len(self._block_counts) >= BLOCK_CACHE_LIMIT:
+                self._block_counts.clear()
+            shape = self._block_counts[code] = block_shape(code, size)
+        count, loop, halts = shape
+        if loop >= 0 and address + loop not in self._loops_fixed:
+            counter.loop_block, counter.loop_insn, counter.loop_size = address, address + loop, size
+            uc.emu_stop()                     # before it runs: retranslated after the slice
+            return
+        counter.block_address = address
+        counter.block_count = count
+        counter.block_halts = size if halts else 0
+        counter.executed += count
+        counter.blocks += 1
+
+    def _fix_loop(self, counter) -> None:
+        """Retranslate a block ending in LOOPZ/LOOPNZ with a code hook on it (blocks.py)."""
+        block, insn, size = counter.loop_block, counter.loop_insn, counter.loop_size
+        counter.loop_size = 0
+        if self.fast is not None:
+            err = self._native_lib.pcemu_fix_loop(self._uch, self._fast_ref, insn)
+            if err:
+                raise UcError(err)
+            if self.fast.loops_fixed >= native_loop_limit():
+                self._loops_everywhere = True          # no room left: code hooks on every block
+                self.keep_code_hooks_working(True)
+        else:
+            self.uc.hook_add(UC_HOOK_CODE, _no_op_code_hook, None, insn, insn)
+            self._loops_fixed.add(insn)
+        self.uc.ctl_remove_cache(block, block + size)
+
+    def end_block_at(self, address: int, faulted: bool) -> None:
+        """The running block stopped early at ``address``: take back what did not run.
+
+        A fault leaves IP on the faulting instruction, which counts (it was
+        started); a trap (INTO) leaves IP past the instruction that trapped.
+        """
+        counter = self.counter
+        if not counter.counting:
+            return
+        start = counter.block_address
+        size = (address - start) & 0xFFFFF
+        if size >= 0x10000:
+            return                            # not inside the counted block
+        ran = count_instructions(self.memory.read(start, size + 15), size) + faulted
+        if ran < counter.block_count:
+            counter.executed -= counter.block_count - ran
+            counter.block_count = ran
+
     # -- hooks -------------------------------------------------------------------
     def _hook_interrupt(self, uc: Uc, intno: int, _user) -> None:
+        if intno == 4:                        # INTO traps inside its block
+            self.end_block_at(self.linear_ip, faulted=False)
         self._on_interrupt(intno)
 
     def _hook_in(self, uc: Uc, port: int, size: int, _user) -> int:
@@ -415,8 +535,11 @@ class Cpu:
         self._on_port_out(port, size, value)
 
     # -- running ----------------------------------------------------------------
-    def run(self, count: int, keep_snapshot: bool = False) -> SliceResult:
-        """Execute up to ``count`` instructions from CS:IP.
+    def run(self, budget: int, keep_snapshot: bool = False) -> SliceResult:
+        """Run whole blocks from CS:IP until ``budget`` instructions have run (or an early stop).
+
+        The result says how many ran: at least one block, and at most the
+        budget plus the rest of the block that reached it.
 
         With ``keep_snapshot`` the registers read in one call after the slice
         stay as the snapshot (the caller reads FLAGS, CS, IP next and must call
@@ -424,32 +547,50 @@ class Cpu:
         """
         self._snap = None
         self._stop_requested = False
+        counter = self.counter
+        counter.executed = 0
+        counter.budget = budget
+        counter.block_halts = 0
         start = self.linear_ip
         try:
-            self.uc.emu_start(start, 0xFFFFFFFF, count=count)
+            if self._code_hooks_anywhere:
+                if self._flush_before_run:
+                    self._flush_before_run = False
+                    self.uc.ctl_flush_tb()
+                self.uc.emu_start(start, 0xFFFFFFFF, count=1 << 62)
+            else:
+                self.uc.emu_start(start, 0xFFFFFFFF)     # dropping `count` flushes by itself
         except UcError as err:
             if err.errno != UC_ERR_INSN_INVALID:
                 raise
             self._invalid_instruction()
             self._stop_requested = True
+        if counter.loop_size:
+            self._fix_loop(counter)
         if self._needs_fresh_context:
             self._refresh_context()
         self.snapshot()                       # FLAGS, CS, IP for what follows, in one call
+        executed = counter.executed
         try:
             self._clear_iopl_nt()
-            self.instructions += count
+            self.instructions += executed
             if self._stop_requested:
-                return SliceResult(STOP_REQUESTED, count)
+                return SliceResult(STOP_REQUESTED, executed)
             if self._just_halted():
-                return SliceResult(STOP_HALT, count)
-            return SliceResult(STOP_COUNT, count)
+                return SliceResult(STOP_HALT, executed)
+            return SliceResult(STOP_COUNT, executed)
         finally:
             if not keep_snapshot:
                 self._snap = None
 
     def _just_halted(self) -> bool:
-        # Unicorn ends emu_start silently after HLT, leaving IP past it.
-        return self.memory[linear(self.cs, self.ip - 1)] == 0xF4
+        # Unicorn ends emu_start silently after HLT, leaving IP past it.  HLT ends
+        # its block, and nothing runs after it: the block counted last ends in HLT
+        # and IP is where it ends (a slice that merely stops after a HLT byte is not).
+        counter = self.counter
+        size = counter.block_halts
+        return bool(size) and (linear(self.cs, self.ip - 1)     # the HLT byte (IP wraps in CS)
+                               == (counter.block_address + size - 1) & 0xFFFFF)
 
     def _clear_iopl_nt(self) -> None:
         """A real-mode 286 cannot set FLAGS bits 12-15; Unicorn's POPF and IRET can.
@@ -471,6 +612,7 @@ class Cpu:
         """
         self._refresh_context()
         cs, ip = self.cs, self.ip
+        self.end_block_at(linear(cs, ip), faulted=True)
         code = self.memory.read_far(cs, ip, 12)
         n = split_prefixes(code)
         if code[n] == 0xCD and n + 1 < len(code) and code[n + 1] == 0x06:
@@ -492,7 +634,11 @@ class Cpu:
         original = mem.read_far(cs, ip, skip + len(replacement))
         start = (ip + skip) & 0xFFFF
         mem.write_far(cs, start, replacement)
-        self._forget_code(cs, ip, len(original))
+        # Unicorn's count=1 works only in blocks translated with its counting hook:
+        # translate everything afresh (the next slice, without count, flushes again).
+        # The instruction was counted when its block was cut short at it.
+        self.uc.ctl_flush_tb()
+        self.counter.counting = 0
         try:
             self.uc.emu_start(linear(cs, start), 0xFFFFFFFF, count=1)
         except UcError as err:
@@ -502,6 +648,7 @@ class Cpu:
             self._refresh_context()
             return False
         finally:
+            self.counter.counting = 1
             if mem.read_far(cs, start, len(replacement)) == replacement:
                 mem.write_far(cs, ip, original)
             self._forget_code(cs, ip, len(original))

@@ -453,7 +453,7 @@ class Machine:
             beam = self.video_card.beam
             beam._base, beam.reads = cpu.fast.beam_base, cpu.fast.beam_reads
         cpu.reset_port_reads()
-        clock.now += budget
+        clock.now += result.executed          # whole blocks: may pass the budget a little
         idle, self._idle_stop = self._idle_stop, False
         if idle and result.reason != STOP_HALT and not self.pic.pending():
             # only polling with nothing due: on to the next device event, as a HLT would

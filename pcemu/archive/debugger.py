@@ -129,6 +129,7 @@ class Debugger:
         self._listening_interrupts = False
         self._watching_ports = False
         add_listener(machine, "exec", self._on_exec)
+        machine.cpu.keep_code_hooks_working(True)   # hooks added mid-run must fire
 
     # ------------------------------------------------------------------ breakpoints
     def add(self, spec: str) -> Breakpoint:
@@ -261,6 +262,7 @@ class Debugger:
             self.delete(number)
         self._stop_stepping()
         remove_listener(self.m, "exec", self._on_exec)
+        self.m.cpu.keep_code_hooks_working(False)
 
     # ------------------------------------------------------------------ addresses
     def resolve(self, where, defer: bool = False) -> int | None:

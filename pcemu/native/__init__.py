@@ -24,6 +24,9 @@ _loaded: ctypes.CDLL | None = None
 _failed = False
 
 
+LOOP_FIXED_MAX = 1024               # as in fastcpu.c
+
+
 class FastState(ctypes.Structure):
     """Mirror of ``struct fast_state`` in fastcpu.c (keep the two in step)."""
     _fields_ = [
@@ -42,6 +45,18 @@ class FastState(ctypes.Structure):
         ("native_interrupts", ctypes.c_uint64),
         ("native_status_reads", ctypes.c_uint64),
         ("native", ctypes.c_uint8 * 256),
+        ("executed", ctypes.c_int64),
+        ("budget", ctypes.c_int64),
+        ("block_address", ctypes.c_uint32),
+        ("block_count", ctypes.c_int32),
+        ("counting", ctypes.c_int32),
+        ("loops_fixed", ctypes.c_int32),
+        ("blocks", ctypes.c_uint64),
+        ("loop_block", ctypes.c_uint32),
+        ("loop_insn", ctypes.c_uint32),
+        ("loop_size", ctypes.c_uint32),
+        ("block_halts", ctypes.c_uint32),
+        ("loop_fixed", ctypes.c_uint32 * LOOP_FIXED_MAX),
     ]
 
 
@@ -94,7 +109,11 @@ def load() -> ctypes.CDLL | None:
         lib = ctypes.CDLL(str(target))
         lib.pcemu_fast_install.restype = ctypes.c_int
         lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
-                                           ctypes.c_void_p, ctypes.c_void_p]
+                                           ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        lib.pcemu_fix_loop.restype = ctypes.c_int
+        lib.pcemu_fix_loop.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_uint64]
+        lib.pcemu_count_instructions.restype = ctypes.c_int32
+        lib.pcemu_count_instructions.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32]
         lib.pcemu_deliver.restype = None
         lib.pcemu_deliver.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_uint32]
         _loaded = lib

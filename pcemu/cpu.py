@@ -538,8 +538,9 @@ class Cpu:
     def run(self, budget: int, keep_snapshot: bool = False) -> SliceResult:
         """Run whole blocks from CS:IP until ``budget`` instructions have run (or an early stop).
 
-        The result says how many ran: at least one block, and at most the
-        budget plus the rest of the block that reached it.
+        The result says how many ran: at most the budget plus the rest of the
+        block that reached it (none, when the slice stopped before its first
+        block to have a LOOPZ/LOOPNZ block translated again).
 
         With ``keep_snapshot`` the registers read in one call after the slice
         stay as the snapshot (the caller reads FLAGS, CS, IP next and must call

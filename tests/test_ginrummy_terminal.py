@@ -4,6 +4,7 @@ the keyboard player against the traced Python game, event for event; the hot key
 real command in a pseudo-terminal."""
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -506,6 +507,21 @@ def spawn_play(rows: int = 25, columns: int = 80, start: str = "12:00:00.00") ->
     return pid, fd
 
 
+@contextlib.contextmanager
+def playing(start: str = "12:00:00.00"):
+    """``spawn_play`` whose process is killed and terminal closed however the test ends."""
+    pid, fd = spawn_play(start=start)
+    try:
+        yield pid, fd
+    finally:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(fd)
+
+
 def test_the_ansi_frame_writes_the_screen_and_then_only_rows_that_changed():
     from games_py.ginrummy.screen import ansi_frame, sgr
     s = run(Script("S", "N", "WAIT:DRAW FROM"))
@@ -521,7 +537,11 @@ def test_the_ansi_frame_writes_the_screen_and_then_only_rows_that_changed():
 
 
 def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
-    pid, fd = spawn_play()
+    with playing() as (pid, fd):
+        _draws_the_table_and_quits_with_f7(pid, fd)
+
+
+def _draws_the_table_and_quits_with_f7(pid: int, fd: int) -> None:
     raw = b""                          # decoded whole: a read may end inside a character
 
     def shown() -> list[str]:
@@ -538,34 +558,30 @@ def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():
                     raw += os.read(fd, 65536)
                 except OSError:
                     break
-    try:
-        until("COWBOY GIN?")
-        os.write(fd, b"s")
-        until("OPEN HANDS?")
-        os.write(fd, b"n")
-        until("DRAW FROM UPCARD (U) OR DECK (D)?")
-        screen = shown()
-        assert screen[1].startswith("\u2502\u266010\u2502 \u2502\u2660 9\u2502")   # │♠10│ │♠ 9│
-        assert "CARDS DRAWN: 21 OUT OF 52" in screen[23]
-        os.write(fd, b"\x1b[18~")                      # F7, as xterm sends it
-        until("QUIT?")
-        os.write(fd, b"y")
-        _, status = os.waitpid(pid, 0)
-        assert os.waitstatus_to_exitcode(status) == 0
-    finally:
-        try:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(fd)
+    until("COWBOY GIN?")
+    os.write(fd, b"s")
+    until("OPEN HANDS?")
+    os.write(fd, b"n")
+    until("DRAW FROM UPCARD (U) OR DECK (D)?")
+    screen = shown()
+    assert screen[1].startswith("\u2502\u266010\u2502 \u2502\u2660 9\u2502")   # │♠10│ │♠ 9│
+    assert "CARDS DRAWN: 21 OUT OF 52" in screen[23]
+    os.write(fd, b"\x1b[18~")                      # F7, as xterm sends it
+    until("QUIT?")
+    os.write(fd, b"y")
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_play_stops_with_a_message_where_the_original_overflows_conf():
     """15:52:59.45, Oklahoma, sound on, demo: the hand where GINRUMMY.EXE writes past CONF and
     crashes (docs/ginrummy-internals.md, section 12).  The terminal game says why it stops
     and exits with status 3, never a traceback."""
-    pid, fd = spawn_play(start="15:52:59.45")
+    with playing("15:52:59.45") as (pid, fd):
+        _stops_with_a_message(pid, fd)
+
+
+def _stops_with_a_message(pid: int, fd: int) -> None:
     output = b""
 
     def read_until_exit(seconds=120.0) -> int:
@@ -581,28 +597,20 @@ def test_play_stops_with_a_message_where_the_original_overflows_conf():
             if done:
                 return os.waitstatus_to_exitcode(status)
         raise AssertionError("the game did not stop")
-    try:
-        while b"COWBOY GIN?" not in output:
-            if select.select([fd], [], [], 30)[0]:
-                output += os.read(fd, 65536)
-        os.write(fd, b"\x1bOQ")                        # F2, as xterm sends it: demo mode
-        os.write(fd, b"o")
-        while b"OPEN HANDS?" not in output:
-            if select.select([fd], [], [], 30)[0]:
-                output += os.read(fd, 65536)
-        os.write(fd, b"n")
-        code = read_until_exit()
-        text = output.decode("utf-8", "replace")
-        assert code == 3
-        assert "the game stops here" in text and "6 cards shared by a straight and a flat" in text
-        assert "Traceback" not in text
-    finally:
-        try:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(fd)
+    while b"COWBOY GIN?" not in output:
+        if select.select([fd], [], [], 30)[0]:
+            output += os.read(fd, 65536)
+    os.write(fd, b"\x1bOQ")                        # F2, as xterm sends it: demo mode
+    os.write(fd, b"o")
+    while b"OPEN HANDS?" not in output:
+        if select.select([fd], [], [], 30)[0]:
+            output += os.read(fd, 65536)
+    os.write(fd, b"n")
+    code = read_until_exit()
+    text = output.decode("utf-8", "replace")
+    assert code == 3
+    assert "the game stops here" in text and "6 cards shared by a straight and a flat" in text
+    assert "Traceback" not in text
 
 
 def test_play_without_a_terminal_says_so():

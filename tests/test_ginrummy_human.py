@@ -96,8 +96,9 @@ class Recording:
         return self._ask("knock", view)
 
 
-def _recorded_trace(monkeypatch, settings, hands):
-    from games_py.ginrummy import game
+def _recorded(monkeypatch, run):
+    """``run()`` with every policy it makes recorded: its events, and the questions the last
+    policy was asked."""
     made = []
     real = human.policy_from
 
@@ -105,8 +106,13 @@ def _recorded_trace(monkeypatch, settings, hands):
         made.append(Recording(real(text)))
         return made[-1]
     monkeypatch.setattr(human, "policy_from", recording)
-    events = game.python_trace(settings, hands)
+    events = run()
     return events, made[-1].asked
+
+
+def _recorded_trace(monkeypatch, settings, hands):
+    from games_py.ginrummy import game
+    return _recorded(monkeypatch, lambda: game.python_trace(settings, hands))
 
 
 PY_CASES = [((13, 45, 12, 34), "standard", "simple"), ((9, 15, 33, 21), "oklahoma", "random:1"),
@@ -237,15 +243,8 @@ def test_two_hands_match_the_original_question_for_question(monkeypatch, time, v
     settings = game.Settings(time=time, variant=variant, sound=sound, demo=False, human=policy)
     mine, asked = _recorded_trace(monkeypatch, settings, 2)
     monkeypatch.undo()
-    made = []
-    real = human.policy_from
-
-    def recording(text):
-        made.append(Recording(real(text)))
-        return made[-1]
-    monkeypatch.setattr(human, "policy_from", recording)
-    theirs = trace_original(settings, hands=2)
-    assert made[-1].asked == asked
+    theirs, their_asked = _recorded(monkeypatch, lambda: trace_original(settings, hands=2))
+    assert their_asked == asked
     assert _strip(theirs) == _strip(mine)
     if policy == "random:1" and variant == "standard":
         assert any(e["event"] == "knock_declined" for e in theirs)

@@ -60,17 +60,22 @@ class TerminalHand(HumanHand):
             return
         super()._message()
 
+    def _ask(self, p: int, prompt: str, computer_decides, you_decide):
+        """A decision of player ``p``: in demo mode the computer's; otherwise the prompt is shown
+        and your key read, and F2 there (TakeOver) clears the prompt's line and lets the
+        computer decide, as the original does."""
+        if self._demo(p):
+            return computer_decides(self, p)
+        self.session.say_next(prompt, "")
+        try:
+            return you_decide(self, p)
+        except TakeOver:
+            self._message()
+            return computer_decides(self, p)
+
     def _knocks(self, p: int) -> bool:
         s = self.session
-        if self._demo(p):
-            knocks = DemoHand._knocks(self, p)
-        else:
-            s.say_next(human.KNOCK_PROMPT, "")
-            try:
-                knocks = super()._knocks(p)
-            except TakeOver:                # the prompt's line is cleared, then the computer decides
-                self._message()
-                knocks = DemoHand._knocks(self, p)
+        knocks = self._ask(p, human.KNOCK_PROMPT, DemoHand._knocks, HumanHand._knocks)
         s.say_next()
         if knocks:
             s.say_next(f"PLAYER {p} KNOCKS")
@@ -78,30 +83,15 @@ class TerminalHand(HumanHand):
 
     def _takes_upcard(self, p: int) -> bool:
         s = self.session
-        if self._demo(p):
-            take = DemoHand._takes_upcard(self, p)
-        else:
-            s.say_next(human.DRAW_PROMPT if self.t.pile_top() is not None else human.DRAW_DECK_PROMPT, "")
-            try:
-                take = super()._takes_upcard(p)
-            except TakeOver:                # the prompt's line is cleared, then the computer decides
-                self._message()
-                take = DemoHand._takes_upcard(self, p)
+        prompt = human.DRAW_PROMPT if self.t.pile_top() is not None else human.DRAW_DECK_PROMPT
+        take = self._ask(p, prompt, DemoHand._takes_upcard, HumanHand._takes_upcard)
         source = "THE UPCARD" if take and self.t.pile_top() is not None else "FROM DECK"
         s.say_next(f"{who_is(p)} DRAWING {source}", "")
         return take
 
     def _discard_place(self, p: int) -> int:
         s = self.session
-        if self._demo(p):
-            k = DemoHand._discard_place(self, p)
-        else:
-            s.say_next(human.DISCARD_PROMPT, "")
-            try:
-                k = super()._discard_place(p)
-            except TakeOver:                # the prompt's line is cleared, then the computer decides
-                self._message()
-                k = DemoHand._discard_place(self, p)
+        k = self._ask(p, human.DISCARD_PROMPT, DemoHand._discard_place, HumanHand._discard_place)
         s.say_next(f"{who_is(p)} DISCARDING CARD {k}", "")
         return k
 

@@ -104,12 +104,11 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
                + (f", {faults} of them up to where the original faults" if faults else "")
                + f" ({len(combos)} variant/sound/display combinations, {_time.monotonic() - started:.0f} s)")
     for r in results:
+        played = f" --human {r.human}" if r.human else ""
         if r.faults:
-            played = f" --human {r.human}" if r.human else ""
             click.echo(f"  equal, original faults: --time {r.time} --variant {r.variant} "
                        f"--sound {r.sound} --display {r.display}{played}")
         if not r.equal:
-            played = f" --human {r.human}" if r.human else ""
             click.echo(f"  differs: --time {r.time} --variant {r.variant} --sound {r.sound} "
                        f"--display {r.display}{played}: {r.detail}")
     if equal != len(results):

@@ -17,12 +17,17 @@ def test_boot_shows_the_prompt_on_the_disk_drive(machine):
     assert machine.screen_text().splitlines()[0].startswith("B:\\>")
 
 
+def _screen_after(line: str) -> str:
+    """The screen of a fresh machine with disk #1612 in B: after typing ``line`` at the prompt."""
+    m = Machine(disks=[f"B:{DISK1612}"])
+    m.type(line + "{ENTER}")
+    m.run(2)
+    return m.screen_text()
+
+
 @needs_originals
 def test_dir_lists_the_files_with_sizes_and_bytes_free():
-    m = Machine(disks=[f"B:{DISK1612}"])
-    m.type("DIR{ENTER}")
-    m.run(2)
-    text = m.screen_text()
+    text = _screen_after("DIR")
     assert " Volume in drive B is DISK1612" in text
     assert "GINRUMMY EXE   104046" in text
     assert "METEORS  EXE    74622" in text
@@ -37,10 +42,7 @@ def test_dir_lists_the_files_with_sizes_and_bytes_free():
     ("DIR B:\\GO.* /W", ["GO       BAT", "GO       TXT"]),
 ])
 def test_dir_with_a_wildcard_lists_only_the_matching_files(command, listed):
-    m = Machine(disks=[f"B:{DISK1612}"])
-    m.type(command + "{ENTER}")
-    m.run(2)
-    text = m.screen_text()
+    text = _screen_after(command)
     names = [n for n in ("EZT      DOC", "EZT      EXE", "FILE1612 TXT", "GINRUMMY DOC", "GINRUMMY EXE",
                          "GO       BAT", "GO       TXT", "METEORS  DOC", "METEORS  EXE") if n in text]
     assert names == listed
@@ -49,10 +51,7 @@ def test_dir_with_a_wildcard_lists_only_the_matching_files(command, listed):
 
 @needs_originals
 def test_dir_of_a_missing_drive_path_or_file_says_which():
-    m = Machine(disks=[f"B:{DISK1612}"])
-    m.type("DIR Q:*.*{ENTER}DIR NODIR\\*.*{ENTER}DIR *.XYZ{ENTER}")
-    m.run(2)
-    text = m.screen_text()
+    text = _screen_after("DIR Q:*.*{ENTER}DIR NODIR\\*.*{ENTER}DIR *.XYZ")
     assert "Invalid drive specification" in text
     assert "Path not found" in text
     assert "File not found" in text

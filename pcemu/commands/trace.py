@@ -84,17 +84,23 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
         if not whole_games:
             raise click.UsageError("--human needs --whole-games (the first deal does not depend on it)")
         cases = with_human(cases, human)
+    import json
+    # Each result line is written as it comes, so a sweep cut short keeps what it measured.
+    handle = open(output, "w", encoding="utf-8") if output is not None else None
+
+    def keep(done: int, result) -> None:
+        click.echo(f"\r{done}/{len(cases)}", nl=False, err=True)
+        if handle is not None:
+            handle.write(json.dumps(result.as_dict()) + "\n")
+            handle.flush()
     try:
-        results = run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games,
-                            progress=lambda done: click.echo(f"\r{done}/{len(cases)}", nl=False, err=True))
+        results = run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games, progress=keep)
     except _user_errors() as exc:
         raise click.ClickException(str(exc)) from None
+    finally:
+        if handle is not None:
+            handle.close()
     click.echo("", err=True)
-    if output is not None:
-        import json
-        with open(output, "w", encoding="utf-8") as handle:
-            for r in results:
-                handle.write(json.dumps(r.as_dict()) + "\n")
     equal = sum(r.equal for r in results)
     combos = sorted({(r.variant, r.sound, r.display) for r in results})
     what = (f"whole first games (--human {human})" if human else "whole first demo games") \

@@ -150,9 +150,11 @@ def _check(args: tuple[Case, str, bool]) -> Result:
 
 
 def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "1612",
-              progress: Callable[[int], None] | None = None, whole_games: bool = False) -> list[Result]:
+              progress: Callable[[int, Result], None] | None = None,
+              whole_games: bool = False) -> list[Result]:
     """Check every case (the first deal, or with ``whole_games`` the whole first demo game),
-    ``jobs`` processes at a time; results in the order of ``cases``."""
+    ``jobs`` processes at a time; results in the order of ``cases``.  ``progress`` hears of
+    each result as it comes (with how many are done), so a caller can keep it at once."""
     jobs = jobs or multiprocessing.cpu_count()
     work = [(case, disk, whole_games) for case in cases]
     if jobs == 1:
@@ -160,14 +162,14 @@ def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "16
         for item in work:
             results.append(_check(item))
             if progress:
-                progress(len(results))
+                progress(len(results), results[-1])
         return results
     results: list[Result] = []
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         for result in pool.imap(_check, work):
             results.append(result)
             if progress:
-                progress(len(results))
+                progress(len(results), result)
     return results
 
 

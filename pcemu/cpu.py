@@ -179,6 +179,7 @@ class Cpu:
         state = native.FastState()
         state.mem = self.memory.address
         state.status_port = -1
+        state.int3_segment = -1
         # Python callbacks for what C leaves to Python; exceptions are kept and
         # re-raised after emu_start, as the binding's own hook wrapper does.
         self._c_interrupt = native.INTERRUPT_CALLBACK(self._native_interrupt_fallback)
@@ -200,6 +201,27 @@ class Cpu:
         wanted = set(vectors)
         for vector in range(256):
             table[vector] = vector in wanted
+
+    def statement_breakpoints(self, segment: int | None, offsets=()) -> None:
+        """Let C deliver the INT 3s from code segment ``segment`` itself, except those at
+        ``offsets``, which still reach Python (``segment`` None: all of them do).
+
+        A compiled QuickBASIC program runs an INT 3 before each statement; a tracer
+        that stops at a few statements need not pay a Python call for every one.
+        Without the native library every INT 3 goes through Python as before.
+        """
+        if self.fast is None:
+            return
+        bits = self.fast.int3_break
+        ctypes.memset(bits, 0, ctypes.sizeof(bits))
+        for offset in offsets:
+            bits[(offset & 0xFFFF) >> 3] |= 1 << (offset & 7)
+        self.fast.int3_segment = -1 if segment is None else segment & 0xFFFF
+
+    @property
+    def int3_passed(self) -> int:
+        """INT 3s that ``statement_breakpoints`` let C deliver, since the CPU was made."""
+        return self.fast.int3_passed if self.fast is not None else 0
 
     def _native_interrupt_fallback(self, _uc, intno: int, _user) -> None:
         try:

@@ -45,7 +45,8 @@ KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break co
 # Software interrupts the C hook may vector itself: all but the machine's trap
 # (INT FEh) and the vectors a CPU fault can raise (#DE, BOUND, #SS, #GP), which
 # need Cpu.deliver_exception's look at the faulting instruction.
-NATIVE_VECTORS = frozenset(range(256)) - {0x00, 0x05, 0x0C, 0x0D, 0xFE}
+ALL_VECTORS = frozenset(range(256))
+NATIVE_VECTORS = ALL_VECTORS - {0x00, 0x05, 0x0C, 0x0D, 0xFE}
 
 
 class Machine:
@@ -62,7 +63,8 @@ class Machine:
         # Accelerations compute exactly what the plain path computes, only faster:
         # C hooks for software interrupts and the CGA status port (pcemu/native).
         self.accelerate = accelerate
-        self._native_watched: bool | None = None
+        self._native_watched: frozenset[int] | None = None
+        self._interrupt_vectors: dict[Callable, frozenset[int]] = {}
         self._status_native = False
         self._service_serial = 0
         self._last_poll_serial = -2
@@ -300,6 +302,38 @@ class Machine:
             watch(intno)
         cpu.deliver_interrupt(intno)
 
+    def watch_interrupts(self, callback: Callable[[int], None],
+                         vectors: Iterable[int] | None = None) -> None:
+        """Call ``callback(intno)`` before software interrupt ``intno`` is delivered.
+
+        ``vectors`` names the interrupts the watcher needs (None: all).  The others
+        may be delivered in C without a Python call, so the callback can also hear
+        of other vectors and must check ``intno`` itself.  Watching again with the
+        same callback changes its vectors.
+        """
+        listeners = self.listeners.setdefault("interrupt", [])
+        if callback not in listeners:
+            listeners.append(callback)
+        self._interrupt_vectors.pop(callback, None)
+        if vectors is not None:
+            self._interrupt_vectors[callback] = frozenset(vectors)
+
+    def unwatch_interrupts(self, callback: Callable[[int], None]) -> None:
+        listeners = self.listeners.get("interrupt", [])
+        if callback in listeners:
+            listeners.remove(callback)
+        self._interrupt_vectors.pop(callback, None)
+
+    def _watched_vectors(self) -> frozenset[int]:
+        """The software interrupts some watcher must see in Python."""
+        watched: frozenset[int] = frozenset()
+        for callback in self.listeners.get("interrupt", ()):
+            vectors = self._interrupt_vectors.get(callback)
+            if vectors is None:
+                return ALL_VECTORS
+            watched |= vectors
+        return watched
+
     def _run_service(self, name: str, trap_at: int) -> None:
         handler, kind = self._services[name]
         self._service_serial += 1
@@ -484,10 +518,10 @@ class Machine:
 
     def _prepare_native(self, fast) -> None:
         """Tell the C hooks what they may do in this slice (nothing a watcher must see)."""
-        watched = bool(self.listeners.get("interrupt"))
+        watched = self._watched_vectors()
         if watched != self._native_watched:
             self._native_watched = watched
-            self.cpu.native_vectors(() if watched else NATIVE_VECTORS)
+            self.cpu.native_vectors(NATIVE_VECTORS - watched)
         fast.clock_now = self.clock.now
         self._status_native = self.video_profile == "cga" and not self.bus.watchers
         if self._status_native:

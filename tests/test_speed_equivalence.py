@@ -218,3 +218,35 @@ def test_polling_the_time_skips_to_the_next_tick_and_sees_every_tick(tmp_path):
     assert skipping_calls < 10 * 19                  # a few polls a tick, then the next tick
     assert len(polling_seen) >= 18                   # DOS time moves once a tick ...
     assert skipping_seen == polling_seen             # ... and the program sees the same times
+
+
+@needs_native
+@needs_originals
+def test_statement_breakpoints_fire_the_same_with_the_int3_filter_in_c():
+    """A tracer stopping at a few BASIC lines: C delivers the other statements' INT 3s
+    (pcemu/native's statement filter).  The same lines must fire at the same instants,
+    the statement count must agree, and the game must not change."""
+    from pcemu.trace.ginrummy import _image, read_program
+    from pcemu.trace.qbasic import QuickBasicProcess
+    image = _image(read_program("1612"))
+    lines = sorted({number for number in image.line_offsets.values()})
+    watched = lines[::40]                       # a spread of lines, hit and not hit
+    keys = "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}{F2}S{WAIT:OPEN HANDS?}Y"
+    runs = []
+    for accelerate in (True, False):
+        m = Machine(accelerate=accelerate, disks=[f"B:{DISK1612}"])
+        process = QuickBasicProcess(m, image)
+        hits: list[tuple[int, int]] = []
+        for line in watched:
+            process.at_line(line, lambda line=line: hits.append((line, m.clock.now)))
+        m.type(keys)
+        m.run(8 * TICK_HZ)
+        runs.append((m, process, hits, m.screen_text(), m.state_hash()))
+    (fast, fast_process, *fast_seen), (slow, slow_process, *slow_seen) = runs
+    assert fast.cpu.int3_passed > 10_000                # C delivered most statements
+    assert slow.cpu.int3_passed == 0
+    assert len({line for line, _ in fast_seen[0]}) > 3  # and several breakpoints fired
+    assert fast_seen == slow_seen
+    assert fast_process.statements == slow_process.statements > fast.cpu.int3_passed
+    fast_process.detach()
+    assert fast.cpu.fast.int3_segment == -1             # detached: no filter left behind

@@ -42,6 +42,10 @@ class FastState(ctypes.Structure):
         ("native_interrupts", ctypes.c_uint64),
         ("native_status_reads", ctypes.c_uint64),
         ("native", ctypes.c_uint8 * 256),
+        ("int3_segment", ctypes.c_int32),
+        ("reserved2", ctypes.c_int32),
+        ("int3_passed", ctypes.c_uint64),
+        ("int3_break", ctypes.c_uint8 * 8192),
     ]
 
 

@@ -36,6 +36,14 @@ struct fast_state {
     uint64_t native_interrupts;   /* statistics */
     uint64_t native_status_reads;
     uint8_t native[256];          /* 1: deliver this vector here */
+    /* Statement breakpoints: a QuickBASIC program has an INT 3 before every
+     * statement.  When int3_segment >= 0, an INT 3 from that code segment is
+     * handed to Python only if the offset of the INT 3 (IP - 1) has its bit set
+     * in int3_break; the others are delivered here and counted. */
+    int32_t int3_segment;
+    int32_t reserved2;
+    uint64_t int3_passed;         /* INT 3s from int3_segment delivered here */
+    uint8_t int3_break[8192];     /* one bit per offset in int3_segment */
 };
 
 #define FLAG_TF 0x0100
@@ -74,6 +82,18 @@ void pcemu_deliver(uc_engine *uc, struct fast_state *s, uint32_t intno)
 static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 {
     struct fast_state *s = user;
+    if (intno == 3 && s->int3_segment >= 0) {
+        int ids[2] = {UC_X86_REG_CS, UC_X86_REG_IP};
+        uint64_t v[2] = {0, 0};
+        void *ptrs[2] = {&v[0], &v[1]};
+        uc_reg_read_batch(uc, ids, ptrs, 2);
+        uint32_t at = (uint32_t)(v[1] - 1) & 0xFFFF;
+        if ((v[0] & 0xFFFF) == (uint32_t)s->int3_segment && !(s->int3_break[at >> 3] & (1u << (at & 7)))) {
+            pcemu_deliver(uc, s, intno);
+            s->int3_passed++;
+            return;
+        }
+    }
     if (!s->native[intno & 0xFF]) {
         s->on_interrupt(uc, intno, 0);
         return;

@@ -91,13 +91,23 @@ class QuickBasicProcess:
         self._signature = image.code[:SIGNATURE_BYTES]
         self._breakpoints: dict[int, list[Callable[[], None]]] = {}
         self._time_read: Callable[[], None] | None = None
-        self.statements = 0
-        machine.listeners.setdefault("interrupt", []).append(self._on_interrupt)
+        self._statements = 0
+        self._passed_before = machine.cpu.int3_passed
+        machine.watch_interrupts(self._on_interrupt, (INT3,))
 
     def detach(self) -> None:
-        listeners = self.machine.listeners.get("interrupt", [])
-        if self._on_interrupt in listeners:
-            listeners.remove(self._on_interrupt)
+        self.machine.unwatch_interrupts(self._on_interrupt)
+        self.machine.cpu.statement_breakpoints(None)
+
+    @property
+    def statements(self) -> int:
+        """Statements the program has started since it was attached (its INT 3s)."""
+        return self._statements + self.machine.cpu.int3_passed - self._passed_before
+
+    def _sync_breakpoints(self) -> None:
+        """Only the statements with a breakpoint need a Python call (pcemu/native)."""
+        if self.load_segment is not None:
+            self.machine.cpu.statement_breakpoints(self.load_segment, self._breakpoints)
 
     # -- hooks ----------------------------------------------------------------------
     def at_line(self, line: int, callback: Callable[[], None]) -> None:
@@ -106,6 +116,7 @@ class QuickBasicProcess:
 
     def at_offset(self, offset: int, callback: Callable[[], None]) -> None:
         self._breakpoints.setdefault(offset, []).append(callback)
+        self._sync_breakpoints()
 
     def before_randomize_timer(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` just before DOS answers the time read of ``RANDOMIZE TIMER``
@@ -113,6 +124,7 @@ class QuickBasicProcess:
         if self.image.randomize_timer_return is None:
             raise ProgramNotRecognised("the program has no RANDOMIZE TIMER")
         self._time_read = callback
+        self.machine.watch_interrupts(self._on_interrupt, (INT3, INT21))
 
     def _on_interrupt(self, intno: int) -> None:
         cpu = self.machine.cpu
@@ -121,7 +133,7 @@ class QuickBasicProcess:
             if cs != self.load_segment:
                 if self.load_segment is not None or not self._recognise(cs):
                     return
-            self.statements += 1
+            self._statements += 1
             callbacks = self._breakpoints.get(cpu.ip - 1)
             if callbacks:
                 for callback in callbacks:
@@ -133,6 +145,7 @@ class QuickBasicProcess:
         if self.memory.read(cs * 16, SIGNATURE_BYTES) != self._signature:
             return False
         self.load_segment = cs
+        self._sync_breakpoints()
         return True
 
     def _maybe_randomize_timer(self, cpu) -> None:
@@ -144,6 +157,7 @@ class QuickBasicProcess:
         ret_cs = self.memory.rw(ss, sp + 10)
         if ret_cs == self.load_segment and ret_ip == self.image.randomize_timer_return:
             callback, self._time_read = self._time_read, None
+            self.machine.watch_interrupts(self._on_interrupt, (INT3,))   # DOS calls: C again
             callback()
 
     # -- reading the program's data ------------------------------------------------------

@@ -583,14 +583,16 @@ class DemoHand:
         self.events.append(self._arrangement_event(trace.knock_event, p, melds))
         return True
 
-    def _arrangement_event(self, make, p: int, melds: list[list[Card]]) -> dict:
-        """``knock``/``gin`` or ``rearranged``: player p's melds, the rest of his hand
-        as deadwood, and his PV."""
+    def _arrangement_event(self, make, p: int, melds: list[list[Card]], places: int | None = None,
+                           **extra) -> dict:
+        """``knock``/``gin`` or ``rearranged``: player p's melds, the rest of his hand (of
+        its first ``places`` places, all by default) as deadwood, and his PV."""
         t = self.t
-        hand = [_card(c) for c in t.hands[p][1:t.hands[p][0] + 1] if c > 0]
+        last = t.hands[p][0] if places is None else places
+        hand = [_card(c) for c in t.hands[p][1:last + 1] if c > 0]
         matched = {c for m in melds for c in m}
         deadwood = [c for c in hand if c not in matched]
-        return make(self._name(p), melds, deadwood, t.pv[p])
+        return make(self._name(p), melds, deadwood, t.pv[p], **extra)
 
     def _knocker_melds(self, p: int) -> list[list[Card]]:
         """The melds of the knocker's last arrangement; a discarded card drops out."""
@@ -655,9 +657,13 @@ class DemoHand:
         shown = rules.canonical_melds(self._knocker_melds(k))
         arrange(t, k, t.places, self.random, final=True)                # line 2540
         melds = t.melds[k]
-        if rules.canonical_melds(melds) != shown:       # the coin toss of line 8660 fell otherwise
+        # PLACES is shared by both hands: after a gap left by the knocker's last discard,
+        # cards beyond it are not arranged, nor counted in PV (docs/ginrummy-internals.md §12)
+        left_out = [_card(c) for c in t.hands[k][t.places + 1:t.hands[k][0] + 1] if c > 0]
+        if rules.canonical_melds(melds) != shown or left_out:   # or the coin toss of 8660 fell otherwise
             shown = rules.canonical_melds(melds)
-            self.events.append(self._arrangement_event(trace.rearranged_event, k, melds))
+            self.events.append(self._arrangement_event(trace.rearranged_event, k, melds, t.places,
+                                                       left_out=left_out))
         knocker_pv, other_pv = t.pv[k], t.pv[other]
         if knocker_pv > 0:                                              # line 2630
             places = t.hands[other][1:t.hands[other][0] + 1]

@@ -90,11 +90,17 @@ def knock_event(player: str, melds: Iterable[Sequence[Card]], deadwood: Iterable
 
 
 def rearranged_event(player: str, melds: Iterable[Sequence[Card]], deadwood: Iterable[Card],
-                     points: int) -> dict:
+                     points: int, left_out: Iterable[Card] = ()) -> dict:
     """The knocker's hand as arranged again at the hand's end (line 2540), written only
-    when its melds are not those of the ``knock``/``gin`` event: a coin toss on cards
-    shared by a straight and a flat went the other way.  Same keys as ``knock``."""
-    return {**knock_event(player, melds, deadwood, points), "event": "rearranged"}
+    when it is not what the ``knock``/``gin`` event showed: a coin toss on cards shared
+    by a straight and a flat went the other way, or cards of the hand lay beyond the
+    places that arrangement looked at and were ``left_out`` (not counted in PV).  Same
+    keys as ``knock``, and ``left_out`` when there are such cards."""
+    event = {**knock_event(player, melds, deadwood, points), "event": "rearranged"}
+    left_out = list(left_out)
+    if left_out:
+        event["left_out"] = cards_text(left_out)
+    return event
 
 
 def layoff_event(player: str, card: Card, meld: int) -> dict:

@@ -88,6 +88,7 @@ TOP = 0x10EC
 SHARED = 0x11C6                             # C, the cards shared by a straight and a flat (line 8240)
 PLAYER = 0x0F30                             # whose turn it is
 P_ARG = 0x10F4                              # P, the player a subroutine works on
+PLACES = 0x10FC                             # the places the last arrangement closed up (7150)
 KNOCKER, WINNER, OTHER = 0x10FE, 0x1106, 0x1108
 HAND_POINTS, KNOCKER_PV, OTHER_PV = 0x110A, 0x110C, 0x110E
 GAME_WINNER, GAME_POINTS_WON = 0x111A, 0x1120
@@ -474,16 +475,21 @@ class GinRummyTracer:
         """Line 2630: line 2540 has arranged the knocker's hand once more (FINAL set: no
         thinking pause, but cards shared by a straight and a flat go to a new coin toss,
         line 8660), and line 2550 only shows hands.  S() and F() hold that arrangement;
-        the lay-offs go on it.  When its melds are not those the knock showed, say so."""
+        the lay-offs go on it.  When its melds are not those the knock showed, or cards
+        of the hand lay beyond PLACES and were left out, say so."""
         if not self.in_hand or self.done:
             return
         knocker = self.process.integer(KNOCKER)
         name = player_name(knocker)                     # 1 or 2, or a clear error
         melds = self._melds(STRAIGHTS, FLATS)
-        deadwood, points = self._deadwood(knocker, self._cards(knocker), melds)
-        if rules.canonical_melds(melds) != self._knocker_melds:
+        # line 7060 closed up H(P, 1..PLACES) only: cards beyond a gap there were left out
+        slots, places = self._hand(knocker), self.process.integer(PLACES)
+        arranged = [card_of(c) for c in slots[:places] if c]
+        left_out = [card_of(c) for c in slots[places:] if c]
+        deadwood, points = self._deadwood(knocker, arranged, melds)
+        if rules.canonical_melds(melds) != self._knocker_melds or left_out:
             self._knocker_melds = rules.canonical_melds(melds)
-            self.events.append(trace.rearranged_event(name, melds, deadwood, points))
+            self.events.append(trace.rearranged_event(name, melds, deadwood, points, left_out))
 
     def _shared_card_stored(self) -> None:
         """Line 8320: line 8310 has stored shared card C at CONF(C + 5) .. CONF(C + 20).

@@ -109,3 +109,61 @@ def test_a_whole_first_game_with_a_new_arrangement_matches_the_original():
     ``rearranged`` event (about 30 s)."""
     result = sweep.check_game(sweep.Case((19, 20, 44, 53), rules.COWBOY, False), disk=str(DISK1612))
     assert result.equal, result.detail
+
+
+# -- a card beyond PLACES -------------------------------------------------------------------------
+# PLACES, the number of places an arrangement closes up, is one variable for both hands.
+# When the knocker knocks before drawing, with a gap left by his last discard, line 2540
+# closes up only the first PLACES places the opponent's last arrangement left: a card
+# beyond the gap is not arranged and not counted in his PV.
+
+def _knock_with_a_gap(places: int) -> tuple[dict, list[dict], tuple]:
+    t = _table()
+    random = OriginalRandom(rng.QuickBasicRandom(0x2468))
+    hand = computer.DemoHand(t, random, dealer=1, variant=rules.STANDARD)
+    computer.arrange(t, 1, 10, random)
+    computer.arrange(t, 2, 10, random)
+    knock = hand._arrangement_event(trace.knock_event, 2, hand._knocker_melds(2))
+    h = t.hands[2]
+    h[11], h[10], h[0] = h[10], 0, 11                   # a discard from place 10 after a draw
+    t.places = places                                   # what the last arrangement left in PLACES
+    hand.knocker = 2
+    hand._settle()
+    return knock, hand.events, hand.outcome
+
+
+def test_a_card_beyond_places_is_left_out_of_the_final_arrangement_and_the_score():
+    knock, events, outcome = _knock_with_a_gap(places=10)
+    rearranged = [e for e in events if e["event"] == "rearranged"]
+    assert len(rearranged) == 1
+    r = rearranged[0]
+    assert len(r["left_out"]) == 1 and r["left_out"][0] in knock["deadwood"]
+    assert sorted(r["deadwood"] + r["left_out"]) == sorted(knock["deadwood"])
+    assert r["points"] == knock["points"] - rules.pv([Card.parse(r["left_out"][0])])
+    _score, _knocker, knocker_pv, _other = outcome
+    assert knocker_pv == r["points"]                   # the hand is scored without it
+
+
+def test_with_places_enough_nothing_is_left_out():
+    knock, events, outcome = _knock_with_a_gap(places=11)
+    assert not any("left_out" in e for e in events)
+    assert outcome[2] == knock["points"]
+
+
+@needs_originals
+@pytest.mark.originals
+def test_the_original_leaves_out_the_card_beyond_places_as_python_does():
+    """20:22:58.10 Space Cowboy with sound, you played by random:3: in hand 2 the computer
+    knocks before drawing with 7D 6D 5D, QS QH QD QC, 7S 2H and, after the gap of its
+    discard, AS in place 11; PLACES is 10 (your arrangement), so it scores 9, not 10."""
+    from pcemu.trace.ginrummy import trace_original
+    settings = game.Settings(time=(20, 22, 58, 10), variant=rules.COWBOY, sound=True, demo=False,
+                             human="random:3")
+    original = trace_original(settings, hands=2, disk=str(DISK1612))
+    python = game.python_trace(settings, 2)
+    strip = [{k: v for k, v in e.items() if k not in trace.METADATA_KEYS} for e in original]
+    assert strip == [{k: v for k, v in e.items() if k not in trace.METADATA_KEYS} for e in python]
+    r = next(e for e in original if e["event"] == "rearranged")
+    assert (r["left_out"], r["points"]) == (["AS"], 9)
+    end = [e for e in original if e["event"] == "hand_end"][-1]
+    assert end["knocker_points"] == 9

@@ -594,7 +594,15 @@ def _stops_with_a_message(pid: int, fd: int) -> None:
                 except OSError:                 # the terminal closed: the game has ended
                     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
             done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
+            if done:                            # what it wrote last may still be unread
+                while select.select([fd], [], [], 0.2)[0]:
+                    try:
+                        chunk = os.read(fd, 65536)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    output += chunk
                 return os.waitstatus_to_exitcode(status)
         raise AssertionError("the game did not stop")
     while b"COWBOY GIN?" not in output:

@@ -40,3 +40,45 @@ def test_only_the_first_game_is_compared(monkeypatch):
 def test_a_whole_first_demo_game_matches_the_original():
     result = sweep.check_game(CASE, disk=str(DISK1612))
     assert result.equal, result.detail
+
+
+def test_situations_count_the_corner_cases_a_game_went_through():
+    events = [
+        {"event": "draw", "player": "you", "from": "deck", "card": "5H"},
+        {"event": "gin", "player": "you", "melds": [], "deadwood": [], "points": 0},   # no discard
+        {"event": "hand_end", "result": "gin", "knocker": "you"},
+        {"event": "draw", "player": "computer", "from": "upcard", "card": "2C"},
+        {"event": "discard", "player": "computer", "card": "KS"},
+        {"event": "knock", "player": "computer", "melds": [], "deadwood": ["AS"], "points": 1},
+        {"event": "rearranged", "player": "computer", "melds": [], "deadwood": [], "points": 0,
+         "left_out": ["AS"]},
+        {"event": "layoff", "player": "you", "card": "3C", "meld": 0},
+        {"event": "hand_end", "result": "undercut", "knocker": "computer"},
+        {"event": "knock_declined", "player": "you", "points": 4},
+        {"event": "dead_hand", "next_dealer": "you"},
+        {"event": "game_end", "shutout": True},
+    ]
+    assert sweep.situations(events) == {
+        "gin by you": 1, "gin with eleven cards by you": 1, "hands": 2, "knock by computer": 1,
+        "rearranged": 1, "card left out": 1, "layoff": 1, "undercut of a knock by computer": 1,
+        "knock declined": 1, "dead hand": 1, "shutout": 1}
+
+
+def test_a_sweep_line_per_result_and_what_the_equal_games_went_through(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+    from pcemu.commands import trace as command
+
+    def fake_run_sweep(cases, *, progress, **_kwargs):
+        results = [sweep.Result("00:00:00.00", "standard", "on", "colour", True, seen={"hands": 3}),
+                   sweep.Result("12:00:00.00", "oklahoma", "on", "colour", False, "deal differs")]
+        for i, r in enumerate(results, 1):
+            progress(i, r)
+        return results
+    monkeypatch.setattr(sweep, "run_sweep", fake_run_sweep)
+    out = tmp_path / "sweep.jsonl"
+    result = CliRunner().invoke(command.ginrummy_sweep, ["--count", "2", "--whole-games", "-o", str(out)])
+    assert result.exit_code == 1
+    assert "1 of 2 whole first demo games equal" in result.output
+    assert "the equal games went through: hands 3" in result.output
+    assert "differs: --time 12:00:00.00 --variant oklahoma" in result.output
+    assert len(out.read_text().splitlines()) == 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import time as _time
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -109,6 +110,10 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
     click.echo(f"{equal} of {len(results)} {what} equal"
                + (f", {faults} of them up to where the original faults" if faults else "")
                + f" ({len(combos)} variant/sound/display combinations, {_time.monotonic() - started:.0f} s)")
+    seen = sum((Counter(r.seen) for r in results), Counter())
+    if seen:
+        click.echo("the equal games went through: "
+                   + ", ".join(f"{what} {count}" for what, count in sorted(seen.items())))
     for r in results:
         played = f" --human {r.human}" if r.human else ""
         if r.faults:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-from dataclasses import asdict, dataclass, replace
+from collections import Counter
+from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Sequence
 
 from games_py.ginrummy import game, rules
@@ -44,6 +45,7 @@ class Result:
     detail: str = ""
     human: str = ""
     faults: bool = False            # equal, and both traces end where the original faults
+    seen: dict[str, int] = field(default_factory=dict)   # situations(...) of an equal game
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -99,6 +101,34 @@ def check_case(case: Case, disk: str = "1612") -> Result:
 MAX_HANDS_PER_GAME = 60
 
 
+def situations(events: Sequence[dict]) -> Counter:
+    """The rules' corner cases a trace went through, counted, so a sweep can say what its
+    equal games covered (docs/trace-format.md names the events)."""
+    seen: Counter = Counter()
+    last: dict[str, str] = {}                 # each player's last draw/discard event
+    for e in events:
+        kind, player = e["event"], e.get("player")
+        if kind in ("knock", "gin"):
+            seen[f"{kind} by {player}"] += 1
+            if last.get(player) == "draw":    # all eleven cards matched: no discard asked
+                seen[f"{kind} with eleven cards by {player}"] += 1
+        elif kind == "hand_end":
+            seen["hands"] += 1
+            if e["result"] == "undercut":
+                seen[f"undercut of a knock by {e['knocker']}"] += 1
+        elif kind in ("knock_declined", "layoff", "dead_hand", "fault"):
+            seen[kind.replace("_", " ")] += 1
+        elif kind == "rearranged":
+            seen["rearranged"] += 1
+            if e.get("left_out"):
+                seen["card left out"] += 1
+        elif kind == "game_end" and e["shutout"]:
+            seen["shutout"] += 1
+        if kind in ("draw", "discard"):
+            last[player] = kind
+    return seen
+
+
 def _first_game(events: list[dict]) -> list[dict]:
     ends = [i for i, e in enumerate(events) if e["event"] == "game_end"]
     return events[:ends[0] + 1] if ends else events
@@ -134,14 +164,15 @@ def check_game(case: Case, disk: str = "1612") -> Result:
         return Result(*names, False, f"trace stopped: original: {stopped or 'no'}; "
                                      f"python: {python_stopped or 'no'}", human)
     found = first_divergence(original, python)
+    seen = dict(situations(original)) if found is None else {}
     if found is None and original[-1]["event"] == "fault":
         return Result(*names, True, f"equal, original faults: {original[-1]['reason']}", human,
-                      faults=True)
+                      faults=True, seen=seen)
     if found is None and original[-1]["event"] != "game_end":
         return Result(*names, False, f"the first game did not end within {MAX_HANDS_PER_GAME} hands",
                       human)
     return Result(*names, found is None, "" if found is None else describe(found, "original", "python"),
-                  human)
+                  human, seen=seen)
 
 
 def _check(args: tuple[Case, str, bool]) -> Result:

@@ -6,7 +6,10 @@ pairs.  pcemu already sees every software interrupt (the ``"interrupt"``
 listener), so a statement boundary is an INT 3 from the program's code
 segment, and the offset it came from names the BASIC line.  That gives
 breakpoints at BASIC statements for free: the program runs exactly as it
-would unwatched (the listener reads memory, it writes nothing).
+would unwatched (the listener reads memory, it writes nothing).  Once the
+program's segment is known, the CPU's native hook delivers the INT 3s of
+statements without a breakpoint itself (``Cpu.statement_breakpoints``), so
+only the watched statements cost a Python call.
 
 ``QuickBasicImage`` is what static analysis knows about the executable
 (pcemu.tools: unpacking, runtime signatures, statement table);

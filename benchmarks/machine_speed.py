@@ -1,6 +1,6 @@
 """How fast the machine runs the originals, headless, with fixed inputs.
 
-    python benchmarks/machine_speed.py [--seconds 20] [--no-accelerate]
+    python benchmarks/machine_speed.py [--seconds 20] [--no-accelerate] [--split]
 
 For each workload: virtual seconds per wall second (x real time of an AT at the
 default 1.2 MIPS), the same per second of this process's CPU time (the cores
@@ -30,17 +30,48 @@ WORKLOADS = {
 }
 
 
-def measure(script: str, seconds: float, accelerate: bool) -> dict[str, float]:
+def measure(script: str, seconds: float, accelerate: bool, split: bool = False) -> dict[str, float]:
     m = Machine(disks=["B:1612"], accelerate=accelerate)
     m.type(script)
+    spent = _time_the_parts(m) if split else None
     start_instr = m.clock.now
     start_wall, start_cpu = time.perf_counter(), time.process_time()
     m.run(seconds * TICK_HZ)
     wall = time.perf_counter() - start_wall
     cpu = time.process_time() - start_cpu
     virtual = (m.clock.now - start_instr) / m.clock.ips
-    return {"x_wall": virtual / wall, "x_cpu": virtual / cpu,
-            "ips": (m.clock.now - start_instr) / wall}
+    result = {"x_wall": virtual / wall, "x_cpu": virtual / cpu,
+              "ips": (m.clock.now - start_instr) / wall}
+    if spent is not None:
+        result.update(wall=wall, **spent)
+    return result
+
+
+def _time_the_parts(m) -> dict[str, float]:
+    """Wrap this machine's ``emu_start`` and the Python hooks it calls with timers."""
+    spent = {"emu_start": 0.0, "python_hooks": 0.0, "slices": 0}
+    uc = m.cpu.uc
+    emu_start = uc.emu_start
+
+    def timed_emu_start(*args, **kwargs):
+        began = time.perf_counter()
+        try:
+            return emu_start(*args, **kwargs)
+        finally:
+            spent["emu_start"] += time.perf_counter() - began
+            spent["slices"] += 1
+    uc.emu_start = timed_emu_start
+    for name in ("_on_interrupt", "_on_port_in", "_on_port_out"):
+        hook = getattr(m.cpu, name)
+
+        def timed_hook(*args, _hook=hook):
+            began = time.perf_counter()
+            try:
+                return _hook(*args)
+            finally:
+                spent["python_hooks"] += time.perf_counter() - began
+        setattr(m.cpu, name, timed_hook)
+    return spent
 
 
 def ceiling(seconds: float = 3.0) -> float:
@@ -65,6 +96,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="virtual seconds per workload")
     parser.add_argument("--no-accelerate", action="store_true",
                         help="Machine(accelerate=False): every hook in Python (the reference)")
+    parser.add_argument("--split", action="store_true",
+                        help="also time the parts: inside emu_start, its Python hooks, the rest")
     args = parser.parse_args()
     load = os.getloadavg()[0]
     print(f"load average at start: {load:.2f} on {os.cpu_count()} cores; "
@@ -73,9 +106,15 @@ def main() -> None:
     print(f"ceiling (tight loop, same slices): {top / 1e6:.1f} M instructions/s")
     print(f"{'workload':18} {'x real (wall)':>14} {'x real (CPU)':>13} {'M instr/s':>10} {'of ceiling':>11}")
     for name, script in WORKLOADS.items():
-        r = measure(script, args.seconds, not args.no_accelerate)
+        r = measure(script, args.seconds, not args.no_accelerate, args.split)
         print(f"{name:18} {r['x_wall']:14.1f} {r['x_cpu']:13.1f} {r['ips'] / 1e6:10.2f} "
               f"{r['ips'] / top:10.1%}")
+        if args.split:
+            unicorn = r["emu_start"] - r["python_hooks"]
+            print(f"{'':18} {r['slices'] / args.seconds:.0f} slices per virtual second; wall time: "
+                  f"Unicorn and C hooks {unicorn / r['wall']:.0%}, Python hooks "
+                  f"{r['python_hooks'] / r['wall']:.0%}, slice loop {1 - r['emu_start'] / r['wall']:.0%}; "
+                  f"Unicorn alone would allow {args.seconds / unicorn:.1f}x")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
 

@@ -17,6 +17,7 @@ pcemu[ray]`` / ``pcemu[dask]``, imported only when asked for.
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -56,33 +57,51 @@ def run_machine(run: MachineRun) -> dict[str, Any]:
             "instructions": m.clock.now, "seconds": m.clock.seconds()}
 
 
+OnResult = Callable[[int, Any], None]
+
+
 def sweep(function: Callable[[Any], Any], items: Iterable[Any], *, backend: str = "auto",
-          workers: int | None = None, address: str | None = None) -> list[Any]:
+          workers: int | None = None, address: str | None = None,
+          on_result: OnResult | None = None) -> list[Any]:
     """``[function(item) for item in items]``, spread out; results in the order of ``items``.
 
     ``function`` must be importable by name (a module-level function) so other
     processes and machines can run it.  ``workers`` caps the local pool
     (default: every core); ``address`` is the Ray or Dask scheduler to use.
+    ``on_result(index, result)`` hears of each result as it arrives (in order on
+    the local cores, as they finish on a cluster), so a long sweep can keep or
+    show its results before the last one is in.
     """
     if backend not in BACKENDS:
         raise SweepError(f"unknown sweep backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     items = list(items)
+    report = on_result or (lambda _index, _result: None)
     if backend == "auto":
         backend = _connected_cluster() or "local"
     if backend == "ray":
-        return _sweep_ray(function, items, address)
+        return _sweep_ray(function, items, address, report)
     if backend == "dask":
-        return _sweep_dask(function, items, address)
-    return _sweep_local(function, items, workers)
+        return _sweep_dask(function, items, address, report)
+    return _sweep_local(function, items, workers, report)
 
 
-def _sweep_local(function, items: list, workers: int | None) -> list:
+def _sweep_local(function, items: list, workers: int | None, report: OnResult) -> list:
     workers = workers or os.cpu_count() or 1
+    results: list = []
     if workers == 1 or len(items) <= 1:
-        return [function(item) for item in items]
-    # each run is seconds of work: one item per task keeps all cores busy to the end
-    with ProcessPoolExecutor(max_workers=min(workers, len(items))) as pool:
-        return list(pool.map(function, items))
+        for item in items:
+            results.append(function(item))
+            report(len(results) - 1, results[-1])
+        return results
+    # each run is seconds of work: one item per task keeps all cores busy to the end.
+    # Fresh interpreters (spawn), not forks: a fork would copy whatever state (Unicorn,
+    # pygame, threads) the calling process holds.
+    with ProcessPoolExecutor(max_workers=min(workers, len(items)),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        for result in pool.map(function, items):
+            results.append(result)
+            report(len(results) - 1, result)
+    return results
 
 
 def _connected_cluster() -> str | None:
@@ -102,7 +121,7 @@ def _connected_cluster() -> str | None:
     return None
 
 
-def _sweep_ray(function, items: list, address: str | None) -> list:
+def _sweep_ray(function, items: list, address: str | None, report: OnResult) -> list:
     try:
         import ray
     except ImportError:
@@ -110,20 +129,40 @@ def _sweep_ray(function, items: list, address: str | None) -> list:
     if not ray.is_initialized():
         ray.init(address=address)
     task = ray.remote(function)
-    return ray.get([task.remote(item) for item in items])
+    pending = {task.remote(item): i for i, item in enumerate(items)}
+    results: list = [None] * len(items)
+    while pending:
+        done, _ = ray.wait(list(pending), num_returns=1)
+        for ref in done:
+            i = pending.pop(ref)
+            results[i] = ray.get(ref)
+            report(i, results[i])
+    return results
 
 
-def _sweep_dask(function, items: list, address: str | None) -> list:
+def _sweep_dask(function, items: list, address: str | None, report: OnResult) -> list:
     try:
         from distributed import Client, default_client
     except ImportError:
         raise SweepError("the dask backend needs dask.distributed: pip install 'pcemu[dask]'") from None
     if address is not None:
         with Client(address) as client:
-            return client.gather(client.map(function, items, pure=False))
+            return _gather_dask(client, function, items, report)
     try:
         client = default_client()
     except ValueError:
         raise SweepError("the dask backend needs a scheduler: give its address, or create "
                          "a distributed.Client first") from None
-    return client.gather(client.map(function, items, pure=False))
+    return _gather_dask(client, function, items, report)
+
+
+def _gather_dask(client, function, items: list, report: OnResult) -> list:
+    from distributed import as_completed
+    futures = client.map(function, items, pure=False)
+    index = {future.key: i for i, future in enumerate(futures)}
+    results: list = [None] * len(items)
+    for future, result in as_completed(futures, with_results=True):
+        i = index[future.key]
+        results[i] = result
+        report(i, result)
+    return results

@@ -6,6 +6,7 @@ import importlib.util
 import pytest
 
 from pcemu.sweep import MachineRun, SweepError, run_machine, sweep
+from tests.machine_helpers import needs_originals
 
 # three machines started on different days: each types DATE and keeps it, so each
 # screen shows its own date (a result that tells the runs apart)
@@ -19,6 +20,15 @@ def test_local_sweep_over_two_processes_equals_running_one_by_one():
     assert spread == one_by_one
     assert "01-11-1988" in spread[0]["screen"] and "03-13-1988" in spread[2]["screen"]
     assert len({r["state_hash"] for r in spread}) == 3
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_result_is_reported_as_it_comes_with_its_index(workers):
+    heard = []
+    results = sweep(len, ["abc", "", "de", "f"], backend="local", workers=workers,
+                    on_result=lambda i, r: heard.append((i, r)))
+    assert results == [3, 0, 2, 1]
+    assert heard == list(enumerate(results))          # the local pool reports in order
 
 
 def test_auto_without_a_cluster_runs_on_the_local_cores():
@@ -43,6 +53,34 @@ def test_dask_backend_on_a_local_cluster_gives_the_same_results():
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster:
         expected = [run_machine(run) for run in RUNS]
-        assert sweep(run_machine, RUNS, backend="dask", address=cluster.scheduler_address) == expected
+        heard = {}
+        assert sweep(run_machine, RUNS, backend="dask", address=cluster.scheduler_address,
+                     on_result=heard.__setitem__) == expected
+        assert heard == dict(enumerate(expected))       # every result, under its own index
         with Client(cluster):
             assert sweep(run_machine, RUNS, backend="auto") == expected
+
+
+@needs_originals
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="dask.distributed is not installed (pip install 'pcemu[dask]')")
+def test_the_gin_rummy_sweep_runs_on_a_dask_cluster(tmp_path):
+    """``pcemu trace ginrummy-sweep --backend dask --address ...``: the same results as
+    on the local cores, each line written as it comes."""
+    import json
+    from click.testing import CliRunner
+    from distributed import LocalCluster
+    from pcemu.commands.trace import ginrummy_sweep
+    lines = {}
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        for backend in ("dask", "local"):
+            out = tmp_path / f"{backend}.jsonl"
+            args = ["--count", "3", "--jobs", "2", "--backend", backend, "-o", str(out)]
+            if backend == "dask":
+                args += ["--address", cluster.scheduler_address]
+            result = CliRunner().invoke(ginrummy_sweep, args)
+            assert result.exit_code == 0, result.output
+            assert "3 of 3 first deals equal" in result.output
+            lines[backend] = sorted(json.loads(line)["time"] for line in out.read_text().splitlines())
+    assert len(lines["dask"]) == 3 and lines["dask"] == lines["local"]

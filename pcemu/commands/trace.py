@@ -68,15 +68,23 @@ def ginrummy(disk: str, **opts) -> None:
                    "(random: start time i of the sweep gets --human random:i).")
 @click.option("--disk", default="1612", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write one JSON line per start time here.")
+              help="Also write one JSON line per start time here, as each result comes.")
+@click.option("--backend", type=click.Choice(["local", "dask", "ray", "auto"]), default="local",
+              show_default=True,
+              help="Where the runs go: this machine's cores, a Dask or Ray cluster (pcemu[dask], "
+                   "pcemu[ray]), or auto (a cluster this process is connected to, else local).")
+@click.option("--address", default=None,
+              help="The cluster's scheduler, e.g. tcp://host:8786 (Dask) or host:6379 (Ray).")
 def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_games: bool,
-                   human: str | None, disk: str, output: Path | None) -> None:
+                   human: str | None, disk: str, output: Path | None, backend: str,
+                   address: str | None) -> None:
     """Compare the original's first deal (or, with --whole-games, its whole first
     demo game) with the Python game's over COUNT start times.
 
     The times are spread evenly over the day, cycling through the three
     variants and both sound settings (and the displays asked for); exit status
     1 if any differs.  Each mismatch is printed with its first divergence."""
+    from pcemu.sweep import SweepError
     from pcemu.trace.sweep import run_sweep, sweep_times, with_human
     started = _time.monotonic()
     displays = {"colour": (True,), "mono": (False,), "both": (True, False)}[display]
@@ -95,7 +103,10 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
             handle.write(json.dumps(result.as_dict()) + "\n")
             handle.flush()
     try:
-        results = run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games, progress=keep)
+        results = run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games, progress=keep,
+                            backend=backend, address=address)
+    except SweepError as exc:
+        raise click.ClickException(str(exc)) from None
     except _user_errors() as exc:
         raise click.ClickException(str(exc)) from None
     finally:

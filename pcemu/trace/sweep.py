@@ -10,7 +10,6 @@ game's.  Used by ``pcemu trace ginrummy-sweep`` and the differential tests.
 """
 from __future__ import annotations
 
-import multiprocessing
 import random
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
@@ -182,26 +181,23 @@ def _check(args: tuple[Case, str, bool]) -> Result:
 
 def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "1612",
               progress: Callable[[int, Result], None] | None = None,
-              whole_games: bool = False) -> list[Result]:
+              whole_games: bool = False, backend: str = "local",
+              address: str | None = None) -> list[Result]:
     """Check every case (the first deal, or with ``whole_games`` the whole first demo game),
-    ``jobs`` processes at a time; results in the order of ``cases``.  ``progress`` hears of
-    each result as it comes (with how many are done), so a caller can keep it at once."""
-    jobs = jobs or multiprocessing.cpu_count()
+    ``jobs`` processes at a time on this machine, or on a Ray or Dask cluster
+    (``backend``, ``address``: pcemu.sweep); results in the order of ``cases``.
+    ``progress`` hears of each result as it comes (with how many are done), so a caller
+    can keep it at once."""
+    from pcemu.sweep import sweep
     work = [(case, disk, whole_games) for case in cases]
-    if jobs == 1:
-        results = []
-        for item in work:
-            results.append(_check(item))
-            if progress:
-                progress(len(results), results[-1])
-        return results
-    results: list[Result] = []
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        for result in pool.imap(_check, work):
-            results.append(result)
-            if progress:
-                progress(len(results), result)
-    return results
+    done = 0
+
+    def arrived(_index: int, result: Result) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, result)
+    return sweep(_check, work, backend=backend, workers=jobs, address=address, on_result=arrived)
 
 
 if __name__ == "__main__":           # python -m pcemu.trace.sweep [COUNT]: the sweep without the CLI

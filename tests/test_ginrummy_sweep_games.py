@@ -82,3 +82,23 @@ def test_a_sweep_line_per_result_and_what_the_equal_games_went_through(monkeypat
     assert "the equal games went through: hands 3" in result.output
     assert "differs: --time 12:00:00.00 --variant oklahoma" in result.output
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_open_hands_reaches_every_case_and_the_rerun_options(monkeypatch):
+    from click.testing import CliRunner
+    from pcemu.commands import trace as command
+    seen_cases = []
+
+    def fake_run_sweep(cases, *, progress, **_kwargs):
+        seen_cases.extend(cases)
+        results = [sweep._result(c, False, "differs") for c in cases]
+        for i, r in enumerate(results, 1):
+            progress(i, r)
+        return results
+    monkeypatch.setattr(sweep, "run_sweep", fake_run_sweep)
+    result = CliRunner().invoke(command.ginrummy_sweep, ["--count", "2", "--whole-games", "--open-hands",
+                                                         "--human", "random"])
+    assert result.exit_code == 1
+    assert all(c.open_hands and c.settings().open_hands for c in seen_cases)
+    assert ("differs: --time 00:00:00.00 --variant standard --sound on --display colour --open-hands "
+            "--human random:0: differs") in result.output

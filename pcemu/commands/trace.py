@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time as _time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -66,6 +67,7 @@ def ginrummy(disk: str, **opts) -> None:
 @click.option("--human", type=click.Choice(["simple", "random"]), default=None,
               help="With --whole-games: a scripted player plays your hand instead of demo mode "
                    "(random: start time i of the sweep gets --human random:i).")
+@click.option("--open-hands", is_flag=True, help="Answer Y to OPEN HANDS? in every game.")
 @click.option("--disk", default="1612", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write one JSON line per start time here, as each result comes.")
@@ -76,7 +78,7 @@ def ginrummy(disk: str, **opts) -> None:
 @click.option("--address", default=None,
               help="The cluster's scheduler, e.g. tcp://host:8786 (Dask) or host:6379 (Ray).")
 def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_games: bool,
-                   human: str | None, disk: str, output: Path | None, backend: str,
+                   human: str | None, open_hands: bool, disk: str, output: Path | None, backend: str,
                    address: str | None) -> None:
     """Compare the original's first deal (or, with --whole-games, its whole first
     demo game) with the Python game's over COUNT start times.
@@ -93,6 +95,8 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
         if not whole_games:
             raise click.UsageError("--human needs --whole-games (the first deal does not depend on it)")
         cases = with_human(cases, human)
+    if open_hands:
+        cases = [replace(c, open_hands=True) for c in cases]
     import json
     # Each result line is written as it comes, so a sweep cut short keeps what it measured.
     handle = open(output, "w", encoding="utf-8") if output is not None else None
@@ -126,12 +130,9 @@ def ginrummy_sweep(count: int, seed: int, jobs: int | None, display: str, whole_
         click.echo("the equal games went through: "
                    + ", ".join(f"{what} {count}" for what, count in sorted(seen.items())))
     for r in results:
-        played = f" --human {r.human}" if r.human else ""
         if r.faults:
-            click.echo(f"  equal, original faults: --time {r.time} --variant {r.variant} "
-                       f"--sound {r.sound} --display {r.display}{played}")
+            click.echo(f"  equal, original faults: {r.options()}")
         if not r.equal:
-            click.echo(f"  differs: --time {r.time} --variant {r.variant} --sound {r.sound} "
-                       f"--display {r.display}{played}: {r.detail}")
+            click.echo(f"  differs: {r.options()}: {r.detail}")
     if equal != len(results):
         sys.exit(1)

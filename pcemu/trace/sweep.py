@@ -28,10 +28,12 @@ class Case:
     sound: bool
     colour: bool = True
     human: str | None = None        # a scripted player for your hand; None: demo mode
+    open_hands: bool = False
 
     def settings(self) -> game.Settings:
         return game.Settings(time=self.time, variant=self.variant, sound=self.sound,
-                             demo=self.human is None, colour=self.colour, human=self.human)
+                             demo=self.human is None, colour=self.colour, human=self.human,
+                             open_hands=self.open_hands)
 
 
 @dataclass
@@ -45,6 +47,13 @@ class Result:
     human: str = ""
     faults: bool = False            # equal, and both traces end where the original faults
     seen: dict[str, int] = field(default_factory=dict)   # situations(...) of an equal game
+    open_hands: bool = False
+
+    def options(self) -> str:
+        """The trace commands' options that re-run this start time."""
+        return (f"--time {self.time} --variant {self.variant} --sound {self.sound} "
+                f"--display {self.display}" + (" --open-hands" if self.open_hands else "")
+                + (f" --human {self.human}" if self.human else ""))
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -92,8 +101,7 @@ def check_case(case: Case, disk: str = "1612") -> Result:
     original = trace_original(settings, hands=0, disk=disk)
     python = game.python_trace(settings, hands=0)
     found = first_divergence(original, python, only=("start", "deal"))
-    return Result(game.format_time(case.time), case.variant, "on" if case.sound else "off",
-                  "colour" if case.colour else "mono", found is None, "" if found is None else describe(found, "original", "python"))
+    return _result(case, found is None, "" if found is None else describe(found, "original", "python"))
 
 
 # a game to 100 points takes a handful of hands; this only bounds a runaway trace
@@ -156,22 +164,24 @@ def check_game(case: Case, disk: str = "1612") -> Result:
         lambda: trace_original(settings, hands=MAX_HANDS_PER_GAME, disk=disk, first_game=True))
     python, python_stopped = _trace_or_failure(
         lambda: _first_game(game.python_trace(settings, MAX_HANDS_PER_GAME)))
-    names = (game.format_time(case.time), case.variant, "on" if case.sound else "off",
-             "colour" if case.colour else "mono")
-    human = case.human or ""
+    def result(equal: bool, detail: str, **more) -> Result:
+        return _result(case, equal, detail, **more)
     if stopped or python_stopped:
-        return Result(*names, False, f"trace stopped: original: {stopped or 'no'}; "
-                                     f"python: {python_stopped or 'no'}", human)
+        return result(False, f"trace stopped: original: {stopped or 'no'}; "
+                             f"python: {python_stopped or 'no'}")
     found = first_divergence(original, python)
     seen = dict(situations(original)) if found is None else {}
     if found is None and original[-1]["event"] == "fault":
-        return Result(*names, True, f"equal, original faults: {original[-1]['reason']}", human,
-                      faults=True, seen=seen)
+        return result(True, f"equal, original faults: {original[-1]['reason']}", faults=True, seen=seen)
     if found is None and original[-1]["event"] != "game_end":
-        return Result(*names, False, f"the first game did not end within {MAX_HANDS_PER_GAME} hands",
-                      human)
-    return Result(*names, found is None, "" if found is None else describe(found, "original", "python"),
-                  human, seen=seen)
+        return result(False, f"the first game did not end within {MAX_HANDS_PER_GAME} hands")
+    return result(found is None, "" if found is None else describe(found, "original", "python"), seen=seen)
+
+
+def _result(case: Case, equal: bool, detail: str, **more) -> Result:
+    return Result(game.format_time(case.time), case.variant, "on" if case.sound else "off",
+                  "colour" if case.colour else "mono", equal, detail, case.human or "",
+                  open_hands=case.open_hands, **more)
 
 
 def _check(args: tuple[Case, str, bool]) -> Result:

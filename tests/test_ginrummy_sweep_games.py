@@ -102,3 +102,17 @@ def test_open_hands_reaches_every_case_and_the_rerun_options(monkeypatch):
     assert all(c.open_hands and c.settings().open_hands for c in seen_cases)
     assert ("differs: --time 00:00:00.00 --variant standard --sound on --display colour --open-hands "
             "--human random:0: differs") in result.output
+
+
+@needs_originals
+@pytest.mark.originals
+def test_a_lay_off_on_a_phantom_straight_is_named_as_such():
+    """23:59:59.99 Space Cowboy, sound off, mono, demo, hand 4: the original lays 4D off on a
+    straight its lay-off routine only sees because line 6390 overwrote NSL; the Python game
+    does not reproduce this yet (docs/ginrummy-internals.md, section 12), and the tracer
+    says so instead of a bare 'on none of the knocker's melds' (about 10 s).  When the Python
+    game reproduces it, this becomes a test that both traces are equal."""
+    settings = game.Settings(time=(23, 59, 59, 99), variant="cowboy", sound=False, colour=False, demo=True)
+    with pytest.raises(tracer.TraceFailure, match=r"4D was laid off.*phantom straight.*NSL is 8, "
+                                                  r"the knocker has 1 straights"):
+        tracer.trace_original(settings, hands=4, disk=str(DISK1612))

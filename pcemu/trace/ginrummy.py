@@ -77,6 +77,7 @@ PV, UNMATCHED = 0x0FBC, 0x0FC6             # per player
 STRAIGHTS, FLATS = 0x0FFE, 0x100A          # S(4, 52), F(4, 52): S(m, 0) size, S(m, k) cards
 STRAIGHTS_LAID, FLATS_LAID = 0x101A, 0x1026  # copies the lay-offs extend
 N_STRAIGHTS, N_FLATS = 0x1016, 0x1018
+LAY_OFF_STRAIGHTS = 0x1178                  # NSL, the lay-offs' straight count (line 6230), overwritten
 SCORES, HANDS_WON, GAME_POINTS = 0x1086, 0x1090, 0x109A
 GAME, HAND, DEALER = 0x10A6, 0x10D0, 0x10D8
 OKLAHOMA, COWBOY = 0x10BC, 0x10BE
@@ -511,8 +512,20 @@ class GinRummyTracer:
             target = next((i for i, meld in enumerate(self._knocker_melds)
                            for grown in extended if card in grown and set(meld) <= set(grown)), None)
             if target is None:
-                raise TraceFailure(f"{card} was laid off, but on none of the knocker's melds")
+                raise TraceFailure(f"{card} was laid off, but on none of the knocker's melds"
+                                   + self._phantom_straights())
             self.events.append(trace.layoff_event(player_name(layer), card, target))
+
+    def _phantom_straights(self) -> str:
+        """Why a lay-off can miss every meld: lines 6390/6440 overwrite the routine's
+        straight count NSL with a straight's new size, and later scans read rows past
+        the real straights (docs/ginrummy-internals.md, section 12)."""
+        count, scanned = self.process.integer(N_STRAIGHTS), self.process.integer(LAY_OFF_STRAIGHTS)
+        if scanned <= count:
+            return ""
+        return (f": on a phantom straight (the lay-off routine's straight count NSL is {scanned}, "
+                f"the knocker has {count} straights; docs/ginrummy-internals.md, section 12), "
+                "which the Python game does not reproduce")
 
     def _hand_end(self) -> None:
         p = self.process

@@ -80,6 +80,7 @@ class Table:
     cowboy: bool = False           # [10BE]
     melds: dict = field(default_factory=dict)   # the melds of each player's last arrangement
     places: int = 10               # [10FC]: the places the last arrangement closed up
+    arrays: "MeldArrays" = field(default_factory=lambda: MeldArrays())   # S(), SL(): whole program
 
     def pile_top(self) -> int | None:
         n = self.hands[PILE][0]
@@ -289,6 +290,177 @@ def _flats(g: Sequence[int]) -> list[list[int]]:
             for r in range(1, 14) if sum(1 for c in g if fn_rank(c) == r) >= 3]
 
 
+ROWS = 5                      # S(4, 52) and SL(4, 52): rows 0-4, stored column by column
+ARRAY_WORDS = ROWS * 53
+
+
+def cell(m: int, j: int) -> int:
+    """The word of S(M, J) or SL(M, J) in the array (column-major, as QuickBASIC stores it)."""
+    return j * ROWS + m
+
+
+@dataclass
+class MeldArrays:
+    """The straights array S() (DGROUP:0FFE) word for word as the program leaves it,
+    stale cells included, and row 0 of the lay-offs' copy SL() (DGROUP:101A), which no
+    copy ever writes.  They live as long as the program: one per session, shared by
+    every hand's Table (docs/ginrummy-internals.md, section 12, phantom straights)."""
+
+    s: list[int] = field(default_factory=lambda: [0] * ARRAY_WORDS)
+    sl: list[int] = field(default_factory=lambda: [0] * ARRAY_WORDS)
+
+    def scan_straights(self, g: Sequence[int]) -> None:
+        """The writes of lines 7650-7970 (the search `_straights` does): S(1..4, 0) = 0,
+        then each run attempt counts itself in S(NS + 1, 0) and stores its cards in
+        S(NS + 1, 1..); a run shorter than 3 only sets S(NS + 1, 0) = 0 again."""
+        s = self.s
+        for m in range(1, 5):
+            s[cell(m, 0)] = 0
+        found = 0
+
+        def store(card: int) -> None:
+            size = s[cell(found + 1, 0)] + 1
+            s[cell(found + 1, 0)] = size
+            s[cell(found + 1, size)] = card
+
+        def close(count: int) -> int:
+            if count >= 3:
+                return found + 1
+            s[cell(found + 1, 0)] = 0
+            return found
+        for suit in SUIT_ORDER:
+            for j in range(len(g), 2, -1):
+                if fn_suit(g[j - 1]) != suit:
+                    continue
+                rank, count = fn_rank(g[j - 1]), 1
+                store(g[j - 1])
+                for i in range(j - 1, 0, -1):
+                    card = g[i - 1]
+                    if fn_suit(card) != suit:
+                        continue
+                    if fn_rank(card) == rank - 1:
+                        count += 1
+                        rank -= 1
+                        store(card)
+                        continue
+                    found = close(count)
+                    rank, count = fn_rank(card), 1
+                    store(card)
+                found = close(count)
+                break
+
+    def regroup(self, combination: int, conflicts, straights: int) -> None:
+        """Lines 8890-8960 before the new search: line 9200 marks each shared card that
+        leaves its straight -1, then each of the ``straights`` rows is reversed in place
+        (its cards 1..S(I, 0), marks included)."""
+        s, bit = self.s, 1
+        for i, k, _m, _n in conflicts:
+            if bit & combination:
+                s[cell(i + 1, k + 1)] = -1
+            bit *= 2
+        for m in range(1, straights + 1):
+            size = s[cell(m, 0)]
+            row = [s[cell(m, j)] for j in range(1, size + 1)]
+            for j, card in enumerate(reversed(row), 1):
+                s[cell(m, j)] = card
+
+
+class UnmodelledMemory(RuntimeError):
+    """The original would read or write past the end of SL() here: what lies there (the
+    far heap after the array) is not modelled, so the Python game cannot go on."""
+
+
+@dataclass(frozen=True)
+class ProgramLayOff:
+    """One card laid off by lines 6030-6120: ``row`` of SL() (a straight) or FL() (a
+    flat) that line 6260 found it fits; a straight row past the knocker's straights is
+    a phantom (docs/ginrummy-internals.md, section 12)."""
+    card: int
+    flat: bool
+    row: int
+
+
+def program_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLayOff], int]:
+    """Lines 5980-6530 as the program runs them, on its arrays: the cards ``other`` lays
+    off and his PV after them.  Lines 6390 and 6440 keep a straight's new size in NSL,
+    the very count line 6310 loops to, so a later scan reads rows of SL() past the
+    knocker's straights; SL() is column-major with 5 rows, so row I >= 5 is row I - 5 one
+    column on.  That is reproduced word for word."""
+    a = t.arrays
+    straights = [m for m in t.melds[knocker] if rules.is_straight(m)]
+    flats = [[number_of(c) for c in m] for m in t.melds[knocker] if not rules.is_straight(m)]
+    sl = a.sl
+    for m in range(1, 5):                                                # line 6210
+        for j in range(53):
+            sl[cell(m, j)] = a.s[cell(m, j)]
+    fl = {m: list(cards) for m, cards in enumerate(flats, 1)}            # line 6220
+    counts = {"nsl": len(straights), "nfl": len(flats)}                  # line 6230
+
+    def read(i: int, j: int) -> int:
+        word = cell(i, j)
+        if word >= ARRAY_WORDS:
+            raise UnmodelledMemory(f"the lay-offs read SL({i}, {j}), past the end of the array")
+        return sl[word]
+
+    def write(i: int, j: int, value: int) -> None:
+        word = cell(i, j)
+        if word >= ARRAY_WORDS:
+            raise UnmodelledMemory(f"the lay-offs write SL({i}, {j}), past the end of the array")
+        sl[word] = value
+
+    def fits(x: int) -> ProgramLayOff | None:                            # lines 6260-6530
+        rank, suit = fn_rank(x), fn_suit(x)
+        for i in range(1, counts["nsl"] + 1):
+            size = read(i, 0)
+            if size < 3:
+                continue
+            step = fn_rank(read(i, 2)) - fn_rank(read(i, 1))
+            step = (step > 0) - (step < 0)                               # SGN (line 6330)
+            top = read(i, 1)
+            if fn_suit(top) == suit and fn_rank(top) - step == rank:     # line 6370
+                for j in range(size, 0, -1):
+                    write(i, j + 1, read(i, j))
+                write(i, 1, x)
+                counts["nsl"] = size + 1
+                write(i, 0, counts["nsl"])
+                return ProgramLayOff(x, False, i)
+            last = read(i, read(i, 0))
+            if fn_suit(last) == suit and step + fn_rank(last) == rank:   # line 6420
+                counts["nsl"] = size + 1
+                write(i, 0, counts["nsl"])
+                write(i, counts["nsl"], x)
+                return ProgramLayOff(x, False, i)
+        for i in range(1, counts["nfl"] + 1):                            # lines 6490-6530
+            cards = fl.get(i, [])
+            if len(cards) < 3 or fn_rank(cards[0]) != rank:
+                continue
+            cards.append(x)
+            counts["nfl"] = len(cards)
+            return ProgramLayOff(x, True, i)
+        return None
+
+    hand = t.hands[other][:t.hands[other][0] + 1]                       # T(), line 6010
+    pv, unmatched = t.pv[other], t.unmatched[other]
+    laid: list[ProgramLayOff] = []
+    if pv < 1 or unmatched < 1:                                          # line 5980
+        return laid, pv
+    while True:                                                          # line 6030
+        for k in range(hand[0] - unmatched + 1, hand[0] + 1):
+            x = hand[k]
+            if x == 0:
+                continue
+            found = fits(x)
+            if found is None:
+                continue
+            hand[k] = 0                                                  # line 6090
+            pv -= value(fn_rank(x))
+            unmatched -= 1
+            laid.append(found)
+            break                                                        # line 6120: GOTO 6030
+        else:
+            return laid, pv
+
+
 def _apply(combination: int, conflicts, straights, flats):
     """Line 9200: each shared card leaves the straight when its bit is set, else the
     flat (-1 marks it); the sum of the ranks taken out ([11EA])."""
@@ -393,6 +565,7 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
         t.rank_count[fn_rank(c)][p] += 1
     e = _rank_sorted(cards)                                             # 7500
     straights, flats = _straights(e), _flats(e)                         # 7600, 7990
+    t.arrays.scan_straights(e)
     conflicts = [(i, k, m, n) for i, run in enumerate(straights) for k, c in enumerate(run)
                  for m, flat in enumerate(flats) for n, d in enumerate(flat) if c == d]
     if len(conflicts) > MAX_SHARED:                                     # 8240-8320
@@ -417,7 +590,10 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
                     continue
             best_total, best_taken, best = total, taken, combination
         s, f, _taken = _apply(best, conflicts, straights, flats)       # 8890-9170
-        straights = _straights([c for run in s for c in reversed(run) if c > 0])
+        t.arrays.regroup(best, conflicts, len(straights))
+        regrouped = [c for run in s for c in reversed(run) if c > 0]
+        straights = _straights(regrouped)
+        t.arrays.scan_straights(regrouped)
         flats = _flats([c for flat in f for c in reversed(flat) if c > 0])
     order = list(e)                                                     # 9650
     if _hidden(t, p):                                                   # 9660
@@ -469,7 +645,7 @@ class DemoHand:
 
     @classmethod
     def dealt(cls, deck: Sequence[int], dealer: int, variant: str, random: OriginalRandom,
-              open_hands: bool = False) -> "DemoHand":
+              open_hands: bool = False, arrays: MeldArrays | None = None) -> "DemoHand":
         """The table after lines 2020-2220: H(non-dealer) = D(1), D(3), ..., H(dealer) =
         D(2), D(4), ..., the upcard D(21) on the pile, TOP = 21."""
         d = [0, *deck]
@@ -481,7 +657,8 @@ class DemoHand:
         hands[PILE][0], hands[PILE][1] = 1, d[21]
         t = Table(hands, [0] * 4, [0] * 4, [[0] * 4 for _ in range(14)], d, 21, turn=0,
                   knock_value=10, knock_set=False, open_hands=open_hands,
-                  oklahoma=variant != rules.STANDARD, cowboy=variant == rules.COWBOY)
+                  oklahoma=variant != rules.STANDARD, cowboy=variant == rules.COWBOY,
+                  arrays=arrays if arrays is not None else MeldArrays())
         update_knock_value(t)          # the value the deal shows (the upcard's, but for standard)
         hand = cls(t, random, dealer, variant)
         hand._note_knock_value()
@@ -666,18 +843,21 @@ class DemoHand:
                                                        left_out=left_out))
         knocker_pv, other_pv = t.pv[k], t.pv[other]
         if knocker_pv > 0:                                              # line 2630
-            places = t.hands[other][1:t.hands[other][0] + 1]
-            slots = [_card(c) if c > 0 else None for c in places]
-            laid = rules.original_lay_off(slots, t.unmatched[other], other_pv, melds)
-            for item in laid.lay_offs:
-                target = next((i for i, meld in enumerate(shown) for grown in laid.melds
-                               if item.card in grown and set(meld) <= set(grown)), None)
+            laid, other_pv = program_lay_offs(t, k, other)
+            rows = {False: [m for m in melds if rules.is_straight(m)],
+                    True: [m for m in melds if not rules.is_straight(m)]}
+            for item in laid:
+                card = _card(item.card)
+                if not item.flat and item.row > len(rows[False]):
+                    self.events.append(trace.phantom_layoff_event(self._name(other), card, item.row))
+                    continue
+                meld = set(rows[item.flat][item.row - 1])
+                target = next((i for i, m in enumerate(shown) if set(m) == meld), None)
                 if target is None:
-                    raise UnshownMeld(f"{item.card} was laid off, but on none of the knocker's melds")
-                self.events.append(trace.layoff_event(self._name(other), item.card, target))
-            other_pv = laid.pv
+                    raise UnshownMeld(f"{card} was laid off, but on none of the knocker's melds")
+                self.events.append(trace.layoff_event(self._name(other), card, target))
             # line 5980: no scan when the opponent has nothing unmatched
-            self.laid_off = bool(laid.lay_offs) and t.pv[other] >= 1 and t.unmatched[other] >= 1
+            self.laid_off = bool(laid) and t.pv[other] >= 1 and t.unmatched[other] >= 1
         doubled = t.oklahoma and t.knock_suit == self.doubling_suit
         score = rules.score_hand(knocker_pv, other_pv, doubled)
         self.outcome = (score, k, knocker_pv, other_pv)

@@ -90,6 +90,7 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
                                                  colour=settings.colour)
     match = Match(settings.variant)
     tunes = computer.Tunes()
+    arrays = computer.MeldArrays()                  # S() and SL() live as long as the program
     policy = human.policy_from(settings.human) if settings.human is not None else None
     played = 0
     while True:
@@ -99,7 +100,8 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
         if not settings.played or played >= hands:
             return events
         try:
-            next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events, policy)
+            next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events, policy,
+                                               arrays)
         except computer.SharedCardsOverflow as fault:      # the original goes wrong here: stop
             events.append(fault.event())
             return events
@@ -123,16 +125,17 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
 
 def demo_hand(settings: Settings, dealt: original.Deal, random: original.OriginalRandom,
               match: Match, tunes: "computer.Tunes", events: list[dict],
-              policy: "human.HumanPolicy | None" = None) -> tuple[int, bool]:
+              policy: "human.HumanPolicy | None" = None,
+              arrays: "computer.MeldArrays | None" = None) -> tuple[int, bool]:
     """One hand with the computer on both sides, or ``policy`` playing your hand, and its
     score (lines 2230-3060); returns the next dealer and whether the game is over (its end
     is written)."""
     if policy is None:
         hand = computer.DemoHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
-                                       settings.open_hands)
+                                       settings.open_hands, arrays)
     else:
         hand = HumanHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
-                               settings.open_hands)
+                               settings.open_hands, arrays)
         hand.policy = policy
     try:
         hand.play()

@@ -93,6 +93,7 @@ class Session:
         self.random = _MessageRandom(original.OriginalRandom.seeded(start, colour), self._on_message)
         self.sound, self.demo = True, False
         self.variant, self.open_hands = rules.STANDARD, False
+        self.meld_arrays = computer.MeldArrays()        # S() and SL() live as long as the program
         self.frame = ts.Frame()
         self.hand: TerminalHand | None = None
         self.hand_started = self.game_started = 0.0
@@ -383,7 +384,7 @@ class Session:
                                  dealt.hand(YOU), dealt.hand(ME), dealt.upcard, dealt.stock)
         self.events.extend(state.events)                   # the deal, as the traces write it
         hand = TerminalHand.dealt(dealt.deck, dealt.dealer, self.variant, self.random,
-                                  self.open_hands)
+                                  self.open_hands, self.meld_arrays)
         hand.session, hand.policy = self, KeyboardPolicy(self)
         hand.first_event = len(self.events)
         hand.events = self.events                          # the hand's events, as they happen

@@ -109,6 +109,15 @@ def layoff_event(player: str, card: Card, meld: int) -> dict:
     return {"event": "layoff", "player": player, "card": str(card), "meld": meld}
 
 
+def phantom_layoff_event(player: str, card: Card, row: int) -> dict:
+    """A card laid off on a phantom straight: row ``row`` of the lay-offs' copy SL(), past
+    the knocker's straights, which the program scans because lines 6390/6440 overwrite
+    its straight count (docs/ginrummy-internals.md, section 12).  No meld of the knocker's
+    grows; ``meld`` is null."""
+    return {"event": "layoff", "player": player, "card": str(card), "meld": None,
+            "phantom_straight": row}
+
+
 def hand_end_event(*, result: str, winner: str, knocker: str, points: int, double: bool,
                    knocker_points: int, opponent_points: int, scores: dict[str, int],
                    hands_won: dict[str, int]) -> dict:

@@ -67,6 +67,7 @@ LINE_MESSAGE = 12640          # GOSUB 12640 shows M$ on line 18
 LINE_ARRANGED = 7480          # RETURN of the arrangement (GOSUB 7420 arranges H(P, .))
 LINE_LAY_OFFS = 2630          # IF PV(KNOCKER) > 0 THEN lay-offs: after line 2540 arranged the knocker again
 LINE_SHARED_STORED = 8320     # reached only after line 8310 stored shared card C in CONF
+LINE_LAID_ONE = 6100          # a card was just laid off: X, and the row I of SL() or FL() it went on
 
 # DGROUP offsets
 RND_STATE = 0x0850
@@ -78,6 +79,8 @@ STRAIGHTS, FLATS = 0x0FFE, 0x100A          # S(4, 52), F(4, 52): S(m, 0) size, S
 STRAIGHTS_LAID, FLATS_LAID = 0x101A, 0x1026  # copies the lay-offs extend
 N_STRAIGHTS, N_FLATS = 0x1016, 0x1018
 LAY_OFF_STRAIGHTS = 0x1178                  # NSL, the lay-offs' straight count (line 6230), overwritten
+LAY_OFF_FLATS = 0x117A                      # NFL, their flat count
+LAID_CARD, LAID_ROW = 0x1132, 0x0F74        # X, and I of the FOR loop of line 6310 or 6490
 SCORES, HANDS_WON, GAME_POINTS = 0x1086, 0x1090, 0x109A
 GAME, HAND, DEALER = 0x10A6, 0x10D0, 0x10D8
 OKLAHOMA, COWBOY = 0x10BC, 0x10BE
@@ -189,6 +192,8 @@ class GinRummyTracer:
         p.at_line(LINE_ARRANGED, self._arrangement_done)
         p.at_line(LINE_LAY_OFFS, self._arranged_again)
         p.at_line(LINE_SHARED_STORED, self._shared_card_stored)
+        p.at_line(LINE_LAID_ONE, self._laid_one)
+        self._laid: list[tuple[Card, bool, int]] = []    # (card, on a flat, row) per lay-off
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -502,30 +507,42 @@ class GinRummyTracer:
         self.events.append(computer.shared_cards_fault(player_name(self.process.integer(P_ARG))))
         self._stop()
 
+    def _laid_one(self) -> None:
+        """Line 6100: card X has just been laid off on row I of SL() (lines 6380-6440) or
+        of FL() (line 6520); FL's row then ends with X and holds NFL cards."""
+        p = self.process
+        card, row = p.integer(LAID_CARD), p.integer(LAID_ROW)
+        flat = False
+        if 1 <= row <= MAX_MELDS:
+            size = p.array2(FLATS_LAID, MAX_MELDS, 52)[row][0]
+            flat = size == p.integer(LAY_OFF_FLATS) and p.array2(FLATS_LAID, MAX_MELDS, 52)[row][size] == card
+        self._laid.append((card_of(card), flat, row))
+
     def _lay_off(self, text: str) -> None:
+        """The message of line 6170 names the places laid off; line 6100 told which row of
+        SL() or FL() took each card.  A straight row past the knocker's straights is a
+        phantom (docs/ginrummy-internals.md, section 12)."""
         p = self.process
         layer = p.integer(OTHER)
         slots = self._hand(layer)
-        extended = self._melds(STRAIGHTS_LAID, FLATS_LAID)
-        for position in text.split("CARD", 1)[1].split():
-            card = card_of(slots[int(position) - 1])
-            target = next((i for i, meld in enumerate(self._knocker_melds)
-                           for grown in extended if card in grown and set(meld) <= set(grown)), None)
+        melds = self._melds(STRAIGHTS, FLATS)
+        straights = p.integer(N_STRAIGHTS)
+        rows = {False: melds[:straights], True: melds[straights:]}
+        laid, self._laid = self._laid, []
+        positions = text.split("CARD", 1)[1].split()
+        if len(laid) != len(positions):
+            raise TraceFailure(f"'{text}': {len(laid)} lay-offs were seen at line 6100")
+        for position, (card, flat, row) in zip(positions, laid):
+            if card_of(slots[int(position) - 1]) != card:
+                raise TraceFailure(f"'{text}': place {position} is not {card}, the card laid off")
+            if not flat and row > straights:
+                self.events.append(trace.phantom_layoff_event(player_name(layer), card, row))
+                continue
+            meld = set(rows[flat][row - 1]) if row - 1 < len(rows[flat]) else set()
+            target = next((i for i, m in enumerate(self._knocker_melds) if set(m) == meld), None)
             if target is None:
-                raise TraceFailure(f"{card} was laid off, but on none of the knocker's melds"
-                                   + self._phantom_straights())
+                raise TraceFailure(f"{card} was laid off, but on none of the knocker's melds")
             self.events.append(trace.layoff_event(player_name(layer), card, target))
-
-    def _phantom_straights(self) -> str:
-        """Why a lay-off can miss every meld: lines 6390/6440 overwrite the routine's
-        straight count NSL with a straight's new size, and later scans read rows past
-        the real straights (docs/ginrummy-internals.md, section 12)."""
-        count, scanned = self.process.integer(N_STRAIGHTS), self.process.integer(LAY_OFF_STRAIGHTS)
-        if scanned <= count:
-            return ""
-        return (f": on a phantom straight (the lay-off routine's straight count NSL is {scanned}, "
-                f"the knocker has {count} straights; docs/ginrummy-internals.md, section 12), "
-                "which the Python game does not reproduce")
 
     def _hand_end(self) -> None:
         p = self.process
@@ -555,6 +572,7 @@ class GinRummyTracer:
     def _hand_over(self) -> None:
         self.hands_done += 1
         self._pending_draw = self._pending_discard = None
+        self._laid.clear()
         self._arranged.clear()
         self._last_discard.clear()
         self.in_hand = False

@@ -125,6 +125,8 @@ def situations(events: Sequence[dict]) -> Counter:
                 seen[f"undercut of a knock by {e['knocker']}"] += 1
         elif kind in ("knock_declined", "layoff", "dead_hand", "fault"):
             seen[kind.replace("_", " ")] += 1
+            if e.get("phantom_straight"):
+                seen["lay-off on a phantom straight"] += 1
         elif kind == "rearranged":
             seen["rearranged"] += 1
             if e.get("left_out"):

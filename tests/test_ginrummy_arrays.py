@@ -94,9 +94,14 @@ def test_a_phantom_row_takes_a_card_that_fits_its_stale_cells():
     assert pv == t.pv[2] - 7 - 4 - 8
 
 
-def test_a_read_past_the_end_of_sl_stops_the_python_game():
+def test_a_read_just_past_sl_finds_the_heap_header_and_further_stops_the_python_game():
     t = _table(["6H", "5H", "4H", "3H", "2H", "AH", "AC", "2S", "3S", "4C"],
                ["QS", "QD", "QC", "3D", "9D", "JC", "7S", "10D", "4S", "7H"])
-    t.arrays.s[computer.cell(2, 1)] = 52          # a stale card number (KS... the last) as a size
-    with pytest.raises(computer.UnmodelledMemory, match="past the end"):
+    t.arrays.s[computer.cell(2, 1)] = 52          # a stale card number (KS) as row 7's size:
+    laid, _pv = computer.program_lay_offs(t, 1, 2)   # its last card is word 267, padding (0)
+    assert [str(computer._card(item.card)) for item in laid] == ["7H"]
+    t = _table(["6H", "5H", "4H", "3H", "2H", "AH", "AC", "2S", "3S", "4C"],
+               ["QS", "QD", "QC", "3D", "9D", "JC", "7S", "10D", "4S", "7H"])
+    t.arrays.s[computer.cell(2, 1)] = 60          # a size reaching FL()'s words (word 307)
+    with pytest.raises(computer.UnmodelledMemory, match="in FL"):
         computer.program_lay_offs(t, 1, 2)

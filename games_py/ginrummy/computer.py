@@ -292,6 +292,10 @@ def _flats(g: Sequence[int]) -> list[list[int]]:
 
 ROWS = 5                      # S(4, 52) and SL(4, 52): rows 0-4, stored column by column
 ARRAY_WORDS = ROWS * 53
+# What the far heap holds right after SL()'s 265 words, up to FL()'s data: padding, then
+# the heap's header of the FL() block (its size 530 bytes, the back pointer to its
+# descriptor DGROUP:1026).  Read in the machine; the same at every lay-off seen.
+AFTER_SL = (0, 0, 0, 0, 0, 0, 0, 15, 34, 530, 0, 0, 16384, 4134, 0)
 
 
 def cell(m: int, j: int) -> int:
@@ -398,9 +402,12 @@ def program_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLa
 
     def read(i: int, j: int) -> int:
         word = cell(i, j)
-        if word >= ARRAY_WORDS:
-            raise UnmodelledMemory(f"the lay-offs read SL({i}, {j}), past the end of the array")
-        return sl[word]
+        if word < ARRAY_WORDS:
+            return sl[word]
+        if word < ARRAY_WORDS + len(AFTER_SL):
+            return AFTER_SL[word - ARRAY_WORDS]
+        raise UnmodelledMemory(f"the lay-offs read SL({i}, {j}), past the end of the array "
+                               "and its heap header, in FL()'s data")
 
     def write(i: int, j: int, value: int) -> None:
         word = cell(i, j)

@@ -145,11 +145,11 @@ def _first_game(events: list[dict]) -> list[dict]:
 
 def _trace_or_failure(make_trace: Callable[[], list[dict]]) -> tuple[list[dict], str]:
     """The events, or the events so far (none) and why the trace stopped."""
-    from games_py.ginrummy.computer import UnshownMeld
+    from games_py.ginrummy.computer import UnmodelledMemory, UnshownMeld
     from pcemu.trace.ginrummy import TraceFailure
     try:
         return make_trace(), ""
-    except (TraceFailure, UnshownMeld) as exc:
+    except (TraceFailure, UnshownMeld, UnmodelledMemory) as exc:
         return [], str(exc)
 
 

@@ -384,6 +384,12 @@ class ProgramLayOff:
     row: int
 
 
+def straights_and_flats(melds: Sequence[Sequence[Card]]) -> tuple[list, list]:
+    """An arrangement's melds as the rows of S() and F(): the straights, then the flats."""
+    return ([m for m in melds if rules.is_straight(m)],
+            [m for m in melds if not rules.is_straight(m)])
+
+
 def program_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLayOff], int]:
     """Lines 5980-6530 as the program runs them, on its arrays: the cards ``other`` lays
     off and his PV after them.  Lines 6390 and 6440 keep a straight's new size in NSL,
@@ -391,14 +397,13 @@ def program_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLa
     knocker's straights; SL() is column-major with 5 rows, so row I >= 5 is row I - 5 one
     column on.  That is reproduced word for word."""
     a = t.arrays
-    straights = [m for m in t.melds[knocker] if rules.is_straight(m)]
-    flats = [[number_of(c) for c in m] for m in t.melds[knocker] if not rules.is_straight(m)]
+    straights, flats = straights_and_flats(t.melds[knocker])
     sl = a.sl
     for m in range(1, 5):                                                # line 6210
         for j in range(53):
             sl[cell(m, j)] = a.s[cell(m, j)]
-    fl = {m: list(cards) for m, cards in enumerate(flats, 1)}            # line 6220
-    counts = {"nsl": len(straights), "nfl": len(flats)}                  # line 6230
+    fl = {m: [number_of(c) for c in cards] for m, cards in enumerate(flats, 1)}   # line 6220
+    nsl, nfl = len(straights), len(flats)                                # line 6230
 
     def read(i: int, j: int) -> int:
         word = cell(i, j)
@@ -416,8 +421,9 @@ def program_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLa
         sl[word] = value
 
     def fits(x: int) -> ProgramLayOff | None:                            # lines 6260-6530
+        nonlocal nsl, nfl
         rank, suit = fn_rank(x), fn_suit(x)
-        for i in range(1, counts["nsl"] + 1):
+        for i in range(1, nsl + 1):
             size = read(i, 0)
             if size < 3:
                 continue
@@ -428,21 +434,21 @@ def program_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLa
                 for j in range(size, 0, -1):
                     write(i, j + 1, read(i, j))
                 write(i, 1, x)
-                counts["nsl"] = size + 1
-                write(i, 0, counts["nsl"])
+                nsl = size + 1
+                write(i, 0, nsl)
                 return ProgramLayOff(x, False, i)
             last = read(i, read(i, 0))
             if fn_suit(last) == suit and step + fn_rank(last) == rank:   # line 6420
-                counts["nsl"] = size + 1
-                write(i, 0, counts["nsl"])
-                write(i, counts["nsl"], x)
+                nsl = size + 1
+                write(i, 0, nsl)
+                write(i, nsl, x)
                 return ProgramLayOff(x, False, i)
-        for i in range(1, counts["nfl"] + 1):                            # lines 6490-6530
+        for i in range(1, nfl + 1):                                      # lines 6490-6530
             cards = fl.get(i, [])
             if len(cards) < 3 or fn_rank(cards[0]) != rank:
                 continue
             cards.append(x)
-            counts["nfl"] = len(cards)
+            nfl = len(cards)
             return ProgramLayOff(x, True, i)
         return None
 
@@ -851,11 +857,11 @@ class DemoHand:
         knocker_pv, other_pv = t.pv[k], t.pv[other]
         if knocker_pv > 0:                                              # line 2630
             laid, other_pv = program_lay_offs(t, k, other)
-            rows = {False: [m for m in melds if rules.is_straight(m)],
-                    True: [m for m in melds if not rules.is_straight(m)]}
+            straights, flats = straights_and_flats(melds)
+            rows = {False: straights, True: flats}
             for item in laid:
                 card = _card(item.card)
-                if not item.flat and item.row > len(rows[False]):
+                if not item.flat and item.row > len(straights):
                     self.events.append(trace.phantom_layoff_event(self._name(other), card, item.row))
                     continue
                 meld = set(rows[item.flat][item.row - 1])

@@ -78,8 +78,7 @@ PV, UNMATCHED = 0x0FBC, 0x0FC6             # per player
 STRAIGHTS, FLATS = 0x0FFE, 0x100A          # S(4, 52), F(4, 52): S(m, 0) size, S(m, k) cards
 STRAIGHTS_LAID, FLATS_LAID = 0x101A, 0x1026  # copies the lay-offs extend
 N_STRAIGHTS, N_FLATS = 0x1016, 0x1018
-LAY_OFF_STRAIGHTS = 0x1178                  # NSL, the lay-offs' straight count (line 6230), overwritten
-LAY_OFF_FLATS = 0x117A                      # NFL, their flat count
+LAY_OFF_FLATS = 0x117A                      # NFL, the lay-offs' flat count (line 6230)
 LAID_CARD, LAID_ROW = 0x1132, 0x0F74        # X, and I of the FOR loop of line 6310 or 6490
 SCORES, HANDS_WON, GAME_POINTS = 0x1086, 0x1090, 0x109A
 GAME, HAND, DEALER = 0x10A6, 0x10D0, 0x10D8
@@ -514,8 +513,8 @@ class GinRummyTracer:
         card, row = p.integer(LAID_CARD), p.integer(LAID_ROW)
         flat = False
         if 1 <= row <= MAX_MELDS:
-            size = p.array2(FLATS_LAID, MAX_MELDS, 52)[row][0]
-            flat = size == p.integer(LAY_OFF_FLATS) and p.array2(FLATS_LAID, MAX_MELDS, 52)[row][size] == card
+            cells = p.array2(FLATS_LAID, MAX_MELDS, 52)[row]
+            flat = cells[0] == p.integer(LAY_OFF_FLATS) and cells[cells[0]] == card
         self._laid.append((card_of(card), flat, row))
 
     def _lay_off(self, text: str) -> None:

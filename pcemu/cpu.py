@@ -107,6 +107,7 @@ _ALL = {**REGISTERS, **BYTE_REGISTERS}
 # byte register -> (the word register holding it, shift)
 _SNAP_NAMES = tuple(REGISTERS)
 _SNAP_INDEX = {name: i for i, name in enumerate(_SNAP_NAMES)}
+_SNAP_CS, _SNAP_IP, _SNAP_FLAGS = _SNAP_INDEX["cs"], _SNAP_INDEX["ip"], _SNAP_INDEX["flags"]
 # byte register -> (index of the word register holding it, shift)
 _BYTE_OF = {name: (_SNAP_INDEX[name[0] + "x"], 8 if name[1] == "h" else 0) for name in BYTE_REGISTERS}
 _SEGMENTS = {X.UC_X86_REG_CS, X.UC_X86_REG_DS, X.UC_X86_REG_ES, X.UC_X86_REG_SS}
@@ -152,13 +153,15 @@ class Cpu:
         self._snap_ids = (ctypes.c_int * n)(*(REGISTERS[name] for name in _SNAP_NAMES))
         self._snap_values = (ctypes.c_uint64 * n)()
         self._snap = None
+        self._halted = ctypes.c_int(0)
+        self._halted_ref = ctypes.byref(self._halted)
         self._snap_ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self._snap_values) + 8 * i
                                                    for i in range(n)))
         self.fast = self._install_native() if native else None
         if self.fast is None:
             self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
             self.uc.hook_add(UC_HOOK_INSN, self._hook_in, None, 1, 0, X.UC_X86_INS_IN)
-        self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
+            self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
         self._stop_requested = False
         self._needs_fresh_context = False
         self._fresh_context = self.uc.context_save()
@@ -186,9 +189,10 @@ class Cpu:
         self._c_in = native.IN_CALLBACK(self._native_in_fallback)
         state.on_interrupt = ctypes.cast(self._c_interrupt, ctypes.c_void_p).value
         state.on_in = ctypes.cast(self._c_in, ctypes.c_void_p).value
-        self._c_handles = (ctypes.c_size_t(), ctypes.c_size_t())
-        err = lib.pcemu_fast_install(self._uch, ctypes.byref(state),
-                                     ctypes.byref(self._c_handles[0]), ctypes.byref(self._c_handles[1]))
+        self._c_out = native.OUT_CALLBACK(self._native_out_fallback)
+        state.on_out = ctypes.cast(self._c_out, ctypes.c_void_p).value
+        self._c_handles = (ctypes.c_size_t * native.HOOKS)()
+        err = lib.pcemu_fast_install(self._uch, ctypes.byref(state), self._c_handles)
         if err:
             raise UcError(err)
         self._native_lib = lib
@@ -239,6 +243,14 @@ class Cpu:
                 self.uc._hook_exception = exc
             self.uc.emu_stop()
             return 0xFF
+
+    def _native_out_fallback(self, _uc, port: int, size: int, value: int, _user) -> None:
+        try:
+            self._on_port_out(port, size, value)
+        except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
+            if self.uc._hook_exception is None:
+                self.uc._hook_exception = exc
+            self.uc.emu_stop()
 
     @property
     def port_reads(self) -> int:
@@ -334,7 +346,17 @@ class Cpu:
 
     @property
     def linear_ip(self) -> int:
+        snap = self._snap
+        if snap is not None:                  # after a slice: no Unicorn call
+            return ((snap[_SNAP_CS] << 4) + snap[_SNAP_IP]) & 0xFFFFF
         return linear(self.cs, self.ip)
+
+    @property
+    def interrupts_enabled(self) -> bool:
+        """FLAGS.IF (from the snapshot when there is one)."""
+        snap = self._snap
+        flags = snap[_SNAP_FLAGS] if snap is not None else self._reg(X.UC_X86_REG_FLAGS)
+        return bool(flags & FLAG_IF)
 
     # -- stack ----------------------------------------------------------------
     def push(self, value: int) -> None:
@@ -437,18 +459,29 @@ class Cpu:
         self._on_port_out(port, size, value)
 
     # -- running ----------------------------------------------------------------
-    def run(self, count: int, keep_snapshot: bool = False) -> SliceResult:
+    def run(self, count: int, keep_snapshot: bool = False, idle_watch: int | None = None) -> SliceResult:
         """Execute up to ``count`` instructions from CS:IP.
 
         With ``keep_snapshot`` the registers read in one call after the slice
         stay as the snapshot (the caller reads FLAGS, CS, IP next and must call
-        ``forget_snapshot`` when done); otherwise it is dropped.
+        ``forget_snapshot`` when done); otherwise it is dropped.  ``idle_watch``
+        (a linear address, native library only) is where the C hooks look for
+        an idle loop to skip in this slice (see ``pcemu/native/fastcpu.c``).
         """
         self._snap = None
         self._stop_requested = False
-        start = self.linear_ip
+        fast = self.fast
         try:
-            self.uc.emu_start(start, 0xFFFFFFFF, count=count)
+            if fast is not None:
+                if self._run_native(count, idle_watch):
+                    self.instructions += count
+                    reason = (STOP_REQUESTED if self._stop_requested
+                              else STOP_HALT if self._halted.value else STOP_COUNT)
+                    if not keep_snapshot:
+                        self._snap = None
+                    return SliceResult(reason, count)
+            else:
+                self.uc.emu_start(self.linear_ip, 0xFFFFFFFF, count=count)
         except UcError as err:
             if err.errno != UC_ERR_INSN_INVALID:
                 raise
@@ -468,6 +501,23 @@ class Cpu:
         finally:
             if not keep_snapshot:
                 self._snap = None
+
+    def _run_native(self, count: int, idle_watch: int | None) -> bool:
+        """The slice through pcemu_run_slice (C): True when it also took the snapshot,
+        cleared FLAGS' bits 12-15 and told whether a HLT ended it (the common case)."""
+        uc = self.uc
+        uc._hook_exception = None
+        err = self._native_lib.pcemu_run_slice(
+            self._uch, self._fast_ref, count, -1 if idle_watch is None else idle_watch,
+            self._snap_ids, self._snap_values, len(_SNAP_NAMES), self._halted_ref)
+        if err:
+            raise UcError(err)
+        if uc._hook_exception is not None:
+            raise uc._hook_exception
+        if self._needs_fresh_context:
+            return False
+        self._snap = self._snap_values
+        return True
 
     def _just_halted(self) -> bool:
         # Unicorn ends emu_start silently after HLT, leaving IP past it.
@@ -516,7 +566,7 @@ class Cpu:
         mem.write_far(cs, start, replacement)
         self._forget_code(cs, ip, len(original))
         try:
-            self.uc.emu_start(linear(cs, start), 0xFFFFFFFF, count=1)
+            self._run_one(linear(cs, start))
         except UcError as err:
             if err.errno != UC_ERR_INSN_INVALID:
                 raise
@@ -530,6 +580,14 @@ class Cpu:
         if self.cs == cs and self.ip == start:
             self.ip = ip                      # a REP stopped after one iteration: resume at the prefixes
         return True
+
+    def _run_one(self, start: int) -> None:
+        if self.fast is None:
+            self.uc.emu_start(start, 0xFFFFFFFF, count=1)
+        else:
+            self.fast.budget, self.fast.executed = 1, 0
+            self._native_lib.pcemu_probe_start(self._uch, self._fast_ref, -1)
+            self.uc.emu_start(start, 0xFFFFFFFF)
 
     def _forget_code(self, cs: int, ip: int, size: int) -> None:
         start = linear(cs, ip)

@@ -8,6 +8,7 @@ skips straight to the next event when the CPU halts waiting for one.
 """
 from __future__ import annotations
 
+import ctypes
 import datetime as _dt
 import hashlib
 import logging
@@ -70,6 +71,7 @@ class Machine:
         self._last_poll_serial = -2
         self._idle_streak = 0
         self._idle_stop = False              # the slice ended because the program only waits
+        self._resume_at: int | None = None   # CS:IP where the last slice ended
         self._if_wait_at: int | None = None  # where the last slice waiting for STI ended
         self._now_cache: tuple | None = None
         self.memory = Memory()
@@ -105,6 +107,7 @@ class Machine:
     def _build_devices(self, video: str, printer_capture) -> None:
         clock = self.clock
         self.pic = InterruptControllers()
+        self._master_isr = ctypes.addressof(self.pic.master.isr_cell)
         self.pit = Pit8253(self._pit_now, self._reschedule_timer, self._channel2_changed)
         self.kbc = KeyboardController(lambda: self.pic.raise_irq(1), self._schedule_after,
                                       clock.instructions_for_seconds(KEY_GAP_SECONDS))
@@ -130,6 +133,8 @@ class Machine:
         install_rom_font(self.memory)
         self.traps: dict[int, str] = dict(self.rom.traps)
         self._services = self._service_table()
+        self._video_trap = next(at for at, name in self.traps.items() if name == "int10")
+        self._native_crtc = None
         self._install_vectors()
         ticks = self.dos_clock.start_ticks
         bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=2, ticks=ticks)
@@ -428,11 +433,12 @@ class Machine:
         if not idle:
             self._idle_streak = 0
             return
-        if self._last_poll_serial == self._service_serial - 1:
+        serial = self._services_run()
+        if self._last_poll_serial == serial - 1:
             self._idle_streak += 1
         else:
             self._idle_streak = 1
-        self._last_poll_serial = self._service_serial
+        self._last_poll_serial = serial
         if self.fast_forward and self._idle_streak >= IDLE_POLLS:
             self._idle_streak = 0
             self._idle_stop = True
@@ -441,8 +447,14 @@ class Machine:
     def idle_neutral(self) -> None:
         """A service that changed nothing and told nothing new (the same cursor shape
         set again): it does not break a streak of idle polls around it."""
-        if self._last_poll_serial == self._service_serial - 1:
-            self._last_poll_serial = self._service_serial
+        serial = self._services_run()
+        if self._last_poll_serial == serial - 1:
+            self._last_poll_serial = serial
+
+    def _services_run(self) -> int:
+        """Services run so far, in Python or in C (INT 10h AH=02h/08h/09h, see _prepare_native)."""
+        fast = self.cpu.fast
+        return self._service_serial + (fast.native_services if fast is not None else 0)
 
     def bios_tick(self) -> None:
         for listener in self.listeners.get("tick", ()):
@@ -469,8 +481,7 @@ class Machine:
         clock = self.clock
         due = self.scheduler.next_due()
         budget = MAX_SLICE if due is None else max(1, min(MAX_SLICE, due - clock.now))
-        flags = self.cpu.flags
-        if not flags & FLAG_IF and self.pic.pending():
+        if not self.cpu.interrupts_enabled and self.pic.pending():
             # An IRQ waits for STI: short slices. One that would end where the last ended (a
             # loop whose length divides the slice, caught each time with IF clear, e.g. in a
             # service's stub) runs a single instruction instead, so the next end falls
@@ -481,9 +492,10 @@ class Machine:
         else:
             self._if_wait_at = None
         cpu = self.cpu
-        cpu.reset_port_reads()
         if cpu.fast is not None:
-            self._prepare_native(cpu.fast)
+            self._prepare_native(cpu.fast)     # (the C slice counts its INs from 0)
+        else:
+            cpu.reset_port_reads()
         try:
             self._run_slice(cpu, budget)
         finally:
@@ -491,7 +503,9 @@ class Machine:
 
     def _run_slice(self, cpu: Cpu, budget: int) -> None:
         clock = self.clock
-        result = cpu.run(budget, keep_snapshot=True)
+        # Where the last slice left the program (before any IRQ handler it now enters)
+        # is where a waiting program's loop most likely runs: the C hooks watch it.
+        result = cpu.run(budget, keep_snapshot=True, idle_watch=self._resume_at)
         if self._status_native:
             beam = self.video_card.beam
             beam._base, beam.reads = cpu.fast.beam_base, cpu.fast.beam_reads
@@ -511,6 +525,7 @@ class Machine:
                 due = self.scheduler.next_due()
                 if due is not None and due > clock.now:
                     clock.now = due
+        self._resume_at = cpu.linear_ip
         self.scheduler.fire_due()
         self._deliver_hardware_interrupt()
         if self._stopped:
@@ -523,17 +538,28 @@ class Machine:
             self._native_watched = watched
             self.cpu.native_vectors(NATIVE_VECTORS - watched)
         fast.clock_now = self.clock.now
-        self._status_native = self.video_profile == "cga" and not self.bus.watchers
-        if self._status_native:
+        # INT 10h AH=02h/08h/09h in C unless a tracer listens to services
+        fast.video_trap = -1 if self.listeners.get("service") else self._video_trap
+        crtc = self.video_card.crtc.registers
+        if crtc is not self._native_crtc:
+            self._native_crtc = crtc
+            self._native_crtc_view = (ctypes.c_uint8 * len(crtc)).from_buffer(crtc)
+            fast.crtc = ctypes.addressof(self._native_crtc_view)
+        # EOIs on port 20h in C unless a port watcher must see them
+        fast.master_isr = None if self.bus.watchers else self._master_isr
+        status_native = self.video_profile == "cga" and not self.bus.watchers
+        if status_native:
             beam = self.video_card.beam
-            fast.status_port = 0x3DA
-            fast.beam_base, fast.beam_reads, fast.frame = beam._base, beam.reads, beam.frame
-            fast.scanlines, fast.visible_lines = CGA_SCANLINES, CGA_VISIBLE_LINES
-        else:
+            fast.beam_base, fast.beam_reads = beam._base, beam.reads
+            if not self._status_native:
+                fast.status_port, fast.frame = 0x3DA, beam.frame
+                fast.scanlines, fast.visible_lines = CGA_SCANLINES, CGA_VISIBLE_LINES
+        elif self._status_native:
             fast.status_port = -1
+        self._status_native = status_native
 
     def _deliver_hardware_interrupt(self) -> None:
-        if not self.cpu.flags & FLAG_IF:
+        if not self.cpu.interrupts_enabled:
             return
         vector = self.pic.acknowledge()
         if vector is not None:

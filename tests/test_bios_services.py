@@ -90,7 +90,7 @@ pairs: .byte 0x41, 0x71, 0x42, 0x17
     assert cell(m, 8, 0) == ("A", 0x71) and cell(m, 8, 1) == ("B", 0x17)
     assert run.words(1, 0x200A) == [0x0707]                   # mode 2 does not
     assert run.words(1, 0x200C) == [0x0007]
-    assert m.video_card.crtc.registers[0x0A:0x0C] == [0x00, 0x07]
+    assert list(m.video_card.crtc.registers[0x0A:0x0C]) == [0x00, 0x07]
 
 
 def run_program_waiting(tmp_path, source: str, **options):

@@ -183,7 +183,7 @@ def test_reset_show_and_the_text_cursor_in_video_memory(tmp_path):
     assert cell(m, 6, 12) == (0x18, 0x0F)
     key(run, "w")                                            # the hardware cursor instead
     registers = m.video_card.crtc.registers
-    assert registers[0x0A:0x0C] == [6, 7]
+    assert list(registers[0x0A:0x0C]) == [6, 7]
     assert (registers[0x0E] << 8 | registers[0x0F]) == 6 * 80 + 12
     assert cell(m, 6, 12)[0] != 0x18                         # the software cursor is gone
     key(run, "h")

@@ -1,12 +1,15 @@
 """The accelerations change the cost of a run, never what the program computes.
 
 The same scripted session runs twice, ``Machine(accelerate=True)`` (software
-interrupts and the CGA status port answered by the C hooks of pcemu/native)
-and ``accelerate=False`` (every hook in Python).  At the same points of
-virtual time the screens, the RAM-and-register hash and the list of services
-the program asked for (its DOS and BIOS calls, the machine-level events of the
-game) must be identical.  A run that never reached the C hooks would compare
-Python with Python, so each test also checks that they did the work.
+interrupts, the CGA status port and INT 10h AH=02h/09h answered by the C hooks
+of pcemu/native, idle loops skipped) and ``accelerate=False`` (every hook in
+Python, every instruction run).  At the same points of virtual time the
+screens, the RAM-and-register hash and the list of services the program asked
+for (its DOS and BIOS calls, the machine-level events of the game) must be
+identical.  Listening to services keeps INT 10h in Python, so the originals
+also run without a listener, comparing screens and hashes.  A run that never
+reached the C hooks would compare Python with Python, so each test also checks
+that they did the work.
 """
 from __future__ import annotations
 
@@ -20,15 +23,17 @@ needs_native = pytest.mark.skipif(native.load() is None,
                                   reason="no C compiler here: the native fast paths cannot be built")
 
 
-def record(m: Machine, points: int, seconds_apart: float) -> list[tuple]:
-    """Run, and at each point take (virtual time, screen, state hash, services since the last)."""
+def record(m: Machine, points: int, seconds_apart: float, listen: bool = True) -> list[tuple]:
+    """Run, and at each point take (virtual time, screen, state hash, services since the last);
+    without ``listen`` no services are recorded (and C may answer some)."""
     services: list[tuple] = []
 
     def on_service(name: str, kind: str, after: bool) -> None:
         if not after:
             services.append((name, m.cpu.ax, m.clock.now))
 
-    m.listeners.setdefault("service", []).append(on_service)
+    if listen:
+        m.listeners.setdefault("service", []).append(on_service)
     taken = []
     for _ in range(points):
         m.run(seconds_apart * TICK_HZ)
@@ -37,11 +42,12 @@ def record(m: Machine, points: int, seconds_apart: float) -> list[tuple]:
     return taken
 
 
-def session(accelerate: bool, keys: str, points: int, seconds_apart: float, **kwargs):
+def session(accelerate: bool, keys: str, points: int, seconds_apart: float, listen: bool = True,
+            **kwargs):
     m = Machine(accelerate=accelerate, **kwargs)
     m.type(keys)
     before = (m.clock.now, m.screen_text(), m.state_hash())
-    return m, before, record(m, points, seconds_apart)
+    return m, before, record(m, points, seconds_apart, listen)
 
 
 def assert_same(fast, slow) -> None:
@@ -57,11 +63,14 @@ def assert_same(fast, slow) -> None:
 
 @needs_native
 @needs_originals
-def test_ginrummy_demo_is_the_same_game_with_and_without_the_accelerations():
+@pytest.mark.parametrize("listen", [True, False], ids=["services-listened", "no-listener"])
+def test_ginrummy_demo_is_the_same_game_with_and_without_the_accelerations(listen):
     keys = "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}{F2}"
-    fast = session(True, keys, 6, 2.0, disks=[f"B:{DISK1612}"])
-    slow = session(False, keys, 6, 2.0, disks=[f"B:{DISK1612}"])
+    fast = session(True, keys, 6, 2.0, listen, disks=[f"B:{DISK1612}"])
+    slow = session(False, keys, 6, 2.0, listen, disks=[f"B:{DISK1612}"])
     assert fast[0].cpu.fast.native_interrupts > 10_000      # INT 3 at every BASIC statement
+    if not listen:
+        assert fast[0].cpu.fast.native_services > 1_000     # INT 10h AH=02h/09h in C
     assert slow[0].cpu.fast is None
     # the demo really plays in this span: the screen and the services change between points
     screens = {p[1] for p in fast[2]}
@@ -81,11 +90,18 @@ def test_ezt_menu_polling_the_status_port_is_the_same_with_and_without():
 
 @needs_native
 @needs_originals
-def test_meteors_game_is_the_same_with_and_without_the_accelerations():
+@pytest.mark.parametrize("listen", [True, False], ids=["services-listened", "no-listener"])
+def test_meteors_game_is_the_same_with_and_without_the_accelerations(listen):
     keys = "METEORS{ENTER}{WAIT:PRESS ANY KEY TO START} {TICKS:5}{F2}"
-    fast = session(True, keys, 3, 1.0, disks=[f"B:{DISK1612}"])
-    slow = session(False, keys, 3, 1.0, disks=[f"B:{DISK1612}"])
-    assert fast[0].cpu.fast.native_interrupts > 10_000
+    fast = session(True, keys, 3, 1.0, listen, disks=[f"B:{DISK1612}"])
+    slow = session(False, keys, 3, 1.0, listen, disks=[f"B:{DISK1612}"])
+    native = fast[0].cpu.fast
+    assert native.native_interrupts > 10_000
+    # its WHILE ... WEND waits on what the music interrupt changes: passes skipped, not run
+    assert native.loops_skipped > 1_000 and native.skipped > 1_000_000
+    assert native.native_eois > 1_000                   # the music's 582 Hz timer, ended in C
+    if not listen:
+        assert native.native_services > 1_000
     assert_same(fast, slow)
 
 
@@ -250,3 +266,93 @@ def test_statement_breakpoints_fire_the_same_with_the_int3_filter_in_c():
     assert fast_process.statements == slow_process.statements > fast.cpu.int3_passed
     fast_process.detach()
     assert fast.cpu.fast.int3_segment == -1             # detached: no filter left behind
+
+
+# Three ways to wait for the BIOS tick: a pure wait (a call, a push and a read, the same
+# state every pass: the C hooks may skip its passes), one that counts its passes in SI and
+# one that counts them in memory (never skippable: each pass changes something).  It then
+# prints both counts; they must come out the same whether passes were skipped or not.
+WAITS = """
+    mov ax, 0x40
+    mov es, ax
+    xor si, si
+    mov cx, 20
+idle:
+    mov bx, word ptr es:[0x6c]
+wait_idle:
+    call read_tick
+    cmp ax, bx
+    je wait_idle
+    loop idle
+    mov cx, 10
+busy:
+    mov bx, word ptr es:[0x6c]
+wait_busy:
+    inc si
+    mov ax, word ptr es:[0x6c]
+    cmp ax, bx
+    je wait_busy
+    loop busy
+    mov cx, 10
+counted:
+    mov bx, word ptr es:[0x6c]
+wait_counted:
+    inc word ptr [counter]
+    mov ax, word ptr es:[0x6c]
+    cmp ax, bx
+    je wait_counted
+    loop counted
+    mov ax, si
+    call print_hex
+    mov ax, word ptr [counter]
+    call print_hex
+    mov ax, 0x4c00
+    int 0x21
+read_tick:
+    push bx
+    mov bx, 0x6c
+    mov ax, word ptr es:[bx]
+    pop bx
+    ret
+print_hex:
+    mov cx, 4
+digit:
+    rol ax, 4
+    push ax
+    and al, 0x0f
+    add al, 0x30
+    cmp al, 0x39
+    jbe emit
+    add al, 7
+emit:
+    mov dl, al
+    mov ah, 2
+    int 0x21
+    pop ax
+    loop digit
+    ret
+counter:
+    .word 0
+"""
+
+
+@needs_native
+def test_idle_loops_are_skipped_and_nothing_else_is(tmp_path):
+    folder = com_program(tmp_path, "WAITS.COM", WAITS)
+    results = []
+    for accelerate in (True, False):
+        m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
+        exits = []
+        m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+        m.type("C:{ENTER}WAITS{ENTER}")
+        m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
+        m.run(2)
+        results.append((m.screen_text(), m.state_hash(), m.clock.now, m.cpu.fast))
+    (screen, state, now, native), slow = results[0], results[1]
+    assert (screen, state, now) == slow[:3]
+    assert slow[3] is None
+    # 20 ticks of pure waiting are about 1.3 million instructions; most were skipped
+    assert native.skipped > 1_000_000
+    # the counting loops ran every pass: 10 ticks each, thousands of passes a tick
+    counts = screen.split("WAITS")[-1].split()[0]
+    assert len(counts) == 8 and int(counts[:4], 16) > 10_000 and int(counts[4:], 16) > 10_000

@@ -40,7 +40,8 @@ class Crtc6845:
     READABLE = range(0x0C, 0x12)     # start address, cursor, light pen
 
     def __init__(self, defaults: list[int]) -> None:
-        self.registers = list(defaults) + [0] * (18 - len(defaults))
+        # bytes, shared with the C fast path of INT 10h (pcemu/native)
+        self.registers = bytearray(defaults) + bytearray(18 - len(defaults))
         self.index = 0
 
     def select(self, value: int) -> None:
@@ -48,7 +49,7 @@ class Crtc6845:
 
     def write_data(self, value: int) -> None:
         if self.index < 18:
-            self.registers[self.index] = value
+            self.registers[self.index] = value & 0xFF
 
     def read_data(self) -> int:
         if self.index in self.READABLE:

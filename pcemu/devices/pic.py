@@ -6,19 +6,31 @@ in service (ISR); the handler ends it with an EOI on port 20h (A0h for the slave
 """
 from __future__ import annotations
 
+import ctypes
+
 
 class Pic8259:
     def __init__(self, base_port: int, vector_base: int) -> None:
         self.base_port = base_port
         self.vector_base = vector_base
         self.irr = 0
-        self.isr = 0
+        # In a C int: the native fast path ends interrupts (EOI on port 20h) itself.
+        self.isr_cell = ctypes.c_int(0)
         self.imr = 0xFF
         self.read_isr = False
         self.auto_eoi = False
         self._init_step = 0        # 0: running; 2..4: which ICW comes next
         self._needs_icw4 = False
         self._single = False
+
+    @property
+    def isr(self) -> int:
+        """In-service register."""
+        return self.isr_cell.value
+
+    @isr.setter
+    def isr(self, value: int) -> None:
+        self.isr_cell.value = value
 
     @property
     def ports(self) -> tuple[int, int]:
@@ -33,9 +45,10 @@ class Pic8259:
         requests = self.irr & ~self.imr
         if not requests:
             return None
+        in_service = self.isr
         for line in range(8):
             bit = 1 << line
-            if self.isr & bit:
+            if in_service & bit:
                 return None          # a higher or equal priority one is in service
             if requests & bit:
                 return line

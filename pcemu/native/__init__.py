@@ -24,6 +24,11 @@ _loaded: ctypes.CDLL | None = None
 _failed = False
 
 
+PROBE_REGS = 36            # probe_ids in fastcpu.c
+LOG_BYTES = 256            # LOG_BYTES in fastcpu.c
+HOOKS = 4                  # the handles pcemu_fast_install fills
+
+
 class FastState(ctypes.Structure):
     """Mirror of ``struct fast_state`` in fastcpu.c (keep the two in step)."""
     _fields_ = [
@@ -46,10 +51,35 @@ class FastState(ctypes.Structure):
         ("reserved2", ctypes.c_int32),
         ("int3_passed", ctypes.c_uint64),
         ("int3_break", ctypes.c_uint8 * 8192),
+        ("budget", ctypes.c_int64),
+        ("executed", ctypes.c_int64),
+        ("watch", ctypes.c_int64),
+        ("probe_end", ctypes.c_int64),
+        ("visit_at", ctypes.c_int64),
+        ("visit_int3", ctypes.c_uint64),
+        ("visit_native", ctypes.c_uint64),
+        ("changed", ctypes.c_int32),
+        ("visits", ctypes.c_int32),
+        ("written", ctypes.c_int32),
+        ("write_hooked", ctypes.c_int32),
+        ("skipped", ctypes.c_uint64),
+        ("loops_skipped", ctypes.c_uint64),
+        ("write_hook", ctypes.c_uint64),
+        ("log_address", ctypes.c_uint32 * LOG_BYTES),
+        ("log_old", ctypes.c_uint8 * LOG_BYTES),
+        ("visit_regs", ctypes.c_uint8 * (PROBE_REGS * 16)),
+        ("video_trap", ctypes.c_int64),
+        ("crtc", ctypes.c_void_p),
+        ("native_services", ctypes.c_uint64),
+        ("on_out", ctypes.c_void_p),
+        ("master_isr", ctypes.c_void_p),
+        ("native_eois", ctypes.c_uint64),
     ]
 
 
 INTERRUPT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p)
+OUT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint32,
+                                ctypes.c_void_p)
 IN_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
                                ctypes.c_void_p)
 
@@ -98,7 +128,15 @@ def load() -> ctypes.CDLL | None:
         lib = ctypes.CDLL(str(target))
         lib.pcemu_fast_install.restype = ctypes.c_int
         lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
-                                           ctypes.c_void_p, ctypes.c_void_p]
+                                           ctypes.c_void_p]
+        if lib.pcemu_probe_regs() != PROBE_REGS:
+            raise OSError("pcemu/native: FastState is out of step with fastcpu.c")
+        lib.pcemu_probe_start.restype = ctypes.c_int
+        lib.pcemu_probe_start.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_int64]
+        lib.pcemu_run_slice.restype = ctypes.c_int
+        lib.pcemu_run_slice.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_int64,
+                                        ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p,
+                                        ctypes.c_int, ctypes.c_void_p]
         lib.pcemu_deliver.restype = None
         lib.pcemu_deliver.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_uint32]
         _loaded = lib

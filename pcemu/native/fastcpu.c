@@ -8,6 +8,18 @@
  *  - IN from the CGA status port 3DAh is answered from the beam clock exactly
  *    as pcemu/devices/cga.py and crtc.py compute it.
  *
+ *  - Instructions are counted by a code hook on every instruction, which ends
+ *    the slice exactly where emu_start's own count would (Unicorn's counter is
+ *    the same kind of hook); knowing the count at every instruction is what
+ *    lets the hook skip idle loops.
+ *  - Idle loops: a slice may watch one address (where the last slice was
+ *    interrupted).  When the CPU reaches it twice with the same registers and no
+ *    memory write, port access or Python call in between that changed
+ *    anything, every later pass would repeat that one exactly until something
+ *    outside the CPU changes memory, which can only happen at the slice's end.
+ *    So the whole passes that fit before the slice ends are counted as run
+ *    without running them: the state at the end of the slice is the same.
+ *
  * Everything else (and everything, when Python listeners or port watchers are
  * attached) is handed to the Python callbacks, so behaviour is identical with
  * or without this library; only the cost differs.  Every IN is counted here,
@@ -15,10 +27,31 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include <unicorn/unicorn.h>
+
+/* Everything that is CPU state apart from memory: 32-bit registers (a 386
+ * instruction could change only the upper halves), FLAGS, segments, x87, SSE. */
+static const int probe_ids[] = {
+    UC_X86_REG_EAX, UC_X86_REG_EBX, UC_X86_REG_ECX, UC_X86_REG_EDX, UC_X86_REG_ESI,
+    UC_X86_REG_EDI, UC_X86_REG_EBP, UC_X86_REG_ESP, UC_X86_REG_EIP, UC_X86_REG_EFLAGS,
+    UC_X86_REG_CS, UC_X86_REG_DS, UC_X86_REG_ES, UC_X86_REG_SS, UC_X86_REG_FS, UC_X86_REG_GS,
+    UC_X86_REG_FPSW, UC_X86_REG_FPCW, UC_X86_REG_FPTAG,
+    UC_X86_REG_ST0, UC_X86_REG_ST1, UC_X86_REG_ST2, UC_X86_REG_ST3,
+    UC_X86_REG_ST4, UC_X86_REG_ST5, UC_X86_REG_ST6, UC_X86_REG_ST7,
+    UC_X86_REG_XMM0, UC_X86_REG_XMM1, UC_X86_REG_XMM2, UC_X86_REG_XMM3,
+    UC_X86_REG_XMM4, UC_X86_REG_XMM5, UC_X86_REG_XMM6, UC_X86_REG_XMM7, UC_X86_REG_MXCSR,
+};
+#define PROBE_REGS ((int)(sizeof(probe_ids) / sizeof(probe_ids[0])))
+/* A probe gives up after this many instructions, or passes, without finding a loop. */
+#define PROBE_SPAN 1024
+#define PROBE_VISITS 16
+/* Distinct bytes a pass may write (an idle pass writes the same few stack words). */
+#define LOG_BYTES 256
 
 typedef void (*intr_fallback)(uc_engine *uc, uint32_t intno, void *user);
 typedef uint32_t (*in_fallback)(uc_engine *uc, uint32_t port, int size, void *user);
+typedef void (*out_fallback)(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user);
 
 struct fast_state {
     uint8_t *mem;                 /* the 1 MB guest memory */
@@ -44,15 +77,73 @@ struct fast_state {
     int32_t reserved2;
     uint64_t int3_passed;         /* INT 3s from int3_segment delivered here */
     uint8_t int3_break[8192];     /* one bit per offset in int3_segment */
+    /* Counting (see the top of this file). */
+    int64_t budget;               /* instructions this slice may run */
+    int64_t executed;             /* instructions run, or skipped as idle, in this slice */
+    /* Idle-loop probe (one watched address per slice; see probe_visit). */
+    int64_t watch;                /* linear address watched, or -1 */
+    int64_t probe_end;            /* give up once executed passes this */
+    int64_t visit_at;             /* executed at the last pass through watch */
+    uint64_t visit_int3;          /* int3_passed at that pass */
+    uint64_t visit_native;        /* native_interrupts at that pass */
+    int32_t changed;              /* a port, a Python call or a log overflow since then */
+    int32_t visits;
+    int32_t written;              /* bytes in the write log */
+    int32_t write_hooked;         /* the write hook is installed */
+    uint64_t skipped;             /* statistics: instructions skipped, loops skipped */
+    uint64_t loops_skipped;
+    uint64_t write_hook;          /* its handle */
+    uint32_t log_address[LOG_BYTES];  /* each byte written since the last pass, once... */
+    uint8_t log_old[LOG_BYTES];       /* ...with its value at that pass */
+    uint8_t visit_regs[PROBE_REGS * 16];
+    /* INT 10h functions 02h, 08h and 09h in text modes, answered here exactly as
+     * bios/video.py's set_cursor_position, read_char_attr and write_char_attr
+     * answer them, when no Python listener watches services. */
+    int64_t video_trap;           /* linear address of the INT 10h ROM trap, or -1 */
+    uint8_t *crtc;                /* the video card's 6845 registers (18 bytes) */
+    uint64_t native_services;     /* services answered here */
+    out_fallback on_out;          /* Python: every OUT */
+    /* The master 8259's in-service register (pcemu/devices/pic.py keeps it in a C
+     * int): a non-specific EOI (OUT 20h, 20h) clears its lowest bit here, as
+     * Pic8259.end_of_interrupt does, when no port watcher must see it. */
+    int32_t *master_isr;
+    uint64_t native_eois;         /* statistics */
 };
 
 #define FLAG_TF 0x0100
 #define FLAG_IF 0x0200
 
-static void put_word(uint8_t *mem, uint32_t base, uint32_t offset, uint32_t word)
+/* Remember the value a byte had at the last pass, before it is first written. */
+static void log_write(struct fast_state *s, uint64_t address, int size)
 {
-    mem[(base + (offset & 0xFFFF)) & 0xFFFFF] = word & 0xFF;
-    mem[(base + ((offset + 1) & 0xFFFF)) & 0xFFFFF] = (word >> 8) & 0xFF;
+    for (int i = 0; i < size; i++) {
+        uint32_t a = (uint32_t)(address + i) & 0xFFFFF;
+        int j = 0;
+        while (j < s->written && s->log_address[j] != a)
+            j++;
+        if (j < s->written)
+            continue;
+        if (s->written == LOG_BYTES) {
+            s->changed = 1;
+            return;
+        }
+        s->log_address[j] = a;
+        s->log_old[j] = s->mem[a];
+        s->written++;
+    }
+}
+
+static void put_byte(struct fast_state *s, uint32_t address, uint8_t byte)
+{
+    if (s->watch >= 0)
+        log_write(s, address, 1);
+    s->mem[address & 0xFFFFF] = byte;
+}
+
+static void put_word(struct fast_state *s, uint32_t base, uint32_t offset, uint32_t word)
+{
+    put_byte(s, base + (offset & 0xFFFF), word & 0xFF);
+    put_byte(s, base + ((offset + 1) & 0xFFFF), (word >> 8) & 0xFF);
 }
 
 /* Enter interrupt ``vector`` as the 286 does (Cpu.deliver_interrupt, return IP = IP). */
@@ -65,9 +156,9 @@ void pcemu_deliver(uc_engine *uc, struct fast_state *s, uint32_t intno)
     uint32_t flags = (uint32_t)((v[0] & 0x0FD5) | 0x0002);
     uint32_t cs = v[1] & 0xFFFF, ip = v[2] & 0xFFFF, ss = v[3] & 0xFFFF, sp = v[4] & 0xFFFF;
     uint32_t base = ss << 4;
-    put_word(s->mem, base, sp - 2, flags);
-    put_word(s->mem, base, sp - 4, cs);
-    put_word(s->mem, base, sp - 6, ip);
+    put_word(s, base, sp - 2, flags);
+    put_word(s, base, sp - 4, cs);
+    put_word(s, base, sp - 6, ip);
     uint8_t *ivt = s->mem + (intno & 0xFF) * 4;
     uint64_t new_sp = (sp - 6) & 0xFFFF;
     uint64_t new_flags = flags & ~(FLAG_IF | FLAG_TF);
@@ -79,9 +170,112 @@ void pcemu_deliver(uc_engine *uc, struct fast_state *s, uint32_t intno)
     uc_reg_write(uc, UC_X86_REG_IP, &new_ip);
 }
 
+/* BIOS data area fields (bios/bda.py). */
+#define BDA_VIDEO_MODE 0x449
+#define BDA_COLUMNS 0x44A
+#define BDA_PAGE_SIZE 0x44C
+#define BDA_PAGE_OFFSET 0x44E
+#define BDA_CURSORS 0x450
+#define BDA_ACTIVE_PAGE 0x462
+
+static uint32_t get_word(const uint8_t *mem, uint32_t address)
+{
+    return mem[address & 0xFFFFF] | (mem[(address + 1) & 0xFFFFF] << 8);
+}
+
+/* INT 10h AH=02h: the page's cursor in the BIOS data area, and the 6845's if shown. */
+static void video_set_cursor(struct fast_state *s, uint32_t page, uint32_t row, uint32_t col)
+{
+    uint8_t *mem = s->mem;
+    uint32_t at = BDA_CURSORS + 2 * (page & 7);
+    mem[at] = col & 0xFF;
+    mem[at + 1] = row & 0xFF;
+    if ((page & 7) == mem[BDA_ACTIVE_PAGE]) {
+        uint32_t columns = get_word(mem, BDA_COLUMNS);
+        if (columns == 0)
+            columns = 80;
+        uint32_t address = (get_word(mem, BDA_PAGE_OFFSET) >> 1) + row * columns + col;
+        s->crtc[0x0E] = (address >> 8) & 0xFF;
+        s->crtc[0x0F] = address & 0xFF;
+    }
+}
+
+/* INT 10h AH=09h in a text mode: CX copies of AL and BL from the page's cursor on.
+ * Returns 0 in a graphics mode (Python draws the glyphs). */
+static int video_write_cells(struct fast_state *s, uint32_t page, uint32_t ch, uint32_t attr,
+                             int64_t count)
+{
+    uint8_t *mem = s->mem;
+    uint32_t mode = mem[BDA_VIDEO_MODE];
+    if (mode == 4 || mode == 5 || mode == 6)
+        return 0;
+    uint32_t columns = get_word(mem, BDA_COLUMNS);
+    if (columns == 0)
+        columns = 80;
+    uint32_t cursor = get_word(mem, BDA_CURSORS + 2 * (page & 7));
+    uint32_t row = cursor >> 8, col = cursor & 0xFF;
+    int64_t page_size = get_word(mem, BDA_PAGE_SIZE);
+    int64_t base = (mode == 7 ? 0xB0000 : 0xB8000) + (int64_t)page * page_size;
+    int64_t start = base + (int64_t)(row * columns + col) * 2;
+    int64_t room = base + page_size - start;
+    int64_t fits = room >= 0 ? room / 2 : -((-room + 1) / 2);   /* Python's floor division */
+    if (count > fits)
+        count = fits;
+    for (int64_t i = 0; i < count; i++) {
+        mem[(start + 2 * i) & 0xFFFFF] = ch;
+        mem[(start + 2 * i + 1) & 0xFFFFF] = attr;
+    }
+    return 1;
+}
+
+/* INT 10h AH=08h in a text mode: AX = the character and attribute at the page's cursor.
+ * Returns 0 in a graphics mode (Python matches the glyph). */
+static int video_read_cell(uc_engine *uc, struct fast_state *s, uint32_t page)
+{
+    uint8_t *mem = s->mem;
+    uint32_t mode = mem[BDA_VIDEO_MODE];
+    if (mode == 4 || mode == 5 || mode == 6)
+        return 0;
+    uint32_t columns = get_word(mem, BDA_COLUMNS);
+    if (columns == 0)
+        columns = 80;
+    uint32_t cursor = get_word(mem, BDA_CURSORS + 2 * (page & 7));
+    int64_t base = (mode == 7 ? 0xB0000 : 0xB8000) + (int64_t)page * get_word(mem, BDA_PAGE_SIZE);
+    int64_t address = base + (int64_t)((cursor >> 8) * columns + (cursor & 0xFF)) * 2;
+    uint64_t ax = get_word(mem, (uint32_t)(address & 0xFFFFF));
+    uc_reg_write(uc, UC_X86_REG_AX, &ax);
+    return 1;
+}
+
+/* The INT FEh at the INT 10h ROM trap: answer functions 02h, 08h and 09h here if possible. */
+static int video_service(uc_engine *uc, struct fast_state *s)
+{
+    int ids[6] = {UC_X86_REG_CS, UC_X86_REG_IP, UC_X86_REG_AX, UC_X86_REG_BX, UC_X86_REG_CX,
+                  UC_X86_REG_DX};
+    uint64_t v[6] = {0, 0, 0, 0, 0, 0};
+    void *ptrs[6] = {&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]};
+    uc_reg_read_batch(uc, ids, ptrs, 6);
+    uint32_t at = (((uint32_t)v[0] << 4) + (((uint32_t)v[1] - 2) & 0xFFFF)) & 0xFFFFF;
+    if ((int64_t)at != s->video_trap)
+        return 0;
+    uint32_t ah = (v[2] >> 8) & 0xFF, al = v[2] & 0xFF, bh = (v[3] >> 8) & 0xFF, bl = v[3] & 0xFF;
+    if (ah == 0x02)
+        video_set_cursor(s, bh, (v[5] >> 8) & 0xFF, v[5] & 0xFF);
+    else if (ah == 0x08) {
+        if (!video_read_cell(uc, s, bh))
+            return 0;
+    } else if (ah != 0x09 || !video_write_cells(s, bh, al, bl, (int64_t)(v[4] & 0xFFFF)))
+        return 0;
+    s->changed = 1;                   /* the screen is no idle loop's business */
+    s->native_services++;
+    return 1;
+}
+
 static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 {
     struct fast_state *s = user;
+    if (intno == 0xFE && s->video_trap >= 0 && video_service(uc, s))
+        return;
     if (intno == 3 && s->int3_segment >= 0) {
         int ids[2] = {UC_X86_REG_CS, UC_X86_REG_IP};
         uint64_t v[2] = {0, 0};
@@ -95,6 +289,7 @@ static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
         }
     }
     if (!s->native[intno & 0xFF]) {
+        s->changed = 1;               /* Python may change anything */
         s->on_interrupt(uc, intno, 0);
         return;
     }
@@ -126,6 +321,7 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     struct fast_state *s = user;
     s->port_reads++;
+    s->changed = 1;                   /* a port's answer may depend on the time */
     if ((int32_t)port == s->status_port && size == 1) {
         s->native_status_reads++;
         return cga_status(s);
@@ -133,11 +329,185 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
     return s->on_in(uc, port, size, 0);
 }
 
-/* Install both hooks; returns a Unicorn error code (0 = UC_ERR_OK). */
-int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *intr_handle, uc_hook *in_handle)
+static void read_probe_regs(uc_engine *uc, uint8_t *out)
 {
-    uc_err err = uc_hook_add(uc, intr_handle, UC_HOOK_INTR, (void *)hook_interrupt, s, 1, 0);
+    void *ptrs[PROBE_REGS];
+    memset(out, 0, PROBE_REGS * 16);   /* narrow registers fill only their low bytes */
+    for (int i = 0; i < PROBE_REGS; i++)
+        ptrs[i] = out + 16 * i;
+    uc_reg_read_batch(uc, (int *)probe_ids, ptrs, PROBE_REGS);
+}
+
+static void probe_stop(uc_engine *uc, struct fast_state *s)
+{
+    s->watch = -1;
+}
+
+/* Every byte written since the last pass holds the value it had then. */
+static int memory_as_at_last_pass(struct fast_state *s)
+{
+    for (int i = 0; i < s->written; i++)
+        if (s->mem[s->log_address[i]] != s->log_old[i])
+            return 0;
+    return 1;
+}
+
+/* A pass through the watched address, before its instruction runs.  If the CPU
+ * state (registers and memory) is what it was at the last pass, and nothing
+ * outside the CPU took part in between (no port, no Python call), then the
+ * next pass will do exactly the same again, and so on until the slice ends:
+ * nothing outside the CPU can act before then.  So the whole passes that fit
+ * in the slice are counted as run, and the rest of the slice runs as usual. */
+static void probe_visit(uc_engine *uc, struct fast_state *s)
+{
+    uint8_t regs[PROBE_REGS * 16];
+    read_probe_regs(uc, regs);
+    if (s->visits > 0 && !s->changed && memcmp(regs, s->visit_regs, sizeof(regs)) == 0
+            && memory_as_at_last_pass(s)) {
+        int64_t period = s->executed - s->visit_at;
+        int64_t passes = (s->budget - s->executed) / period;
+        if (passes > 0) {
+            s->executed += passes * period;
+            s->int3_passed += passes * (s->int3_passed - s->visit_int3);
+            s->native_interrupts += passes * (s->native_interrupts - s->visit_native);
+            s->skipped += passes * period;
+            s->loops_skipped++;
+        }
+        probe_stop(uc, s);
+        return;
+    }
+    if (++s->visits > PROBE_VISITS) {
+        probe_stop(uc, s);
+        return;
+    }
+    memcpy(s->visit_regs, regs, sizeof(regs));
+    s->visit_at = s->executed;
+    s->visit_int3 = s->int3_passed;
+    s->visit_native = s->native_interrupts;
+    s->changed = 0;
+    s->written = 0;
+}
+
+/* Every instruction, before it runs: count it, end the slice, watch for idle loops. */
+static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct fast_state *s = user;
+    if ((int64_t)address == s->watch) {
+        if (s->executed > s->probe_end)
+            probe_stop(uc, s);
+        else
+            probe_visit(uc, s);
+    }
+    if (s->executed >= s->budget) {
+        uc_emu_stop(uc);              /* as emu_start's count does: this one does not run */
+        return;
+    }
+    s->executed++;
+}
+
+/* Memory writes while a probe watches. */
+static void hook_write(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
+                       int64_t value, void *user)
+{
+    struct fast_state *s = user;
+    if (s->watch >= 0 && !s->changed)
+        log_write(s, address, size);
+}
+
+/* Before a slice: watch ``address`` for an idle loop (-1: none). */
+int pcemu_probe_start(uc_engine *uc, struct fast_state *s, int64_t address)
+{
+    s->watch = address;
+    s->visits = 0;
+    s->written = 0;
+    s->changed = 0;
+    s->probe_end = PROBE_SPAN;
+    if (address < 0) {
+        probe_stop(uc, s);
+        return UC_ERR_OK;
+    }
+    if (!s->write_hooked) {
+        uc_hook handle;
+        uc_err err = uc_hook_add(uc, &handle, UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
+        if (err != UC_ERR_OK)
+            return err;
+        s->write_hook = (uint64_t)handle;
+        s->write_hooked = 1;
+    }
+    return UC_ERR_OK;
+}
+
+/* One slice, as Cpu.run does it with the binding's emu_start: run from CS:IP for
+ * ``budget`` instructions, watching ``watch`` for an idle loop; then read the
+ * registers named by ``snap_ids`` into ``snap`` (FLAGS last), clear FLAGS bits
+ * 12-15 as a real-mode 286 keeps them clear, and say whether the slice ended
+ * on a HLT (Unicorn leaves IP past it).  On an error nothing is read. */
+int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t watch,
+                    const int *snap_ids, uint64_t *snap, int count, int *halted)
+{
+    int ids[2] = {UC_X86_REG_CS, UC_X86_REG_IP};
+    uint64_t cs = 0, ip = 0;
+    void *at[2] = {&cs, &ip};
+    void *ptrs[16];
+    if (count < 1 || count > 16)
+        return UC_ERR_ARG;
+    uc_reg_read_batch(uc, ids, at, 2);
+    uint64_t start = ((cs << 4) + (ip & 0xFFFF)) & 0xFFFFF;
+    s->budget = budget;
+    s->executed = 0;
+    s->port_reads = 0;
+    uc_err err = pcemu_probe_start(uc, s, watch);
+    if (err == UC_ERR_OK)
+        err = uc_emu_start(uc, start, 0xFFFFFFFF, 0, 0);
     if (err != UC_ERR_OK)
         return err;
-    return uc_hook_add(uc, in_handle, UC_HOOK_INSN, (void *)hook_in, s, 1, 0, UC_X86_INS_IN);
+    for (int i = 0; i < count; i++) {
+        snap[i] = 0;                  /* 16-bit reads fill only the low bytes */
+        ptrs[i] = &snap[i];
+    }
+    uc_reg_read_batch(uc, (int *)snap_ids, ptrs, count);
+    uint64_t flags = snap[count - 1];
+    if (flags & 0xF000) {
+        flags &= ~(uint64_t)0xF000;
+        uc_reg_write(uc, UC_X86_REG_FLAGS, &flags);
+        snap[count - 1] = flags;
+    }
+    cs = ip = 0;
+    uc_reg_read_batch(uc, ids, at, 2);
+    *halted = s->mem[(((cs & 0xFFFF) << 4) + ((ip - 1) & 0xFFFF)) & 0xFFFFF] == 0xF4;
+    return UC_ERR_OK;
+}
+
+/* The size of struct fast_state's register snapshot, for the Python mirror's check. */
+int pcemu_probe_regs(void)
+{
+    return PROBE_REGS;
+}
+
+static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user)
+{
+    struct fast_state *s = user;
+    s->changed = 1;                   /* a device took part: not an idle pass */
+    if (port == 0x20 && size == 1 && (value & 0xFF) == 0x20 && s->master_isr) {
+        int32_t isr = *s->master_isr;
+        *s->master_isr = isr & (isr - 1);
+        s->native_eois++;
+        return;
+    }
+    s->on_out(uc, port, size, value, 0);
+}
+
+/* Install the hooks; returns a Unicorn error code (0 = UC_ERR_OK). */
+int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
+{
+    s->watch = -1;
+    s->video_trap = -1;
+    uc_err err = uc_hook_add(uc, &handles[0], UC_HOOK_INTR, (void *)hook_interrupt, s, 1, 0);
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(uc, &handles[1], UC_HOOK_INSN, (void *)hook_in, s, 1, 0, UC_X86_INS_IN);
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(uc, &handles[2], UC_HOOK_INSN, (void *)hook_out, s, 1, 0, UC_X86_INS_OUT);
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(uc, &handles[3], UC_HOOK_CODE, (void *)hook_code, s, 1, 0);
+    return err;
 }

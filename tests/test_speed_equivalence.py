@@ -174,17 +174,23 @@ def _program_source() -> str:
     return PROGRAM.replace("offset_handler3", "handler3").replace("offset_handler60", "handler60")
 
 
+def run_to_exit(folder, program: str, accelerate: bool) -> Machine:
+    """Run C:PROGRAM from ``folder`` until it exits, and two ticks more."""
+    m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
+    exits = []
+    m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+    m.type(f"C:{{ENTER}}{program}{{ENTER}}")
+    m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
+    m.run(2)
+    return m
+
+
 @needs_native
 def test_own_program_interrupt_chains_and_status_reads_match(tmp_path):
     folder = com_program(tmp_path, "CHAIN.COM", _program_source())
     results = []
     for accelerate in (True, False):
-        m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
-        exits = []
-        m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
-        m.type("C:{ENTER}CHAIN{ENTER}")
-        m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
-        m.run(2)
+        m = run_to_exit(folder, "CHAIN", accelerate)
         results.append((m.screen_text(), m.state_hash(), m.clock.now,
                         m.cpu.fast.native_interrupts if m.cpu.fast else 0,
                         m.cpu.fast.native_status_reads if m.cpu.fast else 0))
@@ -341,12 +347,7 @@ def test_idle_loops_are_skipped_and_nothing_else_is(tmp_path):
     folder = com_program(tmp_path, "WAITS.COM", WAITS)
     results = []
     for accelerate in (True, False):
-        m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
-        exits = []
-        m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
-        m.type("C:{ENTER}WAITS{ENTER}")
-        m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
-        m.run(2)
+        m = run_to_exit(folder, "WAITS", accelerate)
         results.append((m.screen_text(), m.state_hash(), m.clock.now, m.cpu.fast))
     (screen, state, now, native), slow = results[0], results[1]
     assert (screen, state, now) == slow[:3]

@@ -200,12 +200,11 @@ static void video_set_cursor(struct fast_state *s, uint32_t page, uint32_t row, 
     }
 }
 
-/* INT 10h AH=09h in a text mode: CX copies of AL and BL from the page's cursor on.
- * Returns 0 in a graphics mode (Python draws the glyphs). */
-static int video_write_cells(struct fast_state *s, uint32_t page, uint32_t ch, uint32_t attr,
-                             int64_t count)
+/* The address of the cell under ``page``'s cursor and the page's end, as
+ * bios/video.py's cell_address and page_base compute them; 0 in a graphics
+ * mode (4-6), which Python draws and reads. */
+static int text_cursor_cell(const uint8_t *mem, uint32_t page, int64_t *cell, int64_t *page_end)
 {
-    uint8_t *mem = s->mem;
     uint32_t mode = mem[BDA_VIDEO_MODE];
     if (mode == 4 || mode == 5 || mode == 6)
         return 0;
@@ -213,36 +212,38 @@ static int video_write_cells(struct fast_state *s, uint32_t page, uint32_t ch, u
     if (columns == 0)
         columns = 80;
     uint32_t cursor = get_word(mem, BDA_CURSORS + 2 * (page & 7));
-    uint32_t row = cursor >> 8, col = cursor & 0xFF;
     int64_t page_size = get_word(mem, BDA_PAGE_SIZE);
     int64_t base = (mode == 7 ? 0xB0000 : 0xB8000) + (int64_t)page * page_size;
-    int64_t start = base + (int64_t)(row * columns + col) * 2;
-    int64_t room = base + page_size - start;
+    *cell = base + (int64_t)((cursor >> 8) * columns + (cursor & 0xFF)) * 2;
+    *page_end = base + page_size;
+    return 1;
+}
+
+/* INT 10h AH=09h in a text mode: CX copies of AL and BL from the page's cursor on. */
+static int video_write_cells(struct fast_state *s, uint32_t page, uint32_t ch, uint32_t attr,
+                             int64_t count)
+{
+    int64_t start, end;
+    if (!text_cursor_cell(s->mem, page, &start, &end))
+        return 0;
+    int64_t room = end - start;
     int64_t fits = room >= 0 ? room / 2 : -((-room + 1) / 2);   /* Python's floor division */
     if (count > fits)
         count = fits;
     for (int64_t i = 0; i < count; i++) {
-        mem[(start + 2 * i) & 0xFFFFF] = ch;
-        mem[(start + 2 * i + 1) & 0xFFFFF] = attr;
+        s->mem[(start + 2 * i) & 0xFFFFF] = ch;
+        s->mem[(start + 2 * i + 1) & 0xFFFFF] = attr;
     }
     return 1;
 }
 
-/* INT 10h AH=08h in a text mode: AX = the character and attribute at the page's cursor.
- * Returns 0 in a graphics mode (Python matches the glyph). */
+/* INT 10h AH=08h in a text mode: AX = the character and attribute at the page's cursor. */
 static int video_read_cell(uc_engine *uc, struct fast_state *s, uint32_t page)
 {
-    uint8_t *mem = s->mem;
-    uint32_t mode = mem[BDA_VIDEO_MODE];
-    if (mode == 4 || mode == 5 || mode == 6)
+    int64_t cell, end;
+    if (!text_cursor_cell(s->mem, page, &cell, &end))
         return 0;
-    uint32_t columns = get_word(mem, BDA_COLUMNS);
-    if (columns == 0)
-        columns = 80;
-    uint32_t cursor = get_word(mem, BDA_CURSORS + 2 * (page & 7));
-    int64_t base = (mode == 7 ? 0xB0000 : 0xB8000) + (int64_t)page * get_word(mem, BDA_PAGE_SIZE);
-    int64_t address = base + (int64_t)((cursor >> 8) * columns + (cursor & 0xFF)) * 2;
-    uint64_t ax = get_word(mem, (uint32_t)(address & 0xFFFFF));
+    uint64_t ax = get_word(s->mem, (uint32_t)(cell & 0xFFFFF));
     uc_reg_write(uc, UC_X86_REG_AX, &ax);
     return 1;
 }

@@ -586,7 +586,7 @@ class Cpu:
             self.uc.emu_start(start, 0xFFFFFFFF, count=1)
         else:
             self.fast.budget, self.fast.executed = 1, 0
-            self._native_lib.pcemu_probe_start(self._uch, self._fast_ref, -1)
+            self._native_lib.pcemu_probe_start(self._fast_ref, -1)
             self.uc.emu_start(start, 0xFFFFFFFF)
 
     def _forget_code(self, cs: int, ip: int, size: int) -> None:

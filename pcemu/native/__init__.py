@@ -26,7 +26,7 @@ _failed = False
 
 PROBE_REGS = 36            # probe_ids in fastcpu.c
 LOG_BYTES = 256            # LOG_BYTES in fastcpu.c
-HOOKS = 4                  # the handles pcemu_fast_install fills
+HOOKS = 5                  # the handles pcemu_fast_install fills
 
 
 class FastState(ctypes.Structure):
@@ -54,17 +54,15 @@ class FastState(ctypes.Structure):
         ("budget", ctypes.c_int64),
         ("executed", ctypes.c_int64),
         ("watch", ctypes.c_int64),
-        ("probe_end", ctypes.c_int64),
         ("visit_at", ctypes.c_int64),
         ("visit_int3", ctypes.c_uint64),
         ("visit_native", ctypes.c_uint64),
         ("changed", ctypes.c_int32),
         ("visits", ctypes.c_int32),
         ("written", ctypes.c_int32),
-        ("write_hooked", ctypes.c_int32),
+        ("reserved3", ctypes.c_int32),
         ("skipped", ctypes.c_uint64),
         ("loops_skipped", ctypes.c_uint64),
-        ("write_hook", ctypes.c_uint64),
         ("log_address", ctypes.c_uint32 * LOG_BYTES),
         ("log_old", ctypes.c_uint8 * LOG_BYTES),
         ("visit_regs", ctypes.c_uint8 * (PROBE_REGS * 16)),
@@ -131,8 +129,8 @@ def load() -> ctypes.CDLL | None:
                                            ctypes.c_void_p]
         if lib.pcemu_probe_regs() != PROBE_REGS:
             raise OSError("pcemu/native: FastState is out of step with fastcpu.c")
-        lib.pcemu_probe_start.restype = ctypes.c_int
-        lib.pcemu_probe_start.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_int64]
+        lib.pcemu_probe_start.restype = None
+        lib.pcemu_probe_start.argtypes = [ctypes.POINTER(FastState), ctypes.c_int64]
         lib.pcemu_run_slice.restype = ctypes.c_int
         lib.pcemu_run_slice.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_int64,
                                         ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p,

@@ -82,17 +82,15 @@ struct fast_state {
     int64_t executed;             /* instructions run, or skipped as idle, in this slice */
     /* Idle-loop probe (one watched address per slice; see probe_visit). */
     int64_t watch;                /* linear address watched, or -1 */
-    int64_t probe_end;            /* give up once executed passes this */
     int64_t visit_at;             /* executed at the last pass through watch */
     uint64_t visit_int3;          /* int3_passed at that pass */
     uint64_t visit_native;        /* native_interrupts at that pass */
     int32_t changed;              /* a port, a Python call or a log overflow since then */
     int32_t visits;
     int32_t written;              /* bytes in the write log */
-    int32_t write_hooked;         /* the write hook is installed */
+    int32_t reserved3;
     uint64_t skipped;             /* statistics: instructions skipped, loops skipped */
     uint64_t loops_skipped;
-    uint64_t write_hook;          /* its handle */
     uint32_t log_address[LOG_BYTES];  /* each byte written since the last pass, once... */
     uint8_t log_old[LOG_BYTES];       /* ...with its value at that pass */
     uint8_t visit_regs[PROBE_REGS * 16];
@@ -113,9 +111,12 @@ struct fast_state {
 #define FLAG_TF 0x0100
 #define FLAG_IF 0x0200
 
-/* Remember the value a byte had at the last pass, before it is first written. */
+/* While a probe watches: remember the value each byte had at the last pass,
+ * before it is first written (the write hook and put_byte call this). */
 static void log_write(struct fast_state *s, uint64_t address, int size)
 {
+    if (s->watch < 0 || s->changed)
+        return;
     for (int i = 0; i < size; i++) {
         uint32_t a = (uint32_t)(address + i) & 0xFFFFF;
         int j = 0;
@@ -135,8 +136,7 @@ static void log_write(struct fast_state *s, uint64_t address, int size)
 
 static void put_byte(struct fast_state *s, uint32_t address, uint8_t byte)
 {
-    if (s->watch >= 0)
-        log_write(s, address, 1);
+    log_write(s, address, 1);
     s->mem[address & 0xFFFFF] = byte;
 }
 
@@ -339,11 +339,6 @@ static void read_probe_regs(uc_engine *uc, uint8_t *out)
     uc_reg_read_batch(uc, (int *)probe_ids, ptrs, PROBE_REGS);
 }
 
-static void probe_stop(uc_engine *uc, struct fast_state *s)
-{
-    s->watch = -1;
-}
-
 /* Every byte written since the last pass holds the value it had then. */
 static int memory_as_at_last_pass(struct fast_state *s)
 {
@@ -374,11 +369,11 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
             s->skipped += passes * period;
             s->loops_skipped++;
         }
-        probe_stop(uc, s);
+        s->watch = -1;
         return;
     }
     if (++s->visits > PROBE_VISITS) {
-        probe_stop(uc, s);
+        s->watch = -1;
         return;
     }
     memcpy(s->visit_regs, regs, sizeof(regs));
@@ -394,8 +389,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
 {
     struct fast_state *s = user;
     if ((int64_t)address == s->watch) {
-        if (s->executed > s->probe_end)
-            probe_stop(uc, s);
+        if (s->executed > PROBE_SPAN)     /* slices, and so probes, start at 0 */
+            s->watch = -1;
         else
             probe_visit(uc, s);
     }
@@ -406,36 +401,20 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
     s->executed++;
 }
 
-/* Memory writes while a probe watches. */
+/* Every memory write: logged while a probe watches. */
 static void hook_write(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                        int64_t value, void *user)
 {
-    struct fast_state *s = user;
-    if (s->watch >= 0 && !s->changed)
-        log_write(s, address, size);
+    log_write(user, address, size);
 }
 
 /* Before a slice: watch ``address`` for an idle loop (-1: none). */
-int pcemu_probe_start(uc_engine *uc, struct fast_state *s, int64_t address)
+void pcemu_probe_start(struct fast_state *s, int64_t address)
 {
     s->watch = address;
     s->visits = 0;
     s->written = 0;
     s->changed = 0;
-    s->probe_end = PROBE_SPAN;
-    if (address < 0) {
-        probe_stop(uc, s);
-        return UC_ERR_OK;
-    }
-    if (!s->write_hooked) {
-        uc_hook handle;
-        uc_err err = uc_hook_add(uc, &handle, UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
-        if (err != UC_ERR_OK)
-            return err;
-        s->write_hook = (uint64_t)handle;
-        s->write_hooked = 1;
-    }
-    return UC_ERR_OK;
 }
 
 /* One slice, as Cpu.run does it with the binding's emu_start: run from CS:IP for
@@ -457,9 +436,8 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
     s->budget = budget;
     s->executed = 0;
     s->port_reads = 0;
-    uc_err err = pcemu_probe_start(uc, s, watch);
-    if (err == UC_ERR_OK)
-        err = uc_emu_start(uc, start, 0xFFFFFFFF, 0, 0);
+    pcemu_probe_start(s, watch);
+    uc_err err = uc_emu_start(uc, start, 0xFFFFFFFF, 0, 0);
     if (err != UC_ERR_OK)
         return err;
     for (int i = 0; i < count; i++) {
@@ -510,5 +488,8 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
         err = uc_hook_add(uc, &handles[2], UC_HOOK_INSN, (void *)hook_out, s, 1, 0, UC_X86_INS_OUT);
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[3], UC_HOOK_CODE, (void *)hook_code, s, 1, 0);
+    /* Always installed: adding and removing it around each probe measured no cheaper. */
+    if (err == UC_ERR_OK)
+        err = uc_hook_add(uc, &handles[4], UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
     return err;
 }

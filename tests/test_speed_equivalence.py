@@ -1,8 +1,8 @@
 """The accelerations change the cost of a run, never what the program computes.
 
 The same scripted session runs twice, ``Machine(accelerate=True)`` (software
-interrupts, the CGA status port and INT 10h AH=02h/09h answered by the C hooks
-of pcemu/native, idle loops skipped) and ``accelerate=False`` (every hook in
+interrupts, the CGA status port, INT 10h AH=02h/08h/09h and EOIs answered by
+the C hooks of pcemu/native, idle loops skipped) and ``accelerate=False`` (every hook in
 Python, every instruction run).  At the same points of virtual time the
 screens, the RAM-and-register hash and the list of services the program asked
 for (its DOS and BIOS calls, the machine-level events of the game) must be

@@ -75,6 +75,13 @@ class Scheduler:
             self._cancelled.discard(heapq.heappop(q)[1])
         return q[0][0] if q else None
 
+    def next_due_except(self, handle: int | None) -> int | None:
+        """When the next event other than ``handle`` falls due, or None."""
+        self.next_due()                 # drops cancelled events from the front of the queue
+        cancelled = self._cancelled
+        return min((when for when, seq, _ in self._queue if seq != handle and seq not in cancelled),
+                   default=None)
+
     def fire_due(self) -> None:
         q = self._queue
         now = self.clock.now

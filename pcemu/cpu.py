@@ -166,6 +166,10 @@ class Cpu:
         self._needs_fresh_context = False
         self._fresh_context = self.uc.context_save()
         self.instructions = 0
+        # The machine's: take in the slices C ran on by itself (absorb_chain), and
+        # say again whether C may go on after a Python handler (fast.chain).
+        self.on_chain_absorb: Callable[[object], None] = lambda fast: None
+        self.on_chain_check: Callable[[object], None] = lambda fast: None
         # the x87 is always there in Unicorn; nothing to set up
 
     def _install_native(self):
@@ -227,30 +231,50 @@ class Cpu:
         """INT 3s that ``statement_breakpoints`` let C deliver, since the CPU was made."""
         return self.fast.int3_passed if self.fast is not None else 0
 
-    def _native_interrupt_fallback(self, _uc, intno: int, _user) -> None:
+    @property
+    def has_python_hooks(self) -> bool:
+        """Hooks added through the Unicorn binding (a debugger's): they see every slice."""
+        if self.fast is None:
+            return True                       # (the Python hooks are this class's own)
+        return bool(getattr(self.uc, "_callbacks", True))
+
+    def absorb_chain(self) -> None:
+        """Take in the slices C ran on by itself (see pcemu_run_slice): count their
+        instructions and let the machine bring its clock and timer up to date."""
+        done = self.fast.chain_instructions
+        if done:
+            self.instructions += done
+            self.fast.chain_instructions = 0
+            self.on_chain_absorb(self.fast)
+
+    def _from_c(self, handler: Callable, *args):
+        """Run a Python handler for a C hook: the machine brought up to date before,
+        asked after whether C may still run on; an exception is kept and re-raised
+        after emu_start, as the binding's own hook wrapper does (the result is None)."""
+        fast = self.fast
         try:
-            self._on_interrupt(intno)
+            if fast.chain_instructions:
+                self.absorb_chain()
+            result = handler(*args)
+            if fast.chain:
+                self.on_chain_check(fast)
+            return result
         except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
+            fast.chain = 0
             if self.uc._hook_exception is None:
                 self.uc._hook_exception = exc
             self.uc.emu_stop()
+            return None
+
+    def _native_interrupt_fallback(self, _uc, intno: int, _user) -> None:
+        self._from_c(self._on_interrupt, intno)
 
     def _native_in_fallback(self, _uc, port: int, size: int, _user) -> int:
-        try:
-            return self._on_port_in(port, size) & 0xFFFFFFFF
-        except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
-            if self.uc._hook_exception is None:
-                self.uc._hook_exception = exc
-            self.uc.emu_stop()
-            return 0xFF
+        value = self._from_c(self._on_port_in, port, size)
+        return 0xFF if value is None else value & 0xFFFFFFFF
 
     def _native_out_fallback(self, _uc, port: int, size: int, value: int, _user) -> None:
-        try:
-            self._on_port_out(port, size, value)
-        except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
-            if self.uc._hook_exception is None:
-                self.uc._hook_exception = exc
-            self.uc.emu_stop()
+        self._from_c(self._on_port_out, port, size, value)
 
     @property
     def port_reads(self) -> int:
@@ -445,6 +469,8 @@ class Cpu:
 
     def request_stop(self) -> None:
         self._stop_requested = True
+        if self.fast is not None:
+            self.fast.chain = 0               # and C runs no further slice
         self.uc.emu_stop()
 
     # -- hooks -------------------------------------------------------------------
@@ -473,7 +499,11 @@ class Cpu:
         fast = self.fast
         try:
             if fast is not None:
-                if self._run_native(count, idle_watch):
+                try:
+                    done = self._run_native(count, idle_watch)
+                finally:
+                    count = fast.slice_budget     # the last slice's, when C ran several
+                if done:
                     self.instructions += count
                     reason = (STOP_REQUESTED if self._stop_requested
                               else STOP_HALT if self._halted.value else STOP_COUNT)
@@ -510,6 +540,9 @@ class Cpu:
         err = self._native_lib.pcemu_run_slice(
             self._uch, self._fast_ref, count, -1 if idle_watch is None else idle_watch,
             self._snap_ids, self._snap_values, len(_SNAP_NAMES), self._halted_ref)
+        self.fast.chain = 0                   # a caller that did not allow it runs one slice
+        if self.fast.chain_instructions:
+            self.absorb_chain()
         if err:
             raise UcError(err)
         if uc._hook_exception is not None:

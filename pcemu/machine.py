@@ -73,6 +73,7 @@ class Machine:
         self._idle_stop = False              # the slice ended because the program only waits
         self._resume_at: int | None = None   # CS:IP where the last slice ended
         self._if_wait_at: int | None = None  # where the last slice waiting for STI ended
+        self._time_bound_steps = False       # step()'s caller tests only the time after it
         self._now_cache: tuple | None = None
         self.memory = Memory()
         self.clock = Clock(mips)
@@ -89,6 +90,8 @@ class Machine:
         self._build_devices(video, printer_capture)
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
                        native=accelerate)
+        self.cpu.on_chain_absorb = self._absorb_chain
+        self.cpu.on_chain_check = self._chain_after_python
         self._build_firmware()
         from pcemu.dos import Dos               # the kernel needs a machine to exist
         from pcemu.storage.mount import mount_disks
@@ -107,7 +110,9 @@ class Machine:
     def _build_devices(self, video: str, printer_capture) -> None:
         clock = self.clock
         self.pic = InterruptControllers()
-        self._master_isr = ctypes.addressof(self.pic.master.isr_cell)
+        master = self.pic.master
+        self._master_cells = tuple(ctypes.addressof(cell) for cell in
+                                   (master.isr_cell, master.imr_cell, master.init_cell))
         self.pit = Pit8253(self._pit_now, self._reschedule_timer, self._channel2_changed)
         self.kbc = KeyboardController(lambda: self.pic.raise_irq(1), self._schedule_after,
                                       clock.instructions_for_seconds(KEY_GAP_SECONDS))
@@ -125,6 +130,7 @@ class Machine:
                        self.cmos, GamePort(), self.printer):
             self.bus.attach(device)
         self._timer_event: int | None = None
+        self._timer_due: int | None = None     # when _timer_event falls due
 
     def _build_firmware(self) -> None:
         self.rom = romlib.Rom().build()
@@ -216,17 +222,18 @@ class Machine:
 
     def _reschedule_timer(self) -> None:
         self.scheduler.cancel(self._timer_event)
-        due = self.pit.next_irq0_after(self._pit_now())
-        self._timer_event = None
-        if due is not None:
-            self._timer_event = self.scheduler.at(self.clock.instructions_for_pit(due), self._timer_fired)
+        self._schedule_timer(self.pit.next_irq0_after(self._pit_now()))
 
     def _timer_fired(self) -> None:
         self.pic.raise_irq(0)
-        self._timer_event = None
-        due = self.pit.next_irq0_after(self._pit_now())
-        if due is not None:
-            self._timer_event = self.scheduler.at(self.clock.instructions_for_pit(due), self._timer_fired)
+        self._schedule_timer(self.pit.next_irq0_after(self._pit_now()))
+
+    def _schedule_timer(self, due_pit: int | None) -> None:
+        """IRQ 0 at PIT clock ``due_pit`` (None: channel 0 is not counting)."""
+        self._timer_event = self._timer_due = None
+        if due_pit is not None:
+            self._timer_due = max(self.clock.instructions_for_pit(due_pit), self.clock.now)
+            self._timer_event = self.scheduler.at(self._timer_due, self._timer_fired)
 
     def _channel2_changed(self) -> None:
         self.speaker.channel2_changed()
@@ -510,7 +517,7 @@ class Machine:
             beam = self.video_card.beam
             beam._base, beam.reads = cpu.fast.beam_base, cpu.fast.beam_reads
         cpu.reset_port_reads()
-        clock.now += budget
+        clock.now += result.executed           # (C may have run slices before it: _absorb_chain)
         idle, self._idle_stop = self._idle_stop, False
         if idle and result.reason != STOP_HALT and not self.pic.pending():
             # only polling with nothing due: on to the next device event, as a HLT would
@@ -538,6 +545,7 @@ class Machine:
             self._native_watched = watched
             self.cpu.native_vectors(NATIVE_VECTORS - watched)
         fast.clock_now = self.clock.now
+        self._prepare_chain(fast)
         # INT 10h AH=02h/08h/09h in C unless a tracer listens to services
         fast.video_trap = -1 if self.listeners.get("service") else self._video_trap
         crtc = self.video_card.crtc.registers
@@ -545,8 +553,9 @@ class Machine:
             self._native_crtc = crtc
             self._native_crtc_view = (ctypes.c_uint8 * len(crtc)).from_buffer(crtc)
             fast.crtc = ctypes.addressof(self._native_crtc_view)
-        # EOIs on port 20h in C unless a port watcher must see them
-        fast.master_isr = None if self.bus.watchers else self._master_isr
+        # EOIs on port 20h and the mask on port 21h in C unless a port watcher must see them
+        fast.master_isr, fast.master_imr, fast.master_init = self._master_cells
+        fast.pic_native = not self.bus.watchers
         status_native = self.video_profile == "cga" and not self.bus.watchers
         if status_native:
             beam = self.video_card.beam
@@ -557,6 +566,53 @@ class Machine:
         elif self._status_native:
             fast.status_port = -1
         self._status_native = status_native
+
+    def _prepare_chain(self, fast) -> None:
+        """Let C run on from slice to slice while Python would only raise IRQ 0 and take it
+        there (pcemu_run_slice): when no Python hook can see the slices' ends (a
+        debugger's), channel 0 repeats, and no other unmasked IRQ is requested."""
+        master = self.pic.master
+        channel = self.pit.channels[0]
+        timer = self._timer_event is not None
+        fast.chain = chain = (
+            not self.cpu.has_python_hooks
+            and (not timer or (channel.mode in (2, 3) and channel.reload > 0))
+            and not master.irr & ~master.imr & ~1 and not master.initialising)
+        if not chain:
+            return
+        fast.timer_due = self._timer_due if timer else -1
+        other = self.scheduler.next_due_except(self._timer_event)
+        fast.other_due = -1 if other is None else other
+        fast.max_slice, fast.if_poll_slice, fast.ips = MAX_SLICE, IF_POLL_SLICE, self.clock.ips
+        fast.pit_start, fast.pit_reload = channel.start, channel.reload
+        fast.irq0_vector, fast.auto_eoi = master.vector_base, master.auto_eoi
+        fast.irq0_pending, fast.other_irr = master.irr & 1, master.irr & ~1
+        fast.if_wait_at = -1 if self._if_wait_at is None else self._if_wait_at
+        # a caller that looks after every step (a replay window paces there) gets one
+        # at least every MAX_SLICE instructions, as before C ran on
+        fast.chain_end = -1 if self._time_bound_steps else self.clock.now + MAX_SLICE
+
+    def _chain_after_python(self, fast) -> None:
+        """After a Python handler inside a slice: may C still run on past its end?  Only
+        for a caller of step() that waits for a time alone (_run_until_instruction); others
+        (press) test what a handler changes after every slice."""
+        if self._time_bound_steps:
+            self._prepare_chain(fast)
+        else:
+            fast.chain = 0
+
+    def _absorb_chain(self, fast) -> None:
+        """C ran slices on by itself: the clock to the start of its current one, IRQ 0's
+        request and the wait for STI as C left them, and IRQ 0 rescheduled if C raised it."""
+        self.clock.now = fast.clock_now
+        self._if_wait_at = None if fast.if_wait_at < 0 else fast.if_wait_at
+        master = self.pic.master
+        master.irr = (master.irr & ~1) | fast.irq0_pending
+        if fast.chain_fires:
+            fast.chain_fires = 0
+            self.scheduler.cancel(self._timer_event)
+            self._timer_due = fast.timer_due
+            self._timer_event = self.scheduler.at(self._timer_due, self._timer_fired)
 
     def _deliver_hardware_interrupt(self) -> None:
         if not self.cpu.interrupts_enabled:
@@ -575,10 +631,12 @@ class Machine:
         for watch in self.listeners.get("run_to", ()):
             watch(end)
         handle = self.scheduler.at(end, lambda: None)    # make a slice end exactly there
+        outer, self._time_bound_steps = self._time_bound_steps, True
         try:
             while self.clock.now < end:
                 self.step()
         finally:
+            self._time_bound_steps = outer
             self.scheduler.cancel(handle)
 
     def run_until(self, text: str | None = None, max_ticks: float = 182.0,

@@ -357,3 +357,146 @@ def test_idle_loops_are_skipped_and_nothing_else_is(tmp_path):
     # the counting loops ran every pass: 10 ticks each, thousands of passes a tick
     counts = screen.split("WAITS")[-1].split()[0]
     assert len(counts) == 8 and int(counts[:4], 16) > 10_000 and int(counts[4:], 16) > 10_000
+
+
+# A program of our own for the timer corners C takes over from the slice loop
+# (pcemu_run_slice's chain): it waits for its ENTER's break code to be read (a
+# pending keyboard IRQ keeps slices in Python), installs an IRQ 0 handler that counts, sets
+# channel 0 to 582 Hz as the BASIC runtime does for music, waits for 200 ticks,
+# then keeps IF clear for longer than a period 100 times (IRQ 0 waits for STI),
+# masks IRQ 0 for a while, makes its handler re-enable interrupts and run long
+# before its EOI (IRQ 0 falls due while in service), and finally puts the timer
+# and the vector back.  It prints its tick count and a sum of the counts seen at
+# each STI; the run must be the same instruction for instruction.
+TIMER = """
+    mov ax, 0x40
+    mov es, ax
+    mov bx, word ptr es:[0x6c]
+    add bx, 3
+settle:
+    cmp word ptr es:[0x6c], bx
+    jb settle
+    mov ax, 0x3508
+    int 0x21
+    mov word ptr [old_off], bx
+    mov word ptr [old_seg], es
+    mov ax, 0x2508
+    mov dx, handler
+    int 0x21
+    cli
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    mov al, 0x08
+    out 0x40, al
+    sti
+wait_ticks:
+    cmp word ptr [ticks], 200
+    jb wait_ticks
+    xor si, si
+    mov cx, 100
+no_interrupts:
+    cli
+    mov dx, 1500
+spin:
+    dec dx
+    jnz spin
+    add si, word ptr [ticks]
+    sti
+    nop
+    loop no_interrupts
+    in al, 0x21
+    or al, 1
+    out 0x21, al
+    mov cx, 5000
+masked:
+    loop masked
+    in al, 0x21
+    and al, 0xfe
+    out 0x21, al
+    mov byte ptr [slow], 1
+    mov bx, word ptr [ticks]
+    add bx, 50
+wait_slow:
+    cmp word ptr [ticks], bx
+    jb wait_slow
+    mov byte ptr [slow], 0
+    cli
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    sti
+    push ds
+    mov dx, word ptr [old_off]
+    mov ds, word ptr [old_seg]
+    mov ax, 0x2508
+    int 0x21
+    pop ds
+    mov ax, word ptr [ticks]
+    call print_hex
+    mov ax, si
+    call print_hex
+    mov ax, 0x4c00
+    int 0x21
+handler:
+    push ax
+    inc word ptr cs:[ticks]
+    cmp byte ptr cs:[slow], 0
+    je done
+    sti
+    push cx
+    mov cx, 3000
+long_handler:
+    loop long_handler
+    pop cx
+done:
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+print_hex:
+    mov cx, 4
+digit:
+    rol ax, 4
+    push ax
+    and al, 0x0f
+    add al, 0x30
+    cmp al, 0x39
+    jbe emit
+    add al, 7
+emit:
+    mov dl, al
+    mov ah, 2
+    int 0x21
+    pop ax
+    loop digit
+    ret
+ticks:
+    .word 0
+old_off:
+    .word 0
+old_seg:
+    .word 0
+slow:
+    .byte 0
+"""
+
+
+@needs_native
+def test_timer_slices_run_on_in_c_exactly_as_the_slice_loop_runs_them(tmp_path):
+    folder = com_program(tmp_path, "TIMER.COM", TIMER)
+    results = []
+    for accelerate in (True, False):
+        m = run_to_exit(folder, "TIMER", accelerate)
+        results.append((m.screen_text(), m.state_hash(), m.clock.now, m.cpu.instructions, m.cpu.fast))
+    (screen, state, now, instructions, native), slow = results[0], results[1]
+    assert (screen, state, now, instructions) == slow[:4]
+    assert slow[4] is None
+    printed = screen.split("TIMER")[-1].split()[0]
+    assert len(printed) == 8 and int(printed[:4], 16) >= 250
+    # C ran the slices between the ticks, took the ticks and waited for STI itself
+    assert native.chained_slices > 500 and native.chain_irq0s > 250
+    assert native.chain_sti_waits > 100

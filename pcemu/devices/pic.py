@@ -14,12 +14,13 @@ class Pic8259:
         self.base_port = base_port
         self.vector_base = vector_base
         self.irr = 0
-        # In a C int: the native fast path ends interrupts (EOI on port 20h) itself.
+        # In C ints: the native fast path ends interrupts (EOI on port 20h) and
+        # reads and sets the mask (port 21h, outside initialisation) itself.
         self.isr_cell = ctypes.c_int(0)
-        self.imr = 0xFF
+        self.imr_cell = ctypes.c_int(0xFF)
+        self.init_cell = ctypes.c_int(0)     # 0: running; 2..4: which ICW comes next
         self.read_isr = False
         self.auto_eoi = False
-        self._init_step = 0        # 0: running; 2..4: which ICW comes next
         self._needs_icw4 = False
         self._single = False
 
@@ -31,6 +32,28 @@ class Pic8259:
     @isr.setter
     def isr(self, value: int) -> None:
         self.isr_cell.value = value
+
+    @property
+    def imr(self) -> int:
+        """Interrupt mask register."""
+        return self.imr_cell.value
+
+    @imr.setter
+    def imr(self, value: int) -> None:
+        self.imr_cell.value = value
+
+    @property
+    def _init_step(self) -> int:
+        return self.init_cell.value
+
+    @_init_step.setter
+    def _init_step(self, value: int) -> None:
+        self.init_cell.value = value
+
+    @property
+    def initialising(self) -> bool:
+        """Between ICW1 and the last initialisation word."""
+        return self._init_step != 0
 
     @property
     def ports(self) -> tuple[int, int]:

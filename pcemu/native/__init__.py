@@ -72,6 +72,31 @@ class FastState(ctypes.Structure):
         ("on_out", ctypes.c_void_p),
         ("master_isr", ctypes.c_void_p),
         ("native_eois", ctypes.c_uint64),
+        ("chain", ctypes.c_int32),
+        ("irq0_pending", ctypes.c_int32),
+        ("other_irr", ctypes.c_int32),
+        ("max_slice", ctypes.c_int64),
+        ("timer_due", ctypes.c_int64),
+        ("other_due", ctypes.c_int64),
+        ("ips", ctypes.c_int64),
+        ("pit_start", ctypes.c_int64),
+        ("pit_reload", ctypes.c_int64),
+        ("irq0_vector", ctypes.c_int32),
+        ("auto_eoi", ctypes.c_int32),
+        ("if_poll_slice", ctypes.c_int64),
+        ("if_wait_at", ctypes.c_int64),
+        ("chain_end", ctypes.c_int64),
+        ("slice_budget", ctypes.c_int64),
+        ("chain_instructions", ctypes.c_int64),
+        ("chain_fires", ctypes.c_uint64),
+        ("chained_slices", ctypes.c_uint64),
+        ("chain_irq0s", ctypes.c_uint64),
+        ("chain_sti_waits", ctypes.c_uint64),
+        ("master_imr", ctypes.c_void_p),
+        ("master_init", ctypes.c_void_p),
+        ("pic_native", ctypes.c_int32),
+        ("reserved5", ctypes.c_int32),
+        ("native_mask_accesses", ctypes.c_uint64),
     ]
 
 
@@ -127,7 +152,8 @@ def load() -> ctypes.CDLL | None:
         lib.pcemu_fast_install.restype = ctypes.c_int
         lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
                                            ctypes.c_void_p]
-        if lib.pcemu_probe_regs() != PROBE_REGS:
+        if (lib.pcemu_probe_regs() != PROBE_REGS
+                or lib.pcemu_state_size() != ctypes.sizeof(FastState)):
             raise OSError("pcemu/native: FastState is out of step with fastcpu.c")
         lib.pcemu_probe_start.restype = None
         lib.pcemu_probe_start.argtypes = [ctypes.POINTER(FastState), ctypes.c_int64]

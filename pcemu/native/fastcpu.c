@@ -102,10 +102,40 @@ struct fast_state {
     uint64_t native_services;     /* services answered here */
     out_fallback on_out;          /* Python: every OUT */
     /* The master 8259's in-service register (pcemu/devices/pic.py keeps it in a C
-     * int): a non-specific EOI (OUT 20h, 20h) clears its lowest bit here, as
-     * Pic8259.end_of_interrupt does, when no port watcher must see it. */
+     * int): when pic_native is set (no port watcher must see them), a
+     * non-specific EOI (OUT 20h, 20h) clears its lowest bit here, as
+     * Pic8259.end_of_interrupt does, and port 21h reads and sets the mask
+     * (master_imr) unless an initialisation sequence is under way (master_init). */
     int32_t *master_isr;
     uint64_t native_eois;         /* statistics */
+    /* Timer chaining (see pcemu_run_slice): with ``chain`` set, a slice that ends
+     * with nothing for Python to do goes on into the next one here, raising and
+     * delivering IRQ 0 at its due time as Machine._run_slice and step would. */
+    int32_t chain;                /* 1: allowed (Python re-decides after each of its calls) */
+    int32_t irq0_pending;         /* the master's IRR bit 0... */
+    int32_t other_irr;            /* ...and its others, which C never changes */
+    int64_t max_slice;            /* machine.MAX_SLICE */
+    int64_t timer_due;            /* instruction count of the next IRQ 0, or -1 */
+    int64_t other_due;            /* the next other device event, or -1 (none) */
+    int64_t ips;                  /* instructions per virtual second */
+    int64_t pit_start;            /* channel 0, in mode 2 or 3: where its count began... */
+    int64_t pit_reload;           /* ...and its period, in PIT clocks */
+    int32_t irq0_vector;          /* the master 8259's vector base */
+    int32_t auto_eoi;             /* the master acknowledges without setting ISR */
+    int64_t if_poll_slice;        /* machine.IF_POLL_SLICE */
+    int64_t if_wait_at;           /* Machine._if_wait_at, or -1 */
+    int64_t chain_end;            /* no slice starts at or after this count (-1: any may) */
+    int64_t slice_budget;         /* out: the budget of the slice that ended last */
+    int64_t chain_instructions;   /* out: instructions of the slices run before it... */
+    uint64_t chain_fires;         /* ...and the IRQ 0s raised there */
+    uint64_t chained_slices;      /* statistics: slices run on, IRQ 0s delivered, */
+    uint64_t chain_irq0s;         /* and short slices waiting for STI */
+    uint64_t chain_sti_waits;
+    int32_t *master_imr;          /* the master 8259's mask register (a C int)... */
+    int32_t *master_init;         /* ...and its initialisation step, 0 when running */
+    int32_t pic_native;
+    int32_t reserved5;
+    uint64_t native_mask_accesses;  /* statistics */
 };
 
 #define FLAG_TF 0x0100
@@ -327,6 +357,10 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
         s->native_status_reads++;
         return cga_status(s);
     }
+    if (port == 0x21 && size == 1 && s->pic_native) {   /* Pic8259.read: the mask */
+        s->native_mask_accesses++;
+        return *s->master_imr & 0xFF;
+    }
     return s->on_in(uc, port, size, 0);
 }
 
@@ -417,61 +451,160 @@ void pcemu_probe_start(struct fast_state *s, int64_t address)
     s->changed = 0;
 }
 
+/* PIT clock -> the first instruction count at which it has elapsed, and back
+ * (Clock.instructions_for_pit and pit_clocks: floor and ceiling divisions). */
+#define PIT_HZ 1193182
+static int64_t floor_div(__int128 a, int64_t b)
+{
+    __int128 q = a / b;
+    return (int64_t)((a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q);
+}
+
+/* Machine._timer_fired's reschedule: channel 0's next edge strictly after the
+ * PIT clock of ``now`` (Pit8253.next_irq0_after, modes 2 and 3), as an
+ * instruction count no earlier than ``now`` (Scheduler.at). */
+static int64_t next_timer_due(const struct fast_state *s, int64_t now)
+{
+    int64_t pit_now = floor_div((__int128)now * PIT_HZ, s->ips);
+    int64_t k = floor_div((__int128)pit_now - s->pit_start, s->pit_reload) + 1;
+    __int128 edge = (__int128)s->pit_start + (__int128)k * s->pit_reload;
+    int64_t due = -floor_div(-edge * s->ips, PIT_HZ);
+    return due > now ? due : now;
+}
+
+/* After a slice that ended at instruction ``now`` with nothing for Python to
+ * do, at linear address ``here`` with ``flags``: what Machine._run_slice and the
+ * next step would do, here (Python's 8259 has no other request than IRQ 0).
+ * Returns the next slice's budget, or 0 when another event is due or the
+ * chain has run its span: Python's turn. */
+static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_t here,
+                        uint64_t flags)
+{
+    if ((s->other_due >= 0 && s->other_due <= now) || (s->chain_end >= 0 && now >= s->chain_end))
+        return 0;
+    s->clock_now = now;
+    s->chained_slices++;
+    if (s->timer_due >= 0 && s->timer_due <= now) {          /* _timer_fired */
+        s->irq0_pending = 1;
+        s->timer_due = next_timer_due(s, now);
+        s->chain_fires++;
+    }
+    /* InterruptControllers.pending: IRQ 0 requested, unmasked, not in service */
+    int waiting = s->irq0_pending && !(*s->master_imr & 1) && !(*s->master_isr & 1);
+    if (waiting && (flags & FLAG_IF)) {                      /* _deliver_hardware_interrupt */
+        s->irq0_pending = 0;
+        if (!s->auto_eoi)
+            *s->master_isr |= 1;
+        pcemu_deliver(uc, s, (uint32_t)s->irq0_vector);
+        s->chain_irq0s++;
+        waiting = 0;
+    }
+    int64_t due = s->timer_due;       /* step's budget: to the next event, at most max_slice */
+    if (s->other_due >= 0 && (due < 0 || s->other_due < due))
+        due = s->other_due;
+    int64_t budget = s->max_slice;
+    if (due >= 0 && due - now < budget)
+        budget = due - now > 1 ? due - now : 1;
+    if (waiting) {                    /* IRQ 0 waits for STI: short slices, as step does */
+        int64_t wait = here == s->if_wait_at ? 1 : s->if_poll_slice;
+        if (wait < budget)
+            budget = wait;
+        s->if_wait_at = here;
+        s->chain_sti_waits++;
+    } else {
+        s->if_wait_at = -1;
+    }
+    return budget;
+}
+
 /* One slice, as Cpu.run does it with the binding's emu_start: run from CS:IP for
  * ``budget`` instructions, watching ``watch`` for an idle loop; then read the
  * registers named by ``snap_ids`` into ``snap`` (FLAGS last), clear FLAGS bits
  * 12-15 as a real-mode 286 keeps them clear, and say whether the slice ended
- * on a HLT (Unicorn leaves IP past it).  On an error nothing is read. */
+ * on a HLT (Unicorn leaves IP past it).  On an error nothing is read.
+ *
+ * While s->chain is set, a slice that ended on its count is followed by the
+ * next here (chain_on), each watching where the last one ended, until Python
+ * has something to do; the snapshot is the last slice's, s->slice_budget its
+ * budget, and s->clock_now its start.  A Python callback in a slice first
+ * brings the machine up to date (Cpu.absorb_chain), and afterwards says again
+ * whether C may go on (Machine._prepare_chain), or stops the chain. */
 int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t watch,
                     const int *snap_ids, uint64_t *snap, int count, int *halted)
 {
     int ids[2] = {UC_X86_REG_CS, UC_X86_REG_IP};
-    uint64_t cs = 0, ip = 0;
-    void *at[2] = {&cs, &ip};
     void *ptrs[16];
     if (count < 1 || count > 16)
         return UC_ERR_ARG;
-    uc_reg_read_batch(uc, ids, at, 2);
-    uint64_t start = ((cs << 4) + (ip & 0xFFFF)) & 0xFFFFF;
-    s->budget = budget;
-    s->executed = 0;
-    s->port_reads = 0;
-    pcemu_probe_start(s, watch);
-    uc_err err = uc_emu_start(uc, start, 0xFFFFFFFF, 0, 0);
-    if (err != UC_ERR_OK)
-        return err;
-    for (int i = 0; i < count; i++) {
-        snap[i] = 0;                  /* 16-bit reads fill only the low bytes */
-        ptrs[i] = &snap[i];
+    for (;;) {
+        uint64_t cs = 0, ip = 0;
+        void *at[2] = {&cs, &ip};
+        uc_reg_read_batch(uc, ids, at, 2);
+        uint64_t start = ((cs << 4) + (ip & 0xFFFF)) & 0xFFFFF;
+        s->budget = budget;
+        s->executed = 0;
+        s->port_reads = 0;
+        s->slice_budget = budget;
+        pcemu_probe_start(s, watch);
+        uc_err err = uc_emu_start(uc, start, 0xFFFFFFFF, 0, 0);
+        if (err != UC_ERR_OK)
+            return err;
+        for (int i = 0; i < count; i++) {
+            snap[i] = 0;                  /* 16-bit reads fill only the low bytes */
+            ptrs[i] = &snap[i];
+        }
+        uc_reg_read_batch(uc, (int *)snap_ids, ptrs, count);
+        uint64_t flags = snap[count - 1];
+        if (flags & 0xF000) {
+            flags &= ~(uint64_t)0xF000;
+            uc_reg_write(uc, UC_X86_REG_FLAGS, &flags);
+            snap[count - 1] = flags;
+        }
+        cs = ip = 0;
+        uc_reg_read_batch(uc, ids, at, 2);
+        *halted = s->mem[(((cs & 0xFFFF) << 4) + ((ip - 1) & 0xFFFF)) & 0xFFFFF] == 0xF4;
+        if (!s->chain || *halted || s->executed < budget)
+            return UC_ERR_OK;
+        int64_t here = (int64_t)((((cs & 0xFFFF) << 4) + (ip & 0xFFFF)) & 0xFFFFF);
+        int64_t next = chain_on(uc, s, s->clock_now + budget, here, flags);
+        if (next == 0)
+            return UC_ERR_OK;
+        s->chain_instructions += budget;
+        watch = here;
+        budget = next;
     }
-    uc_reg_read_batch(uc, (int *)snap_ids, ptrs, count);
-    uint64_t flags = snap[count - 1];
-    if (flags & 0xF000) {
-        flags &= ~(uint64_t)0xF000;
-        uc_reg_write(uc, UC_X86_REG_FLAGS, &flags);
-        snap[count - 1] = flags;
-    }
-    cs = ip = 0;
-    uc_reg_read_batch(uc, ids, at, 2);
-    *halted = s->mem[(((cs & 0xFFFF) << 4) + ((ip - 1) & 0xFFFF)) & 0xFFFFF] == 0xF4;
-    return UC_ERR_OK;
 }
 
-/* The size of struct fast_state's register snapshot, for the Python mirror's check. */
+/* The size of struct fast_state and of its register snapshot, for the Python
+ * mirror's check. */
 int pcemu_probe_regs(void)
 {
     return PROBE_REGS;
+}
+
+int pcemu_state_size(void)
+{
+    return (int)sizeof(struct fast_state);
 }
 
 static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user)
 {
     struct fast_state *s = user;
     s->changed = 1;                   /* a device took part: not an idle pass */
-    if (port == 0x20 && size == 1 && (value & 0xFF) == 0x20 && s->master_isr) {
-        int32_t isr = *s->master_isr;
-        *s->master_isr = isr & (isr - 1);
-        s->native_eois++;
-        return;
+    if (s->pic_native && size == 1) {
+        if (port == 0x20 && (value & 0xFF) == 0x20) {
+            int32_t isr = *s->master_isr;
+            *s->master_isr = isr & (isr - 1);
+            s->native_eois++;
+            return;
+        }
+        if (port == 0x21 && *s->master_init == 0) {
+            *s->master_imr = value & 0xFF;
+            s->native_mask_accesses++;
+            if (s->other_irr & ~value & 0xFF)
+                s->chain = 0;         /* a request unmasked: Python's to present */
+            return;
+        }
     }
     s->on_out(uc, port, size, value, 0);
 }

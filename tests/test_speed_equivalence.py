@@ -274,6 +274,28 @@ def test_statement_breakpoints_fire_the_same_with_the_int3_filter_in_c():
     assert fast.cpu.fast.int3_segment == -1             # detached: no filter left behind
 
 
+# AX as four hex digits through INT 21h AH=02h (for the programs below).
+PRINT_HEX = """
+print_hex:
+    mov cx, 4
+digit:
+    rol ax, 4
+    push ax
+    and al, 0x0f
+    add al, 0x30
+    cmp al, 0x39
+    jbe emit
+    add al, 7
+emit:
+    mov dl, al
+    mov ah, 2
+    int 0x21
+    pop ax
+    loop digit
+    ret
+"""
+
+
 # Three ways to wait for the BIOS tick: a pure wait (a call, a push and a read, the same
 # state every pass: the C hooks may skip its passes), one that counts its passes in SI and
 # one that counts them in memory (never skippable: each pass changes something).  It then
@@ -320,26 +342,9 @@ read_tick:
     mov ax, word ptr es:[bx]
     pop bx
     ret
-print_hex:
-    mov cx, 4
-digit:
-    rol ax, 4
-    push ax
-    and al, 0x0f
-    add al, 0x30
-    cmp al, 0x39
-    jbe emit
-    add al, 7
-emit:
-    mov dl, al
-    mov ah, 2
-    int 0x21
-    pop ax
-    loop digit
-    ret
 counter:
     .word 0
-"""
+""" + PRINT_HEX
 
 
 @needs_native
@@ -457,23 +462,6 @@ done:
     out 0x20, al
     pop ax
     iret
-print_hex:
-    mov cx, 4
-digit:
-    rol ax, 4
-    push ax
-    and al, 0x0f
-    add al, 0x30
-    cmp al, 0x39
-    jbe emit
-    add al, 7
-emit:
-    mov dl, al
-    mov ah, 2
-    int 0x21
-    pop ax
-    loop digit
-    ret
 ticks:
     .word 0
 old_off:
@@ -482,7 +470,7 @@ old_seg:
     .word 0
 slow:
     .byte 0
-"""
+""" + PRINT_HEX
 
 
 @needs_native

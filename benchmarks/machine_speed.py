@@ -41,22 +41,25 @@ def measure(script: str, seconds: float, accelerate: bool, split: bool = False) 
     m.type(script)
     spent = _time_the_parts(m) if split else None
     start_instr = m.clock.now
-    fast = m.cpu.fast
-    skipped = fast.skipped if fast is not None else 0
-    chained = fast.chained_slices if fast is not None else 0
+    skipped, chained = _counter(m, "skipped"), _counter(m, "chained_slices")
     start_wall, start_cpu = time.perf_counter(), time.process_time()
     m.run(seconds * TICK_HZ)
     wall = time.perf_counter() - start_wall
     cpu = time.process_time() - start_cpu
     virtual = (m.clock.now - start_instr) / m.clock.ips
-    skipped = (fast.skipped if fast is not None else 0) - skipped
+    skipped = _counter(m, "skipped") - skipped
     result = {"x_wall": virtual / wall, "x_cpu": virtual / cpu,
               "ips": (m.clock.now - start_instr) / wall,
               "idle_skipped": skipped / (m.clock.now - start_instr)}
     if spent is not None:
-        result.update(wall=wall, chained=(fast.chained_slices if fast is not None else 0) - chained,
-                      **spent)
+        result.update(wall=wall, chained=_counter(m, "chained_slices") - chained, **spent)
     return result
+
+
+def _counter(m, name: str) -> int:
+    """A statistic of the C hooks (0 without the native library)."""
+    fast = m.cpu.fast
+    return getattr(fast, name) if fast is not None else 0
 
 
 def _time_the_parts(m) -> dict[str, float]:

@@ -233,9 +233,9 @@ class Cpu:
 
     @property
     def has_python_hooks(self) -> bool:
-        """Hooks added through the Unicorn binding (a debugger's): they see every slice."""
-        if self.fast is None:
-            return True                       # (the Python hooks are this class's own)
+        """Hooks added through the Unicorn binding (a debugger's, or this class's own without
+        the native library): they see every slice.  (A binding without the private
+        ``_callbacks`` table is taken to have some.)"""
         return bool(getattr(self.uc, "_callbacks", True))
 
     def absorb_chain(self) -> None:

@@ -90,8 +90,8 @@ class Machine:
         self._build_devices(video, printer_capture)
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
                        native=accelerate)
-        self.cpu.on_chain_absorb = self._absorb_chain
-        self.cpu.on_chain_check = self._chain_after_python
+        if self.cpu.fast is not None:
+            self._wire_native(self.cpu.fast)
         self._build_firmware()
         from pcemu.dos import Dos               # the kernel needs a machine to exist
         from pcemu.storage.mount import mount_disks
@@ -110,9 +110,6 @@ class Machine:
     def _build_devices(self, video: str, printer_capture) -> None:
         clock = self.clock
         self.pic = InterruptControllers()
-        master = self.pic.master
-        self._master_cells = tuple(ctypes.addressof(cell) for cell in
-                                   (master.isr_cell, master.imr_cell, master.init_cell))
         self.pit = Pit8253(self._pit_now, self._reschedule_timer, self._channel2_changed)
         self.kbc = KeyboardController(lambda: self.pic.raise_irq(1), self._schedule_after,
                                       clock.instructions_for_seconds(KEY_GAP_SECONDS))
@@ -538,6 +535,16 @@ class Machine:
         if self._stopped:
             raise MachineError(f"the machine has stopped: {self._stopped}")
 
+    def _wire_native(self, fast) -> None:
+        """What the C hooks share with the machine for good: the master 8259's registers,
+        the slice sizes and the clock rate, and the calls that keep the two in step."""
+        master = self.pic.master
+        fast.master_isr, fast.master_imr, fast.master_init = (
+            ctypes.addressof(cell) for cell in (master.isr_cell, master.imr_cell, master.init_cell))
+        fast.max_slice, fast.if_poll_slice, fast.ips = MAX_SLICE, IF_POLL_SLICE, self.clock.ips
+        self.cpu.on_chain_absorb = self._absorb_chain
+        self.cpu.on_chain_check = self._chain_after_python
+
     def _prepare_native(self, fast) -> None:
         """Tell the C hooks what they may do in this slice (nothing a watcher must see)."""
         watched = self._watched_vectors()
@@ -554,7 +561,6 @@ class Machine:
             self._native_crtc_view = (ctypes.c_uint8 * len(crtc)).from_buffer(crtc)
             fast.crtc = ctypes.addressof(self._native_crtc_view)
         # EOIs on port 20h and the mask on port 21h in C unless a port watcher must see them
-        fast.master_isr, fast.master_imr, fast.master_init = self._master_cells
         fast.pic_native = not self.bus.watchers
         status_native = self.video_profile == "cga" and not self.bus.watchers
         if status_native:
@@ -583,7 +589,6 @@ class Machine:
         fast.timer_due = self._timer_due if timer else -1
         other = self.scheduler.next_due_except(self._timer_event)
         fast.other_due = -1 if other is None else other
-        fast.max_slice, fast.if_poll_slice, fast.ips = MAX_SLICE, IF_POLL_SLICE, self.clock.ips
         fast.pit_start, fast.pit_reload = channel.start, channel.reload
         fast.irq0_vector, fast.auto_eoi = master.vector_base, master.auto_eoi
         fast.irq0_pending, fast.other_irr = master.irr & 1, master.irr & ~1

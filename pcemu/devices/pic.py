@@ -9,7 +9,24 @@ from __future__ import annotations
 import ctypes
 
 
+class _InCell:
+    """A register kept in a ctypes int (the attribute ``cell``), which pcemu/native shares."""
+
+    def __init__(self, cell: str) -> None:
+        self.cell = cell
+
+    def __get__(self, pic, owner=None):
+        return self if pic is None else getattr(pic, self.cell).value
+
+    def __set__(self, pic, value: int) -> None:
+        getattr(pic, self.cell).value = value
+
+
 class Pic8259:
+    isr = _InCell("isr_cell")               # in-service register
+    imr = _InCell("imr_cell")               # interrupt mask register
+    _init_step = _InCell("init_cell")
+
     def __init__(self, base_port: int, vector_base: int) -> None:
         self.base_port = base_port
         self.vector_base = vector_base
@@ -23,32 +40,6 @@ class Pic8259:
         self.auto_eoi = False
         self._needs_icw4 = False
         self._single = False
-
-    @property
-    def isr(self) -> int:
-        """In-service register."""
-        return self.isr_cell.value
-
-    @isr.setter
-    def isr(self, value: int) -> None:
-        self.isr_cell.value = value
-
-    @property
-    def imr(self) -> int:
-        """Interrupt mask register."""
-        return self.imr_cell.value
-
-    @imr.setter
-    def imr(self, value: int) -> None:
-        self.imr_cell.value = value
-
-    @property
-    def _init_step(self) -> int:
-        return self.init_cell.value
-
-    @_init_step.setter
-    def _init_step(self, value: int) -> None:
-        self.init_cell.value = value
 
     @property
     def initialising(self) -> bool:

@@ -152,8 +152,7 @@ def load() -> ctypes.CDLL | None:
         lib.pcemu_fast_install.restype = ctypes.c_int
         lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
                                            ctypes.c_void_p]
-        if (lib.pcemu_probe_regs() != PROBE_REGS
-                or lib.pcemu_state_size() != ctypes.sizeof(FastState)):
+        if lib.pcemu_state_size() != ctypes.sizeof(FastState):
             raise OSError("pcemu/native: FastState is out of step with fastcpu.c")
         lib.pcemu_probe_start.restype = None
         lib.pcemu_probe_start.argtypes = [ctypes.POINTER(FastState), ctypes.c_int64]

@@ -575,13 +575,8 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
     }
 }
 
-/* The size of struct fast_state and of its register snapshot, for the Python
- * mirror's check. */
-int pcemu_probe_regs(void)
-{
-    return PROBE_REGS;
-}
-
+/* The size of struct fast_state, for the Python mirror's check (a different
+ * PROBE_REGS or LOG_BYTES changes it too). */
 int pcemu_state_size(void)
 {
     return (int)sizeof(struct fast_state);

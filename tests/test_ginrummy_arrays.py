@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from games_py.cards import Card
 from games_py.ginrummy import computer, game, rng
-from games_py.ginrummy.deal import OriginalRandom, number_of
+from games_py.ginrummy.deal import OriginalRandom
 from pcemu.trace import ginrummy as tracer
 from pcemu.trace.sweep import MAX_HANDS_PER_GAME, _first_game
+from tests.ginrummy_helpers import card, empty_table, with_hand
 from tests.machine_helpers import DISK1612, needs_originals
 
 
@@ -67,12 +67,7 @@ def test_every_word_of_s_is_the_machines_at_each_lay_off(monkeypatch, settings):
 
 
 def _table(knocker_straight: list[str], other_hand: list[str]) -> computer.Table:
-    t = computer.Table([[0] * 53 for _ in range(4)], [0] * 4, [0] * 4,
-                       [[0] * 4 for _ in range(14)], [0] * 53, 40)
-    for p, cards in ((1, knocker_straight), (2, other_hand)):
-        for k, c in enumerate(cards, 1):
-            t.hands[p][k] = number_of(Card.parse(c))
-        t.hands[p][0] = len(cards)
+    t = with_hand(with_hand(empty_table(top=40), 1, knocker_straight), 2, other_hand)
     # the knocker last, as at line 2540: S() then holds his straights
     computer.arrange(t, 2, len(other_hand), OriginalRandom(rng.QuickBasicRandom(2)))
     computer.arrange(t, 1, len(knocker_straight), OriginalRandom(rng.QuickBasicRandom(1)))
@@ -85,8 +80,8 @@ def test_a_phantom_row_takes_a_card_that_fits_its_stale_cells():
     t = _table(["6H", "5H", "4H", "3H", "2H", "AH", "AC", "2S", "3S", "4C"],
                ["QS", "QD", "QC", "3D", "4D", "8H", "7S", "10D", "4S", "7H"])
     s = t.arrays.s
-    s[computer.cell(2, 0)], s[computer.cell(2, 1)] = 0, number_of(Card.parse("AC"))
-    s[computer.cell(2, 2)], s[computer.cell(2, 3)] = number_of(Card.parse("3D")), 0
+    s[computer.cell(2, 0)], s[computer.cell(2, 1)] = 0, card("AC")
+    s[computer.cell(2, 2)], s[computer.cell(2, 3)] = card("3D"), 0
     laid, pv = computer.program_lay_offs(t, 1, 2)
     cards = [(str(computer._card(item.card)), item.flat, item.row) for item in laid]
     assert cards[:2] == [("7H", False, 1), ("4D", False, 7)]

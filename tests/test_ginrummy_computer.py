@@ -14,31 +14,18 @@ import pytest
 
 from games_py.ginrummy import computer, game, rng, trace
 from games_py.ginrummy.computer import Table, fn_rank, fn_suit
-from games_py.ginrummy.deal import OriginalRandom, number_of
+from games_py.ginrummy.deal import OriginalRandom
 from games_py.cards import Card
+from tests.ginrummy_helpers import card, empty_table, with_hand
 
 SHARED = Path(os.environ.get("PCEMU_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 DISK = SHARED / "disks" / "DISK1612.img"
 
 
-def card(text: str) -> int:
-    return number_of(Card.parse(text))
 
 
 def random_at(state: int) -> OriginalRandom:
     return OriginalRandom(rng.QuickBasicRandom(state))
-
-
-def empty_table(**kw) -> Table:
-    return Table([[0] * 53 for _ in range(4)], [0] * 4, [0] * 4, [[0] * 4 for _ in range(14)],
-                 [0] * 53, 21, **kw)
-
-
-def with_hand(t: Table, p: int, cards: list[str]) -> Table:
-    for k, c in enumerate(cards, 1):
-        t.hands[p][k] = card(c)
-    t.hands[p][0] = len(cards)
-    return t
 
 
 # -- the program's functions ------------------------------------------------------------------

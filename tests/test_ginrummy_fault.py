@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from games_py.cards import Card
 from games_py.ginrummy import computer, game, rng, rules, trace
-from games_py.ginrummy.deal import OriginalRandom, number_of
+from games_py.ginrummy.deal import OriginalRandom
 from pcemu.trace import sweep
+from tests.ginrummy_helpers import empty_table, with_hand
 from tests.machine_helpers import DISK1612, needs_originals
 
 # hand 1 of 15:52:59.45 Oklahoma with sound: 4S 3S 2S AS, 4H 3H 2H, 5C 4C 3C and the flats
@@ -21,12 +21,7 @@ FAULT_CASE = sweep.Case((15, 52, 59, 45), rules.OKLAHOMA, True)
 
 
 def _table(p: int, cards: list[str]) -> computer.Table:
-    t = computer.Table([[0] * 53 for _ in range(4)], [0] * 4, [0] * 4, [[0] * 4 for _ in range(14)],
-                       [0] * 53, 21)
-    for k, c in enumerate(cards, 1):
-        t.hands[p][k] = number_of(Card.parse(c))
-    t.hands[p][0] = len(cards)
-    return t
+    return with_hand(empty_table(), p, cards)
 
 
 def _random() -> OriginalRandom:

@@ -11,8 +11,9 @@ import pytest
 
 from games_py.cards import Card
 from games_py.ginrummy import computer, game, rng, rules, trace
-from games_py.ginrummy.deal import OriginalRandom, number_of
+from games_py.ginrummy.deal import OriginalRandom
 from pcemu.trace import sweep
+from tests.ginrummy_helpers import empty_table, with_hand
 from tests.machine_helpers import DISK1612, needs_originals
 
 # 9D sits in 6D 7D 8D 9D and in 9C 9D 9H 9S: either way 7 cards are matched, a tie
@@ -21,13 +22,7 @@ OTHER_HAND = ["5D", "4D", "KC", "QH", "JS", "10C", "8C", "3H", "KS", "QC"]
 
 
 def _table() -> computer.Table:
-    t = computer.Table([[0] * 53 for _ in range(4)], [0] * 4, [0] * 4,
-                       [[0] * 4 for _ in range(14)], [0] * 53, 40)
-    for p, cards in ((1, OTHER_HAND), (2, KNOCKER_HAND)):
-        for k, c in enumerate(cards, 1):
-            t.hands[p][k] = number_of(Card.parse(c))
-        t.hands[p][0] = len(cards)
-    return t
+    return with_hand(with_hand(empty_table(top=40), 1, OTHER_HAND), 2, KNOCKER_HAND)
 
 
 def _settled(seed: int) -> tuple[dict, list[dict], list[list[Card]]]:

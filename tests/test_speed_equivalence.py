@@ -185,19 +185,28 @@ def run_to_exit(folder, program: str, accelerate: bool) -> Machine:
     return m
 
 
+def run_both_ways(tmp_path, program: str, source: str) -> Machine:
+    """Run our PROGRAM.COM with the native library and without: the two runs must end with
+    the same screen, RAM and registers, virtual time and instruction count.  Returns the
+    machine that ran with the library, for what its C hooks counted."""
+    folder = com_program(tmp_path, f"{program}.COM", source)
+    fast, slow = (run_to_exit(folder, program, accelerate) for accelerate in (True, False))
+    assert slow.cpu.fast is None and fast.cpu.fast is not None
+    assert (fast.screen_text(), fast.state_hash(), fast.clock.now, fast.cpu.instructions) == \
+           (slow.screen_text(), slow.state_hash(), slow.clock.now, slow.cpu.instructions)
+    return fast
+
+
+def printed_by(m: Machine, program: str) -> str:
+    """What PROGRAM printed: the first word after its name on the screen."""
+    return m.screen_text().split(program)[-1].split()[0]
+
+
 @needs_native
 def test_own_program_interrupt_chains_and_status_reads_match(tmp_path):
-    folder = com_program(tmp_path, "CHAIN.COM", _program_source())
-    results = []
-    for accelerate in (True, False):
-        m = run_to_exit(folder, "CHAIN", accelerate)
-        results.append((m.screen_text(), m.state_hash(), m.clock.now,
-                        m.cpu.fast.native_interrupts if m.cpu.fast else 0,
-                        m.cpu.fast.native_status_reads if m.cpu.fast else 0))
-    fast, slow = results
-    assert fast[3] >= 300 * 2 and fast[4] >= 300       # C delivered INT 3/60h and answered 3DAh
-    assert slow[3] == 0 and slow[4] == 0
-    assert fast[:3] == slow[:3]
+    native = run_both_ways(tmp_path, "CHAIN", _program_source()).cpu.fast
+    # C delivered INT 3/60h and answered 3DAh
+    assert native.native_interrupts >= 300 * 2 and native.native_status_reads >= 300
 
 
 def test_the_switch_turns_the_native_hooks_off():
@@ -349,18 +358,12 @@ counter:
 
 @needs_native
 def test_idle_loops_are_skipped_and_nothing_else_is(tmp_path):
-    folder = com_program(tmp_path, "WAITS.COM", WAITS)
-    results = []
-    for accelerate in (True, False):
-        m = run_to_exit(folder, "WAITS", accelerate)
-        results.append((m.screen_text(), m.state_hash(), m.clock.now, m.cpu.fast))
-    (screen, state, now, native), slow = results[0], results[1]
-    assert (screen, state, now) == slow[:3]
-    assert slow[3] is None
+    m = run_both_ways(tmp_path, "WAITS", WAITS)
+    native = m.cpu.fast
     # 20 ticks of pure waiting are about 1.3 million instructions; most were skipped
     assert native.skipped > 1_000_000
     # the counting loops ran every pass: 10 ticks each, thousands of passes a tick
-    counts = screen.split("WAITS")[-1].split()[0]
+    counts = printed_by(m, "WAITS")
     assert len(counts) == 8 and int(counts[:4], 16) > 10_000 and int(counts[4:], 16) > 10_000
 
 
@@ -475,15 +478,9 @@ slow:
 
 @needs_native
 def test_timer_slices_run_on_in_c_exactly_as_the_slice_loop_runs_them(tmp_path):
-    folder = com_program(tmp_path, "TIMER.COM", TIMER)
-    results = []
-    for accelerate in (True, False):
-        m = run_to_exit(folder, "TIMER", accelerate)
-        results.append((m.screen_text(), m.state_hash(), m.clock.now, m.cpu.instructions, m.cpu.fast))
-    (screen, state, now, instructions, native), slow = results[0], results[1]
-    assert (screen, state, now, instructions) == slow[:4]
-    assert slow[4] is None
-    printed = screen.split("TIMER")[-1].split()[0]
+    m = run_both_ways(tmp_path, "TIMER", TIMER)
+    native = m.cpu.fast
+    printed = printed_by(m, "TIMER")
     assert len(printed) == 8 and int(printed[:4], 16) >= 250
     # C ran the slices between the ticks, took the ticks and waited for STI itself
     assert native.chained_slices > 500 and native.chain_irq0s > 250

@@ -21,10 +21,22 @@ from pcemu.storage.drive import (
 )
 from pcemu.storage.errors import DosError, MountError
 from pcemu.storage.image import FloppyImage
-from pcemu.storage.names import fcb_matches, has_wildcards, pattern_to_fcb, to_fcb
+from pcemu.storage.names import (
+    entry_fcb, fcb_matches, has_wildcards, is_safe_host_name, pattern_to_fcb,
+)
 from pcemu.storage.pcjs import load_pcjs
 
 _FAIL = (DiskError, MountError, DosError, ValueError)
+
+
+class _DiskError(click.ClickException):
+    """A user-facing failure of these commands: one line, exit status 2 as for pcemu's others."""
+
+    exit_code = 2
+
+
+def _fail(message: str) -> _DiskError:
+    return _DiskError(message)
 
 
 def _open(spec: str) -> FloppyImage:
@@ -33,7 +45,7 @@ def _open(spec: str) -> FloppyImage:
             return FloppyImage(load_pcjs(spec), name=spec, read_only=True)
         return FloppyImage.open(find_disk(spec), read_only=True)
     except _FAIL as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _fail(str(exc)) from None
 
 
 def _dos_path(parts: list[str]) -> str:
@@ -61,7 +73,7 @@ def _select(img: FloppyImage, text: str) -> tuple[list[str], list[DirEntry]]:
             return parts[:-1], [entry]
         pattern = "*.*"
     want = pattern_to_fcb(pattern or "*.*")
-    entries = [e for e in vol.listdir(parts) if not e.is_label and fcb_matches(want, to_fcb(e.name))]
+    entries = [e for e in vol.listdir(parts) if not e.is_label and fcb_matches(want, entry_fcb(e.name))]
     return parts, entries
 
 
@@ -101,7 +113,7 @@ def ls_cmd(image: str, path: str) -> None:
         parts, entries = _select(img, path)
         spc, bps, free, _total = img.drive.free_space()
     except _FAIL as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _fail(str(exc)) from None
     label = img.drive.volume_label
     click.echo(f" Volume in drive A is {label}" if label else " Volume in drive A has no label")
     click.echo(f" Directory of  A:{_dos_path(parts)}\n")
@@ -114,9 +126,65 @@ def ls_cmd(image: str, path: str) -> None:
         click.echo(f"{'':>9} ({files} files, {len(entries) - files} directories)")
 
 
-def _write_host(out: Path, data: bytes, e: DirEntry, force: bool) -> None:
-    if out.exists() and not force:
-        raise click.ClickException(f"{out} already exists (use --force to overwrite)")
+def _host_target(out_dir: Path, parts: list[str]) -> Path:
+    """The host path for DOS path `parts` under `out_dir`, refused unless every name is one
+    DOS could have made: a name from an image never leaves the output folder."""
+    for i, part in enumerate(parts):
+        if not is_safe_host_name(part):
+            where = _dos_path(parts[:i] + [part])
+            raise _fail(f"the image has a directory entry {where!r} whose name is not a DOS name "
+                        f"(it holds {_why_unsafe(part)}): refusing to extract it; nothing was written")
+    target = out_dir.joinpath(*parts)
+    base = out_dir.resolve()
+    real = target.resolve()
+    if real != base and base not in real.parents:
+        raise _fail(f"{target} leads outside the output folder {out_dir} (through a link there): "
+                    "refusing to write it")
+    return target
+
+
+def _why_unsafe(name: str) -> str:
+    if name in ("", ".", ".."):
+        return repr(name)
+    bad = sorted({ch for ch in name if not is_safe_host_name("A" + ch) or ch == "."})
+    return ", ".join(repr(ch) for ch in bad[:4]) or "characters DOS does not allow"
+
+
+def _file_data(vol, path: list[str], e: DirEntry) -> bytes:
+    data = vol.read_file(path)
+    if len(data) != e.size:
+        raise _fail(f"{_dos_path(path)}: its directory entry says {e.size} bytes but its clusters "
+                    f"hold only {len(data)}: the image is damaged; nothing was written")
+    return data
+
+
+def _plan_extract(img: FloppyImage, files: tuple[str, ...], image: str, out_dir: Path
+                  ) -> list[tuple[Path, DirEntry, list[str], str]]:
+    """(host target, entry, DOS path, name to print) for everything to extract, all checked
+    before anything is written."""
+    vol = img.drive
+    plan = []
+    for spec in files:
+        parts, pattern = _split(spec)
+        named = vol.stat(parts) if parts and pattern is None else None
+        if named is not None and named.is_dir:
+            # a directory argument: copy the whole tree under its own name
+            base = len(parts) - 1
+            plan.append((_host_target(out_dir, parts[base:]), named, parts, ""))
+            for sub, inner in vol.walk(parts):
+                plan.append((_host_target(out_dir, sub[base:]), inner, sub,
+                             _dos_path(sub[base:])[1:]))
+            continue
+        parent, entries = _select(img, spec)
+        entries = [e for e in entries if not e.is_dir]
+        if not entries:
+            raise _fail(f"no file matches {spec!r} in {image}")
+        for e in entries:
+            plan.append((_host_target(out_dir, [e.name]), e, parent + [e.name], e.name))
+    return plan
+
+
+def _write_host(out: Path, data: bytes, e: DirEntry) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
     moment = words_to_datetime(e.date, e.time)
@@ -133,34 +201,33 @@ def _write_host(out: Path, data: bytes, e: DirEntry, force: bool) -> None:
 @click.option("--force", is_flag=True, help="Overwrite files that already exist.")
 def extract_cmd(image: str, files: tuple[str, ...], out_dir: Path, force: bool) -> None:
     """Copy FILES (DOS paths, wildcards allowed; a directory is copied whole)
-    out of IMAGE, keeping their DOS dates."""
+    out of IMAGE, keeping their DOS dates.
+
+    Only names DOS allows become host names, and nothing is written outside the
+    output folder: an image whose entries say otherwise is refused before any file
+    is written.
+    """
     img = _open(image)
     vol = img.drive
     try:
-        for spec in files:
-            parts, pattern = _split(spec)
-            named = vol.stat(parts) if parts and pattern is None else None
-            if named is not None and named.is_dir:
-                # a directory argument: copy the whole tree under its own name
-                base = len(parts) - 1
-                (out_dir / parts[-1]).mkdir(parents=True, exist_ok=True)
-                for sub, inner in vol.walk(parts):
-                    target = out_dir.joinpath(*sub[base:])
-                    if inner.is_dir:
-                        target.mkdir(parents=True, exist_ok=True)
-                    else:
-                        _write_host(target, vol.read_file(sub), inner, force)
-                        click.echo(f"{_dos_path(sub[base:])[1:]} ({inner.size} bytes)")
-                continue
-            parent, entries = _select(img, spec)
-            entries = [e for e in entries if not e.is_dir]
-            if not entries:
-                raise click.ClickException(f"no file matches {spec!r} in {image}")
-            for e in entries:
-                _write_host(out_dir / e.name, vol.read_file(parent + [e.name]), e, force)
-                click.echo(f"{e.name} ({e.size} bytes)")
+        plan = _plan_extract(img, files, image, out_dir)
+        data = {id(e): _file_data(vol, path, e) for _t, e, path, _n in plan if not e.is_dir}
+        for target, e, _path, _name in plan:
+            if not e.is_dir and (target.exists() or target.is_symlink()) and not force:
+                raise _fail(f"{target} already exists (use --force to overwrite)")
+            if target.exists() and target.is_dir() != e.is_dir:
+                raise _fail(f"{target} already exists and is {'a folder' if target.is_dir() else 'a file'}")
+        for target, e, _path, name in plan:
+            if e.is_dir:
+                target.mkdir(parents=True, exist_ok=True)
+            else:
+                _write_host(target, data[id(e)], e)
+                click.echo(f"{name} ({e.size} bytes)")
     except _FAIL as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _fail(str(exc)) from None
+    except OSError as exc:
+        where = exc.filename or out_dir
+        raise _fail(f"cannot write {where}: {exc.strerror or exc}") from None
 
 
 @disk.command("info")
@@ -173,7 +240,7 @@ def info_cmd(image: str) -> None:
         spc, bps, free, total = img.drive.free_space()
         label = img.drive.volume_label
     except _FAIL as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _fail(str(exc)) from None
     match = next((d for d in _catalog_matches(img.source_md5)), None)
     oem = img.source_data()[3:11].decode("cp437", "replace")
     rows = [
@@ -215,11 +282,11 @@ def import_cmd(json_file: Path, out: Path | None, force: bool) -> None:
     try:
         data = load_pcjs(json_file)
     except _FAIL as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _fail(str(exc)) from None
     if out is None:
         out = Path.cwd() / (json_file.stem + ".img")
     if out.exists() and not force:
-        raise click.ClickException(f"{out} already exists (use --force to overwrite)")
+        raise _fail(f"{out} already exists (use --force to overwrite)")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
     md5 = hashlib.md5(data).hexdigest()

@@ -171,3 +171,37 @@ def parse_path(text: str, *, truncate: bool = False) -> list[str]:
             continue
         parts.append(normalize_name(part, truncate=truncate))
     return parts
+
+
+def is_safe_host_name(name: str) -> bool:
+    """True if a name read from a disk image may become a host file or folder name.
+
+    Only valid 8.3 names qualify (in either case, as some tools wrote them), so never ``.``, ``..``, an empty name, ``/``, ``\\``, ``:``, a control character or a
+    space (a damaged or hostile directory entry may hold any of these bytes).
+    """
+    if not isinstance(name, str) or name in _DOT_ENTRIES:
+        return False
+    try:
+        return from_fcb(to_fcb(name, truncate=False)) == _upper(name.encode(CODEPAGE)).decode(CODEPAGE)
+    except (InvalidNameError, UnicodeEncodeError):
+        return False
+
+
+def entry_fcb(name: str) -> bytes:
+    """The 11-byte FCB form of a name as a directory entry lists it, for matching.
+
+    Unlike `to_fcb` this accepts names DOS would refuse to create (a damaged entry
+    with ``/``, a space or a control character in it): FINDFIRST and DIR compare the
+    stored bytes and list such entries, they do not reject them.
+    """
+    if name in _DOT_ENTRIES:
+        return _DOT_ENTRIES[name]
+    try:
+        return to_fcb(name, truncate=False)
+    except InvalidNameError:
+        pass
+    raw = name.encode(CODEPAGE, "replace")
+    base, dot, ext = raw.rpartition(b".") if b"." in raw[1:] else (raw, b"", b"")
+    if len(base) > BASE_LEN or len(ext) > EXT_LEN:
+        base, ext = raw[:BASE_LEN], raw[BASE_LEN:]
+    return base[:BASE_LEN].ljust(BASE_LEN) + ext[:EXT_LEN].ljust(EXT_LEN)

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 EXIT_USER_ERROR = 2
+from pcemu.clock import MAX_MIPS, MIN_MIPS, MAX_RUN_TICKS as MAX_TICKS   # noqa: E402
 
 
 def _fail(message: str) -> "click.exceptions.Exit":
@@ -23,11 +24,81 @@ def _fail(message: str) -> "click.exceptions.Exit":
 
 
 def _user_errors() -> tuple[type[BaseException], ...]:
+    from unicorn import UcError
+
     from disks.catalog import DiskError
     from pcemu.errors import PcemuError
     from pcemu.keys import KeyScriptError
     from pcemu.storage.errors import MountError
-    return (PcemuError, DiskError, MountError, KeyScriptError)
+    return (PcemuError, DiskError, MountError, KeyScriptError, UcError)
+
+
+def _describe(err: BaseException, machine=None) -> str:
+    """One line for an error that stopped a run (a CPU fault Unicorn could not go on from
+    says where the program was)."""
+    from unicorn import UcError
+    if isinstance(err, UcError):
+        where = ""
+        if machine is not None:
+            try:
+                where = f" at CS:IP {machine.cpu.cs:04X}:{machine.cpu.ip:04X}"
+            except Exception:                 # the CPU may be in no state to tell
+                pass
+        return (f"the CPU stopped{where}: {err} - the program ran where the machine has no "
+                "memory or code it can execute")
+    return str(err)
+
+
+def check_output_path(path, *, force: bool, what: str = "output", replace: bool = False) -> Path:
+    """Refuse, before anything runs, an output path that cannot be written.
+
+    ``force`` allows replacing an existing regular file; with ``replace`` (the file is
+    written beside and renamed over the target) anything but a regular file is refused
+    even then, so a device node or a folder is never replaced.
+    """
+    if not str(path) or str(path) == ".":
+        raise _fail(f"{what}: the path is empty")
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        if path.is_dir():
+            raise _fail(f"{what}: {path} is a folder")
+        regular = path.is_file()
+        if not regular and (replace or not os.access(path, os.W_OK)):
+            raise _fail(f"{what}: {path} is not a regular file (a device or special file): "
+                        "pcemu will not replace it")
+        if regular and not force:
+            raise _fail(f"{what}: {path} already exists (use --force to replace it)")
+        if regular and not os.access(path, os.W_OK):
+            raise _fail(f"{what}: {path} cannot be written (permission denied)")
+        if not replace or regular:
+            parent = path.parent
+            if replace and not os.access(parent, os.W_OK | os.X_OK):
+                raise _fail(f"{what}: cannot write into the folder {parent}")
+            return path
+    folder = path.parent
+    while not folder.exists():
+        if folder == folder.parent:
+            break
+        folder = folder.parent
+    if not folder.is_dir():
+        raise _fail(f"{what}: {path} cannot be made: {folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _fail(f"{what}: cannot write into the folder {folder} (permission denied)")
+    return path
+
+
+def _check_outputs(opts: dict) -> None:
+    """Every file the run will write, checked before it starts."""
+    if opts.get("save_disk") is not None:
+        check_output_path(opts["save_disk"], force=opts.get("force", False), what="--save-disk",
+                          replace=True)
+    for key, option in (("screenshot", "--screenshot"), ("wav", "--wav"), ("printer", "--printer"),
+                        ("trace_out", "--trace-out")):
+        if opts.get(key) is not None:
+            check_output_path(opts[key], force=True, what=option)
+    if opts.get("trace") and opts.get("trace_out") is None:
+        from pcemu.archive.cli_support import DEFAULT_TRACE_FILE
+        check_output_path(DEFAULT_TRACE_FILE, force=True, what="--trace")
 
 
 def machine_options(function):
@@ -35,7 +106,7 @@ def machine_options(function):
     options = [
         click.option("--headless", is_flag=True, help="No window: run the key script and ticks, then stop."),
         click.option("--keys", "keys", default="", help="Key script: text, {ENTER} {F1}.. {WAIT:text} {TICKS:n}."),
-        click.option("--ticks", type=click.FloatRange(min=0), default=None,
+        click.option("--ticks", type=click.FloatRange(min=0, max=MAX_TICKS), default=None,
                      help="BIOS ticks (18.2 a second) of virtual time to run after the keys."),
         click.option("--print-screen", is_flag=True, help="Print the text screen when the run ends."),
         click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -46,10 +117,12 @@ def machine_options(function):
         click.option("--wav", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Write what the PC speaker played during the run as a WAV file."),
         click.option("--save-disk", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                     help="Write the disk, with everything the run wrote to it, to a new image."),
+                     help="Write the disk, with everything the run wrote to it, to a new image "
+                          "(also when the run fails)."),
+        click.option("--force", is_flag=True, help="Let --save-disk replace an existing file."),
         click.option("--video", type=click.Choice(["cga", "mda", "hercules"]), default="cga",
                      help="Video card."),
-        click.option("--mips", type=click.FloatRange(min=0, min_open=True), default=None,
+        click.option("--mips", type=click.FloatRange(min=MIN_MIPS, max=MAX_MIPS), default=None,
                      help="Virtual speed in million instructions a second."),
         click.option("--mouse", is_flag=True, help="Install a mouse and its INT 33h driver."),
         click.option("--printer", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -78,8 +151,10 @@ def _build_machine(disk: str | None, opts: dict):
     host_dirs = {}
     for spec in opts["host_dir"]:
         letter, sep, folder = spec.partition(":")
-        if not sep or len(letter) != 1:
-            raise _fail(f"--host-dir wants X:FOLDER, not {spec!r}")
+        if not sep or len(letter) != 1 or not letter.isalpha() or not folder:
+            raise _fail(f"--host-dir wants X:FOLDER (a drive letter and a folder), not {spec!r}")
+        if not Path(folder).is_dir():
+            raise _fail(f"--host-dir {spec}: {folder} is not an existing folder")
         host_dirs[letter.upper()] = folder
     disks = []
     if disk is not None:
@@ -100,23 +175,88 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or sys.platform in ("win32", "darwin")
 
 
+def _save_disk(machine, opts: dict) -> None:
+    """--save-disk: the disk with the run's changes, written first of everything at the end."""
+    if opts["save_disk"] is None or getattr(machine, "_pcemu_disk_saved", False):
+        return
+    image = next(iter(machine.dos.floppies.values()), None)
+    if image is None:
+        raise _fail("--save-disk: no disk image is mounted")
+    from pcemu.storage.errors import ImageError
+    try:
+        image.save(opts["save_disk"])
+    except ImageError as err:
+        raise _fail(f"--save-disk: {err}")
+    except OSError as err:
+        raise _fail(f"--save-disk: cannot write {opts['save_disk']}: {err.strerror or err}")
+    machine._pcemu_disk_saved = True
+    click.echo(f"saved the disk with this run's changes to {opts['save_disk']}", err=True)
+
+
 def _finish(machine, opts: dict) -> None:
+    """What the run leaves behind: the disk first (it is the user's work), then the rest;
+    a failure in one is reported after the others are done."""
+    problems = []
+    for step in (_save_disk, _close_trace, _print_screen, _screenshot, _wav, _printer_check):
+        try:
+            step(machine, opts)
+        except click.exceptions.Exit as exit_:
+            problems.append(exit_)
+        except _user_errors() as err:
+            problems.append(_fail(_describe(err, machine)))
+        except OSError as err:
+            problems.append(_fail(f"cannot write {err.filename or 'an output file'}: "
+                                  f"{err.strerror or err}"))
+    if problems:
+        raise problems[0]
+
+
+def _close_trace(machine, opts: dict) -> None:
     from pcemu.archive.cli_support import close_trace
     close_trace(machine)
+
+
+def _print_screen(machine, opts: dict) -> None:
     if opts["print_screen"]:
         click.echo(machine.screen_text())
+
+
+def _screenshot(machine, opts: dict) -> None:
     if opts["screenshot"] is not None:
         machine.screenshot(opts["screenshot"])
+
+
+def _wav(machine, opts: dict) -> None:
     if opts["wav"] is not None:
         from pcemu.frontend.sound import write_wav
         write_wav(machine.speaker.events, machine.clock.seconds(), opts["wav"])
         click.echo(f"wrote the speaker's sound to {opts['wav']}", err=True)
-    if opts["save_disk"] is not None:
-        image = next(iter(machine.dos.floppies.values()), None)
-        if image is None:
-            raise _fail("--save-disk: no disk image is mounted")
-        image.save(opts["save_disk"])
-        click.echo(f"saved the disk with this run's changes to {opts['save_disk']}", err=True)
+
+
+def _printer_check(machine, opts: dict) -> None:
+    error = getattr(machine.printer, "capture_error", None)
+    if error:
+        raise _fail(f"--printer: {error}")
+
+
+def _after_failure(machine, opts: dict, err: BaseException) -> "click.exceptions.Exit":
+    """The run stopped with an error: keep its disk changes, then say what happened."""
+    message = _describe(err, machine)
+    if machine is not None:
+        try:
+            _save_disk(machine, opts)
+        except click.exceptions.Exit:
+            message += " (and the disk's changes could not be saved: see above)"
+        else:
+            if opts.get("save_disk") is not None:
+                first, newline, rest = message.partition("\n")
+                message = (f"{first} (the disk with the run's changes is saved in "
+                           f"{opts['save_disk']}){newline}{rest}")
+        try:
+            _close_trace(machine, opts)
+        except Exception:
+            pass
+    return _fail(message)
 
 
 def _run(machine, opts: dict, default_ticks: float | None) -> None:
@@ -164,6 +304,8 @@ def boot(disk: str | None, **opts) -> None:
       Right Ctrl+M  sound on / off      Right Ctrl+Q  quit
     Without a display the machine runs in the terminal; Ctrl-] quits.
     """
+    _check_outputs(opts)
+    machine = None
     try:
         machine = _build_machine(disk, opts)
         if opts["headless"] or opts["keys"] or opts["ticks"] is not None:
@@ -172,9 +314,17 @@ def boot(disk: str | None, **opts) -> None:
                 _interactive(machine, opts)
         else:
             _interactive(machine, opts)
-        _finish(machine, opts)
     except _user_errors() as err:
-        raise _fail(str(err))
+        raise _after_failure(machine, opts, err)
+    except BaseException:
+        # Ctrl-C, a window's quit, a bug of ours: the disk's changes are kept all the same
+        if machine is not None:
+            try:
+                _save_disk(machine, opts)
+            except click.exceptions.Exit:
+                pass
+        raise
+    _finish(machine, opts)
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -188,29 +338,38 @@ def run(disk: str, program: str, args: tuple[str, ...], **opts) -> None:
     Headless, the run ends when the program returns to the prompt (the exit
     status is the program's exit code) or when the keys and ticks are done.
     """
+    _check_outputs(opts)
+    machine = None
     try:
         machine = _build_machine(disk, opts)
         command = " ".join((program,) + args)
         shell = machine.dos.shell
         lines_before, codes_before = shell.lines_run, len(shell.exit_codes)
         machine.type(command + "{ENTER}")
-        if not opts["headless"]:
-            _run(machine, opts, default_ticks=None)
-            _interactive(machine, opts)
-            _finish(machine, opts)
-            return
         _run(machine, opts, default_ticks=None)
-        if opts["ticks"] is None and not opts["keys"]:
+        if not opts["headless"]:
+            _interactive(machine, opts)
+        elif opts["ticks"] is None and not opts["keys"]:
             # a program, a batch file or a built-in: done when the prompt is back
             machine.run_until(condition=lambda m: shell.back_at_prompt(lines_before),
                               max_ticks=18.2 * 600, text=f"{program} to end")
-        _finish(machine, opts)
-        if shell.load_error:
-            raise _fail(f"{program}: {shell.load_error}")
-        if len(shell.exit_codes) > codes_before:
-            raise click.exceptions.Exit(shell.exit_codes[-1][1])
     except _user_errors() as err:
-        raise _fail(str(err))
+        raise _after_failure(machine, opts, err)
+    except BaseException:
+        # Ctrl-C, a window's quit, a bug of ours: the disk's changes are kept all the same
+        if machine is not None:
+            try:
+                _save_disk(machine, opts)
+            except click.exceptions.Exit:
+                pass
+        raise
+    _finish(machine, opts)
+    if not opts["headless"]:
+        return
+    if shell.load_error:
+        raise _fail(f"{program}: {shell.load_error}")
+    if len(shell.exit_codes) > codes_before:
+        raise click.exceptions.Exit(shell.exit_codes[-1][1])
 
 
 def _register_optional(module: str, attribute: str) -> None:

@@ -10,18 +10,28 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from typing import Callable
+
+from pcemu.errors import MachineError
 
 PIT_HZ = 1193182                  # the 8253's input clock (14.31818 MHz / 12)
 TICKS_PER_DAY = 0x1800B0          # what the BIOS counts from midnight to midnight
 TICK_HZ = PIT_HZ / 65536          # 18.2065 BIOS ticks a second
 DEFAULT_MIPS = 1.2                # an 8 MHz 80286 averages about 1.2 million instructions a second
+MIN_MIPS, MAX_MIPS = 0.001, 10_000.0  # the speeds a machine may be given
+MAX_RUN_TICKS = TICK_HZ * 86400 * 7   # the most virtual time one run or wait may ask for: a week
 
 
 class Clock:
     def __init__(self, mips: float = DEFAULT_MIPS) -> None:
-        if mips <= 0:
-            raise ValueError("virtual MIPS must be positive")
+        try:
+            speed = float(mips)
+        except (TypeError, ValueError):
+            speed = math.nan
+        if not MIN_MIPS <= speed <= MAX_MIPS:           # also refuses nan and inf
+            raise MachineError(f"a speed of {mips!r} MIPS is not one pcemu runs at: "
+                               f"give {MIN_MIPS:g} to {MAX_MIPS:g}")
         self.ips = int(mips * 1_000_000)
         self.now = 0                     # instructions executed since power-on
         self.estimate_extra = 0          # instructions guessed inside the running slice
@@ -48,6 +58,13 @@ class Clock:
         return self.now * TICK_HZ / self.ips
 
     def instructions_for_ticks(self, ticks: float) -> int:
+        try:
+            span = float(ticks)
+        except (TypeError, ValueError):
+            span = math.nan
+        if not 0 <= span <= MAX_RUN_TICKS:              # also refuses nan and inf
+            raise MachineError(f"{ticks!r} ticks is not a span of time pcemu can run: give 0 to "
+                               f"{MAX_RUN_TICKS:.0f} (a week)")
         return int(round(ticks * self.ips / TICK_HZ))
 
 

@@ -113,6 +113,7 @@ class WaitTicks:
 
 
 Action = Keys | WaitText | WaitTicks
+MAX_SCRIPT_TICKS = 18.2065 * 86400     # one {TICKS:n} waits at most a day of virtual time
 _TOKEN = re.compile(r"\{([^{}]*)\}")
 
 
@@ -135,6 +136,9 @@ def parse_script(script: str) -> list[Action]:
                 ticks = float(body[6:])
             except ValueError:
                 raise KeyScriptError(f"{{{body}}}: TICKS needs a number") from None
+            if not 0 <= ticks <= MAX_SCRIPT_TICKS:        # also refuses nan and inf
+                raise KeyScriptError(f"{{{body}}}: TICKS needs a number of ticks from 0 to "
+                                     f"{MAX_SCRIPT_TICKS:.0f} (a day)")
             actions.append(WaitTicks(ticks))
         elif body in ("{", "}"):
             actions.append(Keys(tuple(scancodes_for_char(body)), body))

@@ -56,9 +56,11 @@ def test_no_display_and_no_terminal_is_a_clear_error(args, tmp_path):
 
 
 @pytest.mark.parametrize("option, value, message", [
-    ("--mips", "-1", "not in the range x>0"),
-    ("--mips", "0", "not in the range x>0"),
-    ("--ticks", "-5", "not in the range x>=0"),
+    ("--mips", "-1", "not in the range 0.001<=x<=10000"),
+    ("--mips", "0", "not in the range 0.001<=x<=10000"),
+    ("--mips", "inf", "not in the range 0.001<=x<=10000"),
+    ("--ticks", "-5", "not in the range 0<=x<="),
+    ("--ticks", "inf", "not in the range 0<=x<="),
     ("--date", "2100-01-01", "DOS keeps dates from 1980 to 2099"),
     ("--date", "1979-12-31", "DOS keeps dates from 1980 to 2099"),
 ])

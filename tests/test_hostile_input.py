@@ -114,3 +114,255 @@ def test_disk_ls_lists_a_directory_with_an_odd_entry(tmp_path, odd):
     assert result.exit_code == 0, result.output
     assert "INNER" in result.output and odd.decode("cp437") in result.output
     assert "TXT" in disk("disk", "ls", image, "SUB\\*.TXT").output
+
+
+# ---------------------------------------------------------------- 3, 4, 6, 9: runs and their outputs
+from pcemu.cli import main as pcemu_main  # noqa: E402
+
+
+def pcemu(*args):
+    return CliRunner().invoke(pcemu_main, [str(a) for a in args], catch_exceptions=False)
+
+
+def one_line_error(result, status=2):
+    assert result.exit_code == status, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("pcemu: ")]
+    assert errors, result.output
+    return errors[-1]
+
+
+def saved_files(path: Path) -> set[str]:
+    return {name for name, _e in ((p[-1], e) for p, e in FloppyImage.open(path).drive.walk())}
+
+
+@pytest.fixture
+def boot_image(tmp_path):
+    return make_image(tmp_path / "boot.img")
+
+
+def test_save_disk_never_replaces_a_file_or_a_device_without_force(tmp_path, boot_image):
+    out = tmp_path / "saved.img"
+    out.write_bytes(b"precious")
+    refused = pcemu("boot", boot_image, "--headless", "--ticks", "1", "--save-disk", out)
+    assert "already exists (use --force" in one_line_error(refused)
+    assert out.read_bytes() == b"precious"
+    device = pcemu("boot", boot_image, "--headless", "--ticks", "1", "--save-disk", "/dev/null",
+                   "--force")
+    assert "not a regular file" in one_line_error(device)
+    assert Path("/dev/null").is_char_device()
+    forced = pcemu("boot", boot_image, "--headless", "--ticks", "1", "--save-disk", out, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert out.read_bytes() == boot_image.read_bytes()
+
+
+def test_output_paths_are_checked_before_the_run_starts(tmp_path, boot_image, monkeypatch):
+    (tmp_path / "FILE").write_text("x")
+    ran = []
+    import pcemu.cli as cli_module
+    monkeypatch.setattr(cli_module, "_build_machine", lambda *a: ran.append(a))
+    for option in ("--save-disk", "--screenshot", "--printer", "--trace-out", "--wav"):
+        result = pcemu("boot", boot_image, "--headless", "--trace", "dos", option,
+                       tmp_path / "FILE" / "out")
+        assert "is a file, not a folder" in one_line_error(result), option
+        assert option in result.output
+    empty = pcemu("boot", boot_image, "--headless", "--save-disk", "")
+    assert "empty" in one_line_error(empty)
+    assert ran == []
+
+
+def test_the_disk_is_saved_when_a_wait_times_out(tmp_path, boot_image):
+    out = tmp_path / "after.img"
+    result = pcemu("boot", boot_image, "--headless", "--save-disk", out,
+                   "--keys", "COPY README.TXT NEW.TXT{ENTER}{WAIT:NEVER ON SCREEN}")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    line = next(line for line in result.output.splitlines() if line.startswith("pcemu: "))
+    assert "NEVER ON SCREEN" in line and f"saved in {out}" in line
+    assert "NEW.TXT" in saved_files(out)
+
+
+def test_the_disk_is_saved_before_a_failing_screenshot(tmp_path, boot_image, monkeypatch):
+    from pcemu.machine import Machine
+
+    def broken(self, path):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(Machine, "screenshot", broken)
+    out = tmp_path / "after.img"
+    result = pcemu("boot", boot_image, "--headless", "--keys", "COPY README.TXT NEW.TXT{ENTER}",
+                   "--save-disk", out, "--screenshot", tmp_path / "shot.png")
+    assert "No space left" in one_line_error(result)
+    assert "NEW.TXT" in saved_files(out)
+    assert f"saved the disk with this run's changes to {out}" in result.output
+
+
+def test_saved_images_follow_the_umask(tmp_path, boot_image):
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "perm.img"
+        assert pcemu("boot", boot_image, "--headless", "--ticks", "1", "--save-disk", out).exit_code == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644
+
+
+@pytest.mark.parametrize("args", [("--ticks", "inf"), ("--ticks", "nan"), ("--mips", "1e-12"),
+                                  ("--mips", "inf"), ("--keys", "{TICKS:nan}"), ("--keys", "{TICKS:inf}"),
+                                  ("--host-dir", "D:"), ("--host-dir", "D:/no/such/folder")])
+def test_impossible_numbers_and_folders_are_one_line(boot_image, args):
+    result = pcemu("boot", boot_image, "--headless", *args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "Error" in result.output or "pcemu:" in result.output
+
+
+def test_clock_and_scripts_refuse_what_they_cannot_run():
+    from pcemu.clock import Clock
+    from pcemu.errors import MachineError
+    from pcemu.keys import KeyScriptError, parse_script
+    for mips in (1e-12, float("inf"), float("nan"), 0, -1):
+        with pytest.raises(MachineError):
+            Clock(mips)
+    for ticks in (float("inf"), float("nan"), -1, 1e300):
+        with pytest.raises(MachineError):
+            Clock().instructions_for_ticks(ticks)
+    for script in ("{TICKS:nan}", "{TICKS:inf}", "{TICKS:-1}", "{TICKS:1e99}"):
+        with pytest.raises(KeyScriptError):
+            parse_script(script)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_full_printer_or_trace_file_is_a_message(tmp_path, boot_image):
+    printer = pcemu("boot", boot_image, "--headless", "--printer", "/dev/full",
+                    "--keys", "COPY README.TXT PRN{ENTER}", "--ticks", "5")
+    assert "--printer: cannot write the capture file /dev/full" in one_line_error(printer)
+    trace = pcemu("boot", boot_image, "--headless", "--trace", "all", "--trace-out", "/dev/full",
+                  "--ticks", "5")
+    assert "cannot write the trace" in one_line_error(trace)
+
+
+def test_the_trace_stops_at_its_size_limit(tmp_path, boot_image):
+    import io
+
+    from pcemu.archive.tracer import Tracer
+    from pcemu.machine import Machine
+    m = Machine(disks=[f"B:{boot_image}"])
+    out = io.StringIO()
+    tracer = Tracer(m, "all", out=out, max_bytes=4000)
+    m.type("DIR{ENTER}" * 5)
+    tracer.close()
+    lines = out.getvalue().splitlines()
+    assert len(out.getvalue()) <= 4000 + 300
+    assert '"cat":"truncated"' in lines[-2] and '"cat":"end"' in lines[-1]
+    assert "reached its limit of 4,000 bytes" in tracer.problem
+    help_text = pcemu("boot", "--help").output
+    assert "--trace-limit" in help_text
+
+
+# ---------------------------------------------------------------- 2, 6, 7: session files
+def recorded_with_folder(tmp_path):
+    """A session that mounted host folder D: and wrote a file into it."""
+    from pcemu.archive.session import Recorder
+    from pcemu.machine import Machine
+    folder = tmp_path / "recorded_folder"
+    folder.mkdir()
+    (folder / "IN.TXT").write_text("in\r\n")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not in the folder")
+    (folder / "LINK.TXT").symlink_to(outside)
+    image = make_image(tmp_path / "s.img")
+    m = Machine(disks=[f"B:{image}"], host_dirs={"D": str(folder)})
+    recorder = Recorder(m)
+    m.type("COPY D:IN.TXT D:OUT.TXT{ENTER}")
+    m.run(2)
+    session = recorder.finish()
+    return folder, session
+
+
+def test_replay_never_opens_a_folder_the_session_names(tmp_path):
+    import shutil
+    folder, session = recorded_with_folder(tmp_path)
+    assert set(session.host_dirs[0].files) == {"IN.TXT"}        # the link out is not followed
+    (folder / "OUT.TXT").unlink()
+    path = session.save(tmp_path / "run.session")
+    refused = pcemu("replay", path)
+    line = one_line_error(refused)
+    assert "does not open folders a session names" in line and "--host-dir D:FOLDER" in line
+    assert not (folder / "OUT.TXT").exists()                      # nothing written there
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(folder / "IN.TXT", copy / "IN.TXT")
+    good = pcemu("replay", path, "--host-dir", f"D:{copy}")
+    assert good.exit_code == 0, good.output
+    assert (copy / "OUT.TXT").read_bytes() == b"in\r\n"
+    assert not (folder / "OUT.TXT").exists()
+    changed = pcemu("replay", path, "--host-dir", f"D:{copy}")   # OUT.TXT is there now
+    assert changed.exit_code == 1 and "OUT.TXT" in changed.output
+
+
+def test_a_session_naming_a_huge_folder_costs_nothing(tmp_path):
+    import time
+    _folder, session = recorded_with_folder(tmp_path)
+    session.host_dirs[0].path = "/usr"
+    path = session.save(tmp_path / "usr.session")
+    start = time.monotonic()
+    result = pcemu("replay", path)
+    assert "does not open folders" in one_line_error(result)
+    assert time.monotonic() - start < 5
+
+
+def _session_json(tmp_path):
+    import json
+    from pcemu.archive.session import Recorder
+    from pcemu.machine import Machine
+    m = Machine(disks=[f"B:{make_image(tmp_path / 's.img')}"])
+    recorder = Recorder(m)
+    m.type("DIR{ENTER}")
+    return json.loads(json.dumps(recorder.finish().to_json()))
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: d["profile"].update(ips=0), "instructions a second"),
+    (lambda d: d["profile"].update(ips=1e300), "instructions a second"),
+    (lambda d: d["profile"].pop("time"), "no start time"),
+    (lambda d: d["profile"].update(date="yesterday"), "not YYYY-MM-DD"),
+    (lambda d: d["events"].append(["keys", 10**15, [0x1C], "x"]), "outside the session"),
+    (lambda d: d["end"].update(t=10**15), "at most 24 hours"),
+    (lambda d: d["host_dirs"].append({"letter": "D", "path": "/proc/self", "files": {}}),
+     "does not open folders"),
+    (lambda d: d["disks"][0].update(spec="/dev/zero"), "diskette image"),
+])
+def test_damaged_sessions_are_one_line(tmp_path, damage, message):
+    import json
+    data = _session_json(tmp_path)
+    damage(data)
+    path = tmp_path / "bad.session"
+    path.write_text(json.dumps(data))
+    result = pcemu("replay", path)
+    assert message in one_line_error(result)
+
+
+def test_deeply_nested_json_is_a_message(tmp_path):
+    deep = "[" * 200_000 + "]" * 200_000
+    session = tmp_path / "deep.session"
+    session.write_text(deep)
+    assert "nested too deeply" in one_line_error(pcemu("replay", session))
+    pcjs = tmp_path / "deep.json"
+    pcjs.write_text(deep)
+    result = disk("import", pcjs, "-o", tmp_path / "x.img")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+
+
+def test_a_pcjs_json_declaring_a_huge_sector_is_refused_before_allocating(tmp_path):
+    import resource
+    bomb = tmp_path / "bomb.json"
+    bomb.write_text('{"diskData":[[[{"s":1,"l":200000000,"d":[0]}]]]}')
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result = disk("import", bomb, "-o", tmp_path / "x.img")
+    assert result.exit_code == 2 and "impossible length 200000000" in result.output
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100_000    # KB
+    many = tmp_path / "many.json"
+    track = [{"s": n, "l": 8192, "d": [0]} for n in range(1, 19)]
+    many.write_text(__import__("json").dumps({"diskData": [[track, track]] * 80}))
+    result = disk("import", many, "-o", tmp_path / "y.img")
+    assert result.exit_code == 2 and "larger than any diskette" in result.output
+    assert not (tmp_path / "y.img").exists()

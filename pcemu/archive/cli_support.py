@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pcemu.machine import Machine
 
 DEFAULT_TRACE_FILE = "pcemu-trace.jsonl"
+DEFAULT_TRACE_LIMIT_MB = 1024
 RUN_LIMIT_TICKS = 18.2065 * 600           # a program that never ends is stopped after 10 minutes
 
 _open_tracers: list[Tracer] = []
@@ -28,6 +29,10 @@ _machine_tracers: "weakref.WeakKeyDictionary[Machine, Tracer]" = weakref.WeakKey
 
 def trace_options(function):
     """--trace CATEGORIES and --trace-out FILE (for boot, run and replay)."""
+    function = click.option("--trace-limit", type=click.IntRange(min=1), default=DEFAULT_TRACE_LIMIT_MB,
+                            show_default=True, metavar="MB",
+                            help="The most --trace writes; the trace ends with a 'truncated' "
+                                 "record there.")(function)
     function = click.option("--trace-out", type=click.Path(dir_okay=False, path_type=Path),
                             default=None, help=f"Where --trace writes (default {DEFAULT_TRACE_FILE}).")(function)
     function = click.option("--trace", "trace", default=None, metavar="CATEGORIES",
@@ -47,7 +52,8 @@ def attach_trace(machine: "Machine", opts: dict) -> Tracer | None:
     except OSError as exc:
         from pcemu.archive.tracer import TraceError
         raise TraceError(f"cannot write the trace {path}: {exc.strerror or exc}") from None
-    tracer = Tracer(machine, categories, out=out)
+    limit = opts.get("trace_limit") or DEFAULT_TRACE_LIMIT_MB
+    tracer = Tracer(machine, categories, out=out, max_bytes=limit * 1024 * 1024)
     tracer.path = path
     _machine_tracers[machine] = tracer
     _open_tracers.append(tracer)
@@ -57,8 +63,17 @@ def attach_trace(machine: "Machine", opts: dict) -> Tracer | None:
 def close_trace(machine: "Machine") -> None:
     tracer = _machine_tracers.pop(machine, None)
     if tracer is not None:
-        _close(tracer)
-        click.echo(f"trace written to {tracer.path}", err=True)
+        try:
+            _close(tracer)
+        except OSError as exc:
+            tracer.problem = tracer.problem or f"cannot write the trace: {exc.strerror or exc}"
+        if tracer.problem is None:
+            click.echo(f"trace written to {tracer.path}", err=True)
+        elif tracer.problem.startswith("the trace reached"):
+            click.echo(f"pcemu: warning: {tracer.path}: {tracer.problem}", err=True)
+        else:
+            from pcemu.archive.tracer import TraceError
+            raise TraceError(f"{tracer.path}: {tracer.problem}")
 
 
 def _close(tracer: Tracer) -> None:

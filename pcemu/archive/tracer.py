@@ -69,13 +69,17 @@ class Tracer:
 
     def __init__(self, machine: "Machine", categories: tuple[str, ...] | str = CATEGORIES,
                  out: IO[str] | None = None, sinks: list[Callable[[dict], None]] | None = None,
-                 keep: bool = False) -> None:
+                 keep: bool = False, max_bytes: int | None = None) -> None:
         if isinstance(categories, str):
             categories = parse_categories(categories)
         self.m = machine
         self.categories = set(categories)
         self.out = out
         self.path = None                    # the file ``out`` writes, when there is one
+        self.max_bytes: int | None = max_bytes   # ``out`` gets no more than this
+        self.written = 0
+        self.problem: str | None = None     # why ``out`` stopped taking records
+        self.truncated = False              # ``out`` reached ``max_bytes`` (it still gets "end")
         self.sinks = list(sinks or [])
         self.records: list[dict] | None = [] if keep else None
         self._listeners: list[tuple[str, Callable]] = []
@@ -132,8 +136,23 @@ class Tracer:
         unwatch_inputs(m, self._on_input)
 
     def emit(self, record: dict) -> None:
-        if self.out is not None:
-            self.out.write(json.dumps(record, separators=(",", ":")) + "\n")
+        if self.out is not None and (self.problem is None
+                                     or (self.truncated and record.get("cat") == "end")):
+            line = json.dumps(record, separators=(",", ":")) + "\n"
+            if self.max_bytes is not None and self.written + len(line) > self.max_bytes \
+                    and record.get("cat") != "end":
+                self._stop_writing(f"the trace reached its limit of {self.max_bytes:,} bytes at "
+                                   f"instruction {record.get('t', 0):,}; later records are "
+                                   "not in it (raise the limit with --trace-limit)",
+                                   {"t": record.get("t", 0), "cat": "truncated",
+                                    "limit": self.max_bytes})
+                self.truncated = True
+            else:
+                try:
+                    self.out.write(line)
+                    self.written += len(line)
+                except OSError as exc:
+                    self._stop_writing(f"cannot write the trace: {exc.strerror or exc}", None)
         if self.records is not None:
             self.records.append(record)
         for sink in self.sinks:
@@ -422,6 +441,16 @@ class Tracer:
         record.update(what="int 09h", code=code)
         self.emit(record)
 
+    def _stop_writing(self, problem: str, last: dict | None) -> None:
+        """``out`` takes no more records (a size limit, a full disk); the run goes on."""
+        self.problem = problem
+        try:
+            if last is not None:
+                self.out.write(json.dumps(last, separators=(",", ":")) + "\n")
+            self.out.flush()
+        except OSError:
+            pass
+
     # ------------------------------------------------------------------ the end
     def close(self) -> None:
         """Flush what is pending, record the run's disk changes and the end, and detach."""
@@ -437,5 +466,8 @@ class Tracer:
                 self.emit({"t": self._now(), "cat": "change", **change})
         self.emit({"t": self._now(), "cat": "end", "seconds": round(self.m.clock.seconds(), 6),
                    "categories": sorted(self.categories)})
-        if self.out is not None:
-            self.out.flush()
+        if self.out is not None and self.problem is None:
+            try:
+                self.out.flush()
+            except OSError as exc:
+                self.problem = f"cannot write the trace: {exc.strerror or exc}"

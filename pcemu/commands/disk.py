@@ -287,8 +287,11 @@ def import_cmd(json_file: Path, out: Path | None, force: bool) -> None:
         out = Path.cwd() / (json_file.stem + ".img")
     if out.exists() and not force:
         raise _fail(f"{out} already exists (use --force to overwrite)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+    except OSError as exc:
+        raise _fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
     md5 = hashlib.md5(data).hexdigest()
     match = next(_catalog_matches(md5), None)
     click.echo(f"wrote {out} ({len(data)} bytes, MD5 {md5})"

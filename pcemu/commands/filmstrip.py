@@ -34,7 +34,8 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
               max_frames: int, **opts) -> None:
     """Film a run: the screen each time it settles, as PNG frames, an animated GIF and one HTML page."""
     from pcemu.archive.filmstrip import FilmError, FilmStrip, Region
-    from pcemu.archive.session import Replayer, Session, SessionError
+    from pcemu.archive.session import Replayer, SessionError
+    from pcemu.archive.session_checks import SessionCheckError
     from pcemu.commands.report import source_kind
     regions = [Region.parse(text) for text in ignore] if ignore else []
     films: list[FilmStrip] = []
@@ -46,7 +47,7 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
     try:
         if source_kind(source) == "session":
             title = Path(source).name
-            result = Replayer(Session.load(source), attach=attach).run()
+            result = Replayer(_session(source, opts), attach=attach).run()
             if result.machine is None:
                 raise _fail(f"the session can't be replayed: {result.first.message}")
             if not result.matches:
@@ -60,8 +61,17 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
             run_script(machine, opts["keys"], opts["ticks"], program, until)
             _finish(machine, opts)
         frames = films[0].finish()
-    except (FilmError, SessionError) + _user_errors() as err:
+    except (FilmError, SessionError, SessionCheckError) + _user_errors() as err:
         raise _fail(str(err))
     note = "" if films[0].pictures.uses_renderer else " (plain text-cell renderings: " \
         + films[0].pictures.fallback_reason + ")"
     click.echo(f"{len(frames)} frames{note} in {output}: frame_*.png, film.gif, index.html")
+
+
+def _session(source: str, opts: dict):
+    """A session file to replay: bounded, and its host folders only those named with --host-dir."""
+    from pcemu.archive.session_checks import prepare_replay
+    session, changed = prepare_replay(source, opts.get("host_dir", ()))
+    for divergence in changed:
+        click.echo(f"pcemu: warning: {divergence.message}", err=True)
+    return session

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import click
 
-from pcemu.cli import _build_machine, _fail, _finish, _interactive, _user_errors, machine_options
+from pcemu.cli import (
+    _build_machine, _check_outputs, _fail, _finish, _interactive, _user_errors, machine_options,
+)
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -26,6 +28,7 @@ def record(disk: str, program: str | None, args: tuple[str, ...], output: Path, 
     """Record a session: boot with DISK, run PROGRAM, save every input with its virtual time."""
     from pcemu.archive.cli_support import run_script, start_program
     from pcemu.archive.session import Recorder, SessionError
+    _check_outputs(opts)
     try:
         machine = _build_machine(disk, opts)
         recorder = Recorder(machine)

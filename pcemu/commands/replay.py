@@ -5,6 +5,10 @@ path is used as it was) or given with ``--disk B:PATH``; their hashes must
 match.  Every input is sent at the instruction count it was recorded at, and
 the screen is compared before each input and at the end.  The exit status is
 0 when everything matched, 1 at the first divergence (which is described).
+
+A host folder the session mounted is never taken from the session file: the
+user names it with ``--host-dir X:FOLDER`` (see docs/security.md), and only the
+files the recording listed are read to compare it.
 """
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ from pcemu.cli import _fail, _user_errors
 @click.argument("session_file", metavar="SESSION", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--disk", "disks", multiple=True, metavar="X:PATH",
               help="Use this image for drive X: (repeatable).")
+@click.option("--host-dir", "host_dirs", multiple=True, metavar="X:FOLDER",
+              help="The host folder for drive X: if the session mounted one (repeatable).")
 @click.option("--window", is_flag=True, help="Show the replay in a window, at the recorded pace.")
 @click.option("--speed", type=float, default=1.0, help="With --window: times the recorded pace.")
 @click.option("--keep-going", is_flag=True, help="Report every divergence, not only the first.")
@@ -28,24 +34,34 @@ from pcemu.cli import _fail, _user_errors
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Save a PNG of the final screen.")
 @trace_options
-def replay(session_file: Path, disks: tuple[str, ...], window: bool, speed: float, keep_going: bool,
-           force: bool, print_screen: bool, screenshot: Path | None, **opts) -> None:
+def replay(session_file: Path, disks: tuple[str, ...], host_dirs: tuple[str, ...], window: bool,
+           speed: float, keep_going: bool, force: bool, print_screen: bool, screenshot: Path | None, **opts) -> None:
     """Replay SESSION exactly; report the first divergence if a disk or the emulator changed."""
-    from pcemu.archive.session import Replayer, Session, SessionError
+    from pcemu.archive.session import Replayer, SessionError
+    from pcemu.archive.session_checks import SessionCheckError, prepare_replay
     overrides = {}
     for spec in disks:
         letter, sep, path = spec.partition(":")
         if not sep or len(letter) != 1 or not path:
             raise _fail(f"--disk wants X:PATH, not {spec!r}")
         overrides[letter.upper()] = path
+    from pcemu.cli import check_output_path
+    for path, what in ((screenshot, "--screenshot"), (opts.get("trace_out"), "--trace-out")):
+        if path is not None:
+            check_output_path(path, force=True, what=what)
     try:
-        session = Session.load(session_file)
+        session, changed = prepare_replay(session_file, host_dirs, overrides)
+        if changed and not force:
+            for divergence in changed if keep_going else changed[:1]:
+                click.echo(f"divergence ({divergence.what}): {divergence.message}")
+            raise click.exceptions.Exit(1)
         between = None
         if window:
             from pcemu.archive.viewer import ReplayViewer
             between = ReplayViewer(speed=speed, title=f"pcemu replay {session_file.name}").after_step
         replayer = Replayer(session, disks=overrides, keep_going=keep_going, force=force,
                             attach=lambda m: attach_trace(m, opts), between_steps=between)
+        replayer.result.divergences[:0] = changed
         result = replayer.run()
         machine = result.machine
         if machine is not None:
@@ -54,8 +70,10 @@ def replay(session_file: Path, disks: tuple[str, ...], window: bool, speed: floa
                 click.echo(machine.screen_text())
             if screenshot is not None:
                 machine.screenshot(screenshot)
-    except (SessionError,) + _user_errors() as err:
+    except (SessionError, SessionCheckError) + _user_errors() as err:
         raise _fail(str(err))
+    except OSError as err:
+        raise _fail(f"{err.filename or 'replay'}: {err.strerror or err}")
     ips = session.profile["ips"]
     for note in result.notes:
         click.echo(f"note ({note.what}): {note.describe(ips)}")

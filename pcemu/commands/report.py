@@ -47,7 +47,8 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
     """Summarise a trace, a session or a run of PROGRAM on a disk: services with counts and
     first use, interrupts, ports, video, sound, keys, files touched, disk changes, gaps."""
     from pcemu.archive.report import SECTIONS, ReportError, Summary, summarise_file
-    from pcemu.archive.session import Replayer, Session, SessionError
+    from pcemu.archive.session import Replayer, SessionError
+    from pcemu.archive.session_checks import SessionCheckError
     from pcemu.archive.tracer import Tracer, TraceError
     sections = SECTIONS
     if only:
@@ -67,7 +68,7 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
                 tracers.append(Tracer(machine, categories, sinks=[summary.add]))
 
             if kind == "session":
-                result = Replayer(Session.load(source), attach=attach).run()
+                result = Replayer(_session(source, opts), attach=attach).run()
                 if result.machine is None:
                     raise _fail(f"the session can't be replayed: {result.first.message}")
                 if not result.matches:
@@ -81,6 +82,15 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
                 run_script(machine, opts["keys"], opts["ticks"], program, until)
                 _finish(machine, opts)              # --print-screen, --screenshot, --save-disk
             tracers[0].close()
-    except (ReportError, SessionError, TraceError) + _user_errors() as err:
+    except (ReportError, SessionError, TraceError, SessionCheckError) + _user_errors() as err:
         raise _fail(str(err))
     click.echo(summary.text(sections))
+
+
+def _session(source: str, opts: dict):
+    """A session file to replay: bounded, and its host folders only those named with --host-dir."""
+    from pcemu.archive.session_checks import prepare_replay
+    session, changed = prepare_replay(source, opts.get("host_dir", ()))
+    for divergence in changed:
+        click.echo(f"pcemu: warning: {divergence.message}", err=True)
+    return session

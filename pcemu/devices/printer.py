@@ -13,6 +13,7 @@ STATUS_NOT_BUSY = 0x80
 STATUS_ACK = 0x40
 STATUS_SELECTED = 0x10
 STATUS_NO_ERROR = 0x08
+MAX_KEPT = 16 * 1024 * 1024      # bytes of ``printed`` kept in memory (the capture file has all)
 
 
 class Printer:
@@ -20,15 +21,23 @@ class Printer:
 
     def __init__(self, capture: Path | None = None) -> None:
         self.capture_path = capture
+        self.capture_error: str | None = None   # why the capture file stopped taking bytes
         self.printed = bytearray()
         self.data = 0
         self.control = 0x0C
 
     def print_byte(self, value: int) -> None:
-        self.printed.append(value & 0xFF)
-        if self.capture_path is not None:
-            with open(self.capture_path, "ab") as f:
-                f.write(bytes([value & 0xFF]))
+        if len(self.printed) < MAX_KEPT:
+            self.printed.append(value & 0xFF)
+        if self.capture_path is not None and self.capture_error is None:
+            try:
+                with open(self.capture_path, "ab") as f:
+                    f.write(bytes([value & 0xFF]))
+            except OSError as exc:
+                # the printer goes on (the program is not told); the run's end reports it
+                self.capture_error = (f"cannot write the capture file {self.capture_path}: "
+                                      f"{exc.strerror or exc} (the bytes printed from then on "
+                                      "are not in it)")
 
     @property
     def status(self) -> int:

@@ -30,7 +30,7 @@ allocated first-fit from cluster 2; clusters added to a file are not zeroed
 from __future__ import annotations
 
 import struct
-from typing import Iterator
+from typing import Callable, Iterator
 
 from . import errors as E
 from .drive import (
@@ -395,15 +395,26 @@ class FatVolume(Drive):
     def walk(self, dir_path: list[str] | None = None) -> Iterator[tuple[list[str], DirEntry]]:
         """Every file and directory below `dir_path` (not . and .., not labels),
         depth first in directory order, as (path, entry)."""
+        for path, entry in self._walk(dir_path):
+            yield path, entry.to_dir_entry()
+
+    def walk_data(self, dir_path: list[str] | None = None
+                  ) -> Iterator[tuple[list[str], DirEntry, "Callable[[], bytes]"]]:
+        """As `walk`, with a function that reads each file's data through its directory
+        entry (so names DOS could not open - a damaged entry - are read all the same)."""
+        for path, entry in self._walk(dir_path):
+            yield path, entry.to_dir_entry(), (lambda e=entry: FatFile(self, e, False).read(e.size))
+
+    def _walk(self, dir_path: list[str] | None) -> Iterator[tuple[list[str], _Entry]]:
         dir_path = list(dir_path or [])
         seen: set[int] = set()
 
-        def visit(path: list[str], cluster: int) -> Iterator[tuple[list[str], DirEntry]]:
+        def visit(path: list[str], cluster: int) -> Iterator[tuple[list[str], _Entry]]:
             for entry in list(self._entries(cluster)):
                 if entry.is_label or entry.fcb in (_DOT, _DOTDOT):
                     continue
                 child = path + [from_fcb(entry.fcb)]
-                yield child, entry.to_dir_entry()
+                yield child, entry
                 if entry.is_dir and entry.cluster and entry.cluster not in seen:
                     seen.add(entry.cluster)
                     yield from visit(child, entry.cluster)

@@ -135,11 +135,14 @@ class FloppyImage:
                                      "save the changed disk under another name")
             except OSError:
                 pass
+        if (out.exists() or out.is_symlink()) and not out.is_file():
+            raise ImageError(f"{out} is not a regular file: the image is not saved over it")
         out.parent.mkdir(parents=True, exist_ok=True)
         # Write beside the target and rename, so a failed save never leaves a
         # half-written image under the real name.
         fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=out.parent)
         try:
+            os.fchmod(fd, 0o666 & ~_umask())     # as open() would make it, not mkstemp's 0600
             with os.fdopen(fd, "wb") as f:
                 f.write(self._overlay)
             os.replace(tmp, out)
@@ -176,14 +179,36 @@ class FloppyImage:
         return out
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _size(entry: DirEntry) -> int | None:
     return None if entry.is_dir else entry.size
 
 
 def _snapshot(vol: FatVolume) -> dict[str, tuple[DirEntry, str]]:
+    """Every file and directory with an MD5 of its data; a damaged volume (a looping chain,
+    a name DOS cannot open) gives what can be read, with the damage in place of the digest."""
     files: dict[str, tuple[DirEntry, str]] = {}
-    for path, entry in vol.walk():
-        digest = "" if entry.is_dir else hashlib.md5(vol.read_file(path)).hexdigest()
+    walk = vol.walk_data()
+    while True:
+        try:
+            path, entry, read = next(walk)
+        except StopIteration:
+            break
+        except DosError as exc:
+            files["\\(unreadable directory)"] = (DirEntry("", 0x10, 0, 0, 0), exc.message)
+            break
+        if entry.is_dir:
+            digest = ""
+        else:
+            try:
+                digest = hashlib.md5(read()).hexdigest()
+            except DosError as exc:
+                digest = f"unreadable: {exc.message}"
         files["\\" + "\\".join(path)] = (entry, digest)
     return files
 

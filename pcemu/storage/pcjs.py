@@ -25,6 +25,11 @@ from pathlib import Path
 from .errors import ImageError
 
 
+MAX_SECTOR = 8192                 # bytes; diskettes use 128 to 1,024
+MAX_IMAGE = 4 * 1024 * 1024       # bytes of raw image; the largest diskette is 2.88 MB
+MAX_JSON = 64 * 1024 * 1024       # bytes of JSON text (a 2.88 MB diskette is about 15 MB of it)
+
+
 class PcjsFormatError(ImageError):
     """A JSON file that is not a usable PCjs diskette."""
 
@@ -45,8 +50,9 @@ def _sector_bytes(sector: dict, source: str, where: str, default_len: int) -> tu
         raise _fail(source, f"{where} has no sector number ('s')")
     number = _int(number, source, f"{where} sector number")
     length = _int(sector.get("l", sector.get("length", default_len)), source, f"{where} length")
-    if length <= 0 or length % 4:
-        raise _fail(source, f"{where} has an impossible length {length}")
+    if length <= 0 or length % 4 or length > MAX_SECTOR:
+        raise _fail(source, f"{where} has an impossible length {length} (a sector holds 4 to "
+                    f"{MAX_SECTOR} bytes, a multiple of 4)")
     where = f"{where} (sector {number})"
     if "bytes" in sector and "d" not in sector and "data" not in sector:
         values = sector["bytes"]
@@ -126,6 +132,9 @@ def pcjs_to_image(doc, source: str = "the JSON") -> bytes:
                             "needs uniform tracks")
             for n in numbers:
                 image += sectors[n]
+            if len(image) > MAX_IMAGE:
+                raise _fail(source, f"its sectors come to more than {MAX_IMAGE // 2**20} MB by "
+                            f"{where}: larger than any diskette")
     assert shape is not None
     _check_info(info, source, len(disk), shape, image)
     return bytes(image)
@@ -152,18 +161,26 @@ def load_pcjs(path: str | os.PathLike) -> bytes:
     """Read a PCjs JSON file and return the raw image bytes."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_JSON + 1)
+        if len(raw) > MAX_JSON:
+            raise _fail(str(path), f"it is larger than {MAX_JSON // 2**20} MB")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise PcjsFormatError(f"{path} does not exist") from None
     except UnicodeDecodeError:
         raise _fail(str(path), "it is not UTF-8 text") from None
+    except IsADirectoryError:
+        raise PcjsFormatError(f"{path} is a folder, not a PCjs JSON file") from None
     except OSError as exc:
-        raise PcjsFormatError(f"cannot read {path}: {exc.strerror}") from None
+        raise PcjsFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise _fail(str(path), f"invalid JSON at line {exc.lineno} column {exc.colno}: "
                     f"{exc.msg}") from None
+    except RecursionError:
+        raise _fail(str(path), "its JSON is nested too deeply") from None
     return pcjs_to_image(doc, str(path))
 
 

@@ -366,3 +366,51 @@ def test_a_pcjs_json_declaring_a_huge_sector_is_refused_before_allocating(tmp_pa
     result = disk("import", many, "-o", tmp_path / "y.img")
     assert result.exit_code == 2 and "larger than any diskette" in result.output
     assert not (tmp_path / "y.img").exists()
+
+
+# ---------------------------------------------------------------- 6, 9: the shell and FINDNEXT
+def test_dir_findnext_and_del_with_odd_bytes_in_entries(tmp_path):
+    from dos_harness import RESULTS, machine_with, run_command
+    image = FloppyImage.open(make_image(tmp_path / "odd.img", {b"G       TXT": b"A/B     TXT",
+                                                               b"README  TXT": b"R\x07D     TXT"}))
+    # FINDFIRST *.* in SUB, then FINDNEXT until no more files: the count of names found
+    count = f"""
+        mov dx, pattern
+        mov cx, 0x10
+        mov ah, 0x4e
+        int 0x21
+        jc done
+    again:
+        inc word ptr [{RESULTS:#x}]
+        mov ah, 0x4f
+        int 0x21
+        jnc again
+    done:
+        mov [{RESULTS + 2:#x}], ax
+        mov ax, 0x4c00
+        int 0x21
+    pattern: .asciz "B:\\\\SUB\\\\*.*"
+    """
+    run = machine_with(tmp_path, {"COUNT.COM": count}, mounts={"B": image})
+    m = run.machine
+    m.type("C:{ENTER}")
+    run_command(run, "COUNT")
+    found, last_error = run.words(2)
+    assert (found, last_error) == (4, 0x12)          # ., .., INNER and A/B.TXT; then no more files
+    m.type("B:{ENTER}DIR SUB{ENTER}DIR{ENTER}")
+    screen = m.screen_text()
+    assert "A/B      TXT" in screen and "INNER" in screen and "internal error" not in screen
+    m.type("COPY SUB\\INNER\\DEEPER\\F.TXT ONE.DOC{ENTER}COPY ONE.DOC TWO.DOC{ENTER}"
+           "DEL *.DOC{ENTER}DIR *.DOC{ENTER}")
+    assert "Invalid drive specification" not in m.screen_text()
+    assert not any(e.name.endswith(".DOC") for e in image.drive.listdir([]))
+    m.type("DEL Q:*.DOC{ENTER}DEL NONE.*{ENTER}")
+    screen = m.screen_text()
+    assert "Invalid drive specification" in screen and "File not found" in screen
+
+
+def test_a_host_dir_without_a_folder_is_refused_not_the_current_folder():
+    from pcemu.storage.errors import MountError
+    from pcemu.storage.mount import mount_disks
+    with pytest.raises(MountError, match="needs a host folder"):
+        mount_disks([], {"D": ""})

@@ -140,9 +140,7 @@ def _device(pattern: bytes) -> str | None:
 
 
 def _entry_fcb(entry: DirEntry) -> bytes:
-    if entry.name in (".", ".."):
-        return entry.name.encode().ljust(11)
-    return names.to_fcb(entry.name)
+    return names.entry_fcb(entry.name)
 
 
 def _matches(m: "Machine", letter: str, pattern: bytes, attributes: int):
@@ -391,7 +389,7 @@ def _search(m: "Machine", fcb: Fcb, after: int, drive_number: int | None = None)
         if fcb.extended:
             record += bytes([0xFF, 0, 0, 0, 0, 0, fcb.attributes])
         record.append(ord(letter) - 64)
-        record += _entry_fcb(entry) if not entry.is_label else entry.name.encode("latin-1").ljust(11)[:11]
+        record += _entry_fcb(entry) if not entry.is_label else entry.name.encode("cp437", "replace").ljust(11)[:11]
         record.append(entry.attr)
         record += bytes(10)
         record += struct.pack("<HHHI", entry.time, entry.date, 0, entry.size)

@@ -22,7 +22,7 @@ ATTR_VOLUME, ATTR_DIRECTORY = 0x08, 0x10
 
 
 def _path(m: "Machine", seg: int, off: int) -> str:
-    return m.memory.read_asciiz(seg, off, 128).decode("latin-1")
+    return m.memory.read_asciiz(seg, off, 128).decode("cp437")   # names are CP437, as on disk
 
 
 def _notify(m: "Machine", event: str, drive: str, parts: list[str], detail) -> None:
@@ -424,7 +424,7 @@ def current_directory(m: "Machine") -> None:
     if letter not in dos.drives:
         raise DosError(0x0F, "invalid drive")
     dos.check_ready(letter)               # DOS checks the medium of a removable drive
-    text = "\\".join(dos.current_dirs.get(letter, [])).encode("latin-1")
+    text = "\\".join(dos.current_dirs.get(letter, [])).encode("cp437", "replace")
     m.memory.write_far(cpu.ds, cpu.si, text + b"\0")
     cpu.ax = 0x0100
     dos.succeed()
@@ -454,8 +454,7 @@ def _find_from(m: "Machine", drive: str, directory: list[str], pattern: bytes, a
         hidden_bits = entry.attr & (0x02 | 0x04 | ATTR_DIRECTORY)
         if hidden_bits & ~attributes and not entry.is_label:
             continue
-        if not names.fcb_matches(pattern, names.to_fcb(entry.name) if entry.name not in (".", "..")
-                                 else entry.name.encode().ljust(11)):
+        if not names.fcb_matches(pattern, names.entry_fcb(entry.name)):
             continue
         record = bytearray(43)
         record[0] = ord(drive) - 64
@@ -464,7 +463,7 @@ def _find_from(m: "Machine", drive: str, directory: list[str], pattern: bytes, a
         struct.pack_into("<HH", record, 13, entry.slot & 0xFFFF, search_id)
         record[0x15] = entry.attr
         struct.pack_into("<HHI", record, 0x16, entry.time, entry.date, entry.size)
-        name = entry.name.encode("latin-1")[:12]
+        name = entry.name.encode("cp437", "replace")[:12]
         record[0x1E:0x1E + len(name)] = name
         m.memory.write_far(seg, off, bytes(record))
         m.cpu.ax = 0

@@ -204,8 +204,7 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
     for e in entries:
         if e.is_label or e.attr & 0x06:
             continue
-        fcb = names.to_fcb(e.name) if e.name not in (".", "..") else e.name.encode().ljust(11)
-        if not names.fcb_matches(pat, fcb):
+        if not names.fcb_matches(pat, names.entry_fcb(e.name)):
             continue
         count += 1
         base, _, ext = e.name.partition(".") if e.name not in (".", "..") else (e.name, "", "")
@@ -307,27 +306,49 @@ def _simple(shell, action, rest, failure: bytes) -> None:
 
 
 def cmd_del(shell: "Shell", rest: str) -> None:
+    """DEL/ERASE as COMMAND.COM 3.30: a name, a wildcard pattern (DEL *.DOC, DEL B:\\SUB\\?.BAK)
+    or a directory (its files); hidden, system and read-only files are left alone."""
     dos = shell.m.dos
-    target = rest.strip()
-    if not target:
+    args = [a for a in rest.split() if not a.startswith("/")]
+    if not args:
         shell.console.write(b"Required parameter missing\r\n")
         return
+    target = args[0]
+    prefix, path = (target[:2], target[2:]) if target[1:2] == ":" else ("", target)
+    folder, sep, last = path.replace("/", "\\").rpartition("\\")
     try:
-        drive, parts = dos.resolve(target)
-    except DosError:
-        shell.console.write(b"Invalid drive specification\r\n")
+        if names.has_wildcards(last):
+            drive, directory = dos.resolve(prefix + (folder + sep if sep else "") or ".")
+            pattern = last
+        else:
+            drive, parts = dos.resolve(target)
+            entry = dos.drives[drive].stat(parts) if parts else None
+            if not parts or (entry is not None and entry.is_dir):
+                directory, pattern = parts, "*.*"
+            else:
+                directory, pattern = parts[:-1], parts[-1]
+        fs = dos.drives[drive]
+        wanted = names.pattern_to_fcb(pattern)
+        entries = fs.listdir(directory)
+    except DosError as err:
+        shell.console.write(b"Invalid drive specification\r\n" if err.code == 0x0F
+                            else b"Path not found\r\n" if err.code == 0x03 else b"File not found\r\n")
         return
-    fs = dos.drives[drive]
-    pat = names.pattern_to_fcb(parts[-1]) if parts else names.pattern_to_fcb("*.*")
-    found = False
-    for e in fs.listdir(parts[:-1]):
-        if e.is_dir or e.is_label or e.name in (".", ".."):
+    found = denied = False
+    for e in entries:
+        if e.is_dir or e.is_label or e.attr & 0x06 or e.name in (".", ".."):
             continue
-        if names.fcb_matches(pat, names.to_fcb(e.name)):
-            fs.remove(parts[:-1] + [e.name])
-            found = True
+        if not names.fcb_matches(wanted, names.entry_fcb(e.name)):
+            continue
+        found = True
+        try:
+            fs.remove(directory + [e.name])
+        except DosError:
+            denied = True               # read-only, or a damaged entry DOS cannot name
     if not found:
         shell.console.write(b"File not found\r\n")
+    elif denied:
+        shell.console.write(b"Access denied\r\n")
 
 
 def cmd_ren(shell: "Shell", rest: str) -> None:

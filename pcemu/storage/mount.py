@@ -50,6 +50,9 @@ def mount_disks(disks: Iterable[str | os.PathLike] | str | os.PathLike | None,
         letter = letter.rstrip(":").upper()
         if len(letter) != 1 or not letter.isalpha():
             raise MountError(f"{letter!r} is not a drive letter")
+        if not os.fspath(folder):
+            raise MountError(f"drive {letter}: needs a host folder (an empty name is not the "
+                             "current folder)")
         mounted[letter] = HostDirDrive(folder)
     pending = [_split_letter(d) for d in disks]
     # Lettered disks first, so the others fill the letters left free.

@@ -414,3 +414,42 @@ def test_a_host_dir_without_a_folder_is_refused_not_the_current_folder():
     from pcemu.storage.mount import mount_disks
     with pytest.raises(MountError, match="needs a host folder"):
         mount_disks([], {"D": ""})
+
+
+# ---------------------------------------------------------------- 8: faults in the program
+def test_divide_by_zero_prints_divide_overflow_and_ends_the_program(tmp_path):
+    from dos_harness import run_program
+    run = run_program(tmp_path, """
+        mov ah, 0x02
+        mov dl, 0x41
+        int 0x21
+        xor ax, ax
+        xor dx, dx
+        div ax
+        mov ax, 0x4c07
+        int 0x21
+    """)
+    m = run.machine
+    lines = [line.rstrip() for line in m.screen_text().splitlines()]
+    assert lines[lines.index("Divide overflow") - 1].endswith("A")
+    assert m.dos.shell.exit_codes[-1][1] == 0 and m.dos.termination_type == 1
+    assert m.dos.shell.at_prompt
+
+
+def test_an_invalid_opcode_hangs_as_on_an_at_and_strict_stops_with_the_reason(tmp_path):
+    from dos_harness import machine_with, run_command
+    from pcemu.errors import MachineError, ScriptTimeout
+    source = """
+        .byte 0x0f, 0xff
+        mov ax, 0x4c00
+        int 0x21
+    """
+    run = machine_with(tmp_path, {"BAD.COM": source})
+    run.machine.type("C:{ENTER}")
+    with pytest.raises(ScriptTimeout):
+        run_command(run, "BAD", max_ticks=60)             # the AT's INT 6 is an IRET: it hangs
+    (tmp_path / "s").mkdir()
+    strict = machine_with(tmp_path / "s", {"BAD.COM": source}, strict=True)
+    strict.machine.type("C:{ENTER}")
+    with pytest.raises(MachineError, match=r"invalid opcode at [0-9A-F]{4}:0100 \(0F FF"):
+        run_command(strict, "BAD")

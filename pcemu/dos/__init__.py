@@ -144,9 +144,10 @@ class Dos:
             m.set_vector(vector, *m.rom.address(label))
         m.set_vector(0x28, *m.rom.address("dummy_iret"))
         m.set_vector(0x2A, *m.rom.address("dummy_iret"))
-        from pcemu.dos import critical, process
+        from pcemu.dos import critical, faults, process
         process.register_traps(m)
         critical.install(m)
+        faults.install(m)
         process.install_cpm_entry(m)
         if m.mouse_enabled:
             from bios import mouse

@@ -1,0 +1,41 @@
+"""The CPU faults DOS 3.30 and the AT BIOS answer (issue 18).
+
+* INT 0, divide error: DOS 3.30 installs a handler at boot that prints
+  "Divide overflow" and ends the program as Ctrl-C does (termination type 1,
+  return code 0).  Without it the 286 would return to the DIV, which faults
+  again for ever (the BIOS's vector 0 is a plain IRET).
+* INT 6, invalid opcode: neither DOS 3.30 nor the AT BIOS does anything but
+  IRET, so a real AT hangs on the instruction (the 286 pushes its own address);
+  pcemu does the same, which costs nothing (the idle-loop skip sees the state
+  repeat), and ``--strict`` stops there with the instruction and its address.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pcemu.machine import Machine
+
+DIVIDE_OVERFLOW = b"\r\nDivide overflow\r\n"
+
+
+def install(m: "Machine") -> None:
+    m.register_service("int00_divide", divide_overflow, "stack")
+    m.set_vector(0x00, *m.rom.address("int00_divide"))
+    if m.strict:
+        m.register_service("int06_strict", invalid_opcode_strict, "stack")
+        m.set_vector(0x06, *m.rom.address("int06_strict"))
+
+
+def divide_overflow(m: "Machine") -> None:
+    from pcemu.dos.process import terminate
+    m.dos.shell.console.write(DIVIDE_OVERFLOW)
+    terminate(m, 0, 1)
+
+
+def invalid_opcode_strict(m: "Machine") -> None:
+    cpu, mem = m.cpu, m.memory
+    ip, cs = mem.rw(cpu.ss, cpu.sp), mem.rw(cpu.ss, cpu.sp + 2)   # the faulting instruction
+    code = " ".join(f"{b:02X}" for b in mem.read_far(cs, ip, 4))
+    m.halt(f"invalid opcode at {cs:04X}:{ip:04X} ({code} ...): a real AT hangs here, its "
+           "INT 6 returning to the same instruction (--strict stops)")

@@ -99,6 +99,13 @@ class Rom:
         self.emit(IRET)                      # 8: IRET
 
     def build(self) -> "Rom":
+        # F000:E05B, where the reset vector (F000:FFF0, reached as FFFF:0000 too) jumps:
+        # the AT's power-on self test.  A program that jumps there restarts the machine;
+        # pcemu stops with that reason.  The code below starts after it.
+        self.position = 0xE05B
+        self.label("post")
+        self.trap("post")
+        self.emit(HLT, 0xEB, 0x100 - 3)      # HLT; JMP back (never reached: the trap stops)
         self.label("dummy_iret")
         self.emit(IRET)
         # INT 08h, IBM order: tick count, INT 1Ch, then EOI (DS, AX, DX preserved

@@ -38,12 +38,18 @@ def _describe(err: BaseException, machine=None) -> str:
     says where the program was)."""
     from unicorn import UcError
     if isinstance(err, UcError):
-        where = ""
+        from unicorn import UC_ERR_FETCH_UNMAPPED
+        where, cs = "", None
         if machine is not None:
             try:
-                where = f" at CS:IP {machine.cpu.cs:04X}:{machine.cpu.ip:04X}"
+                cs, ip = machine.cpu.cs, machine.cpu.ip
+                where = f" at CS:IP {cs:04X}:{ip:04X}"
             except Exception:                 # the CPU may be in no state to tell
                 pass
+        if err.errno == UC_ERR_FETCH_UNMAPPED and cs == 0xFFFF:
+            return (f"the CPU stopped{where}: the program ran off the top of segment FFFF "
+                    "(on an AT, IP wraps to FFFF:0000, the reset vector, and the machine "
+                    "restarts; pcemu stops here)")
         return (f"the CPU stopped{where}: {err} - the program ran where the machine has no "
                 "memory or code it can execute")
     return str(err)

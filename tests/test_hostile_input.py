@@ -453,3 +453,16 @@ def test_an_invalid_opcode_hangs_as_on_an_at_and_strict_stops_with_the_reason(tm
     strict.machine.type("C:{ENTER}")
     with pytest.raises(MachineError, match=r"invalid opcode at [0-9A-F]{4}:0100 \(0F FF"):
         run_command(strict, "BAD")
+
+
+@pytest.mark.parametrize("program, reason", [
+    (b"\xea\xf0\xff\xff\xff", "ran off the top of segment FFFF"),      # JMP FAR FFFF:FFF0
+    (b"\xea\x00\x00\xff\xff", "restarted the machine"),                 # JMP FAR FFFF:0000
+    (b"\xea\x5b\xe0\x00\xf0", "restarted the machine"),                 # JMP FAR F000:E05B
+])
+def test_jumps_to_the_top_of_memory_stop_with_a_reason(tmp_path, program, reason):
+    folder = tmp_path / "progs"
+    folder.mkdir()
+    (folder / "JUMP.COM").write_bytes(program)
+    result = pcemu("run", folder, "JUMP", "--headless")
+    assert reason in one_line_error(result)

@@ -1,4 +1,4 @@
-"""The CPU faults DOS 3.30 and the AT BIOS answer (issue 18).
+"""The CPU faults DOS 3.30 and the AT BIOS answer, and the reset vector (issue 18).
 
 * INT 0, divide error: DOS 3.30 installs a handler at boot that prints
   "Divide overflow" and ends the program as Ctrl-C does (termination type 1,
@@ -20,11 +20,19 @@ DIVIDE_OVERFLOW = b"\r\nDivide overflow\r\n"
 
 
 def install(m: "Machine") -> None:
+    m.register_service("post", restart, "stack")
     m.register_service("int00_divide", divide_overflow, "stack")
     m.set_vector(0x00, *m.rom.address("int00_divide"))
     if m.strict:
         m.register_service("int06_strict", invalid_opcode_strict, "stack")
         m.set_vector(0x06, *m.rom.address("int06_strict"))
+
+
+def restart(m: "Machine") -> None:
+    """The program jumped to the reset vector (JMP FFFF:0000, or to F000:E05B): a real AT
+    runs its power-on self test and boots again."""
+    m.halt("the program restarted the machine (it jumped to the reset vector, FFFF:0000, "
+           "where an AT runs its power-on self test and boots again)")
 
 
 def divide_overflow(m: "Machine") -> None:

@@ -172,6 +172,8 @@ def _build_machine(disk: str | None, opts: dict):
     machine = Machine(disks=disks, date=opts["date"], time=opts["time_"],
                       mips=opts["mips"] or DEFAULT_MIPS, video=opts["video"], mouse=opts["mouse"],
                       strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs)
+    if opts.get("wav") is not None:
+        machine.speaker.keep_all = True       # the WAV is of the whole run
     from pcemu.archive.cli_support import attach_trace
     attach_trace(machine, opts)
     return machine

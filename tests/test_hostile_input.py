@@ -466,3 +466,40 @@ def test_jumps_to_the_top_of_memory_stop_with_a_reason(tmp_path, program, reason
     (folder / "JUMP.COM").write_bytes(program)
     result = pcemu("run", folder, "JUMP", "--headless")
     assert reason in one_line_error(result)
+
+
+# ---------------------------------------------------------------- 7: the speaker's log is bounded
+def test_the_speaker_log_is_bounded_unless_the_whole_run_is_wanted():
+    from pcemu.devices.speaker import KEPT_EVENTS, Speaker
+
+    class Toggling(Speaker):
+        n = 0
+
+        @property
+        def frequency(self):
+            return 440.0 + (self.n % 2)
+
+    def play(speaker, changes):
+        for _ in range(changes):
+            speaker.n += 1
+            speaker.channel2_changed()
+
+    clock = iter(range(10**9))
+    bounded = Toggling(None, lambda: 0, lambda: next(clock))
+    play(bounded, 5 * KEPT_EVENTS)
+    assert KEPT_EVENTS <= len(bounded.events) <= 2 * KEPT_EVENTS
+    assert bounded.events[-1][0] > bounded.events[0][0] and bounded.events_dropped > 0
+    whole = Toggling(None, lambda: 0, lambda: next(clock))
+    whole.keep_all = True
+    play(whole, 3 * KEPT_EVENTS)
+    assert len(whole.events) == 3 * KEPT_EVENTS
+
+
+def test_disasm_of_an_impossible_header_is_a_message(tmp_path):
+    import struct
+    header = bytearray(64)
+    header[0:2] = b"MZ"
+    struct.pack_into("<7H", header, 2, 100, 1, 0, 0xFFFF, 0, 0xFFFF, 0)
+    exe = tmp_path / "HUGE.EXE"
+    exe.write_bytes(bytes(header) + bytes(200))
+    assert "corrupt header" in one_line_error(pcemu("disasm", exe, "--names"))

@@ -104,6 +104,8 @@ def disasm(source: str, file: str | None, line_range: str | None, routine: str |
     carry their BASIC line numbers, and operands that point at strings show them."""
     from pcemu.archive.program_map import MapError, ProgramMap
     from pcemu.archive.debugger import DebuggerError, parse_number
+    from pcemu.storage.errors import DosError
+    from pcemu.tools.mz import ExeError
     try:
         data, name = _program_bytes(source, file)
         pm = ProgramMap.from_exe(data, 0, name)
@@ -137,8 +139,11 @@ def disasm(source: str, file: str | None, line_range: str | None, routine: str |
             lines = pm.listing_from(parse_number(seg) * 16 + parse_number(off), count)
         for line in lines:
             click.echo(str(line))
-    except (MapError, DebuggerError) + _user_errors() as err:
-        raise _fail(str(err))
+    except (MapError, ExeError, DosError, DebuggerError) + _user_errors() as err:
+        raise _fail(f"{source}: {err}" if isinstance(err, ExeError) else str(err))
+
+
+MAX_PROGRAM = 16 * 1024 * 1024     # bytes: more than any DOS program (the EXE format stops at 1 MB)
 
 
 def _program_bytes(source: str, file: str | None) -> tuple[bytes, str]:
@@ -146,7 +151,11 @@ def _program_bytes(source: str, file: str | None) -> tuple[bytes, str]:
     if file is None:
         path = Path(source)
         try:
-            return path.read_bytes(), path.name
+            with open(path, "rb") as f:
+                data = f.read(MAX_PROGRAM + 1)
+            if len(data) > MAX_PROGRAM:
+                raise _fail(f"{path} is larger than {MAX_PROGRAM // 2**20} MB: not a DOS program")
+            return data, path.name
         except OSError as exc:
             raise _fail(f"cannot read {path}: {exc.strerror or exc}") from None
     from disks.catalog import find_disk

@@ -13,6 +13,7 @@ from typing import Callable
 from pcemu.devices.pit import Pit8253
 
 REFRESH_PERIOD_PIT = 18          # 15.08 us in PIT clocks
+KEPT_EVENTS = 100_000            # changes kept when nobody asked for the whole log (about 7 MB)
 
 
 class Speaker:
@@ -25,6 +26,11 @@ class Speaker:
         self._seconds_now = seconds_now
         self.control = 0
         self.events: list[tuple[float, float]] = []   # (time s, frequency Hz; 0 = silent)
+        # Only a WAV of the whole run or a live sound stream needs every change since power-on
+        # (``--wav`` and the window set this); otherwise the log keeps the last KEPT_EVENTS
+        # to KEPT_EVENTS * 2 changes, so a long run's memory does not grow with its music.
+        self.keep_all = False
+        self.events_dropped = 0
         self._playing = 0.0
         self.listeners: list[Callable[[float, float], None]] = []
 
@@ -59,5 +65,8 @@ class Speaker:
             self._playing = freq
             t = self._seconds_now()
             self.events.append((t, freq))
+            if not self.keep_all and len(self.events) > 2 * KEPT_EVENTS:
+                del self.events[:KEPT_EVENTS]
+                self.events_dropped += KEPT_EVENTS
             for listener in self.listeners:
                 listener(t, freq)

@@ -80,6 +80,7 @@ class Window:
         self._title_at = 0.0
         self.frames = 0
         self._open_display()
+        machine.speaker.keep_all = True       # the live sound and Right Ctrl+W read the whole log
         self.sound = LiveSound(machine.speaker, machine.clock.seconds()) if sound else None
 
     # -- setup -------------------------------------------------------------------------

@@ -117,6 +117,15 @@ EXCEPTION_VECTORS = {0: "divide error", 5: "BOUND range exceeded", 6: "invalid o
                      7: "no coprocessor", 8: "double fault", 12: "stack fault",
                      13: "general protection"}
 
+# Unicorn's translation buffer (QEMU's code_gen_buffer), 1 GiB unless set before the
+# engine's first use.  Translations are only ever appended to it, and each write into
+# translated code (a program that patches itself, or writes new code) discards theirs
+# and makes new ones, so such a program grows the process towards 1.1 GB.  A full
+# buffer is flushed and code translated again as it runs: never a change to what runs
+# or how many instructions (tests/test_memory_bound.py), only to the host's work.
+# None: Unicorn's default.
+TCG_BUFFER_SIZE: int | None = 32 * 1024 * 1024
+
 STOP_COUNT = "count"          # the slice ran all its instructions
 STOP_HALT = "halt"            # HLT executed
 STOP_REQUESTED = "requested"  # a hook asked to stop (e.g. program ended)
@@ -137,6 +146,8 @@ class Cpu:
                  on_port_out: Callable[[int, int, int], None], native: bool = False) -> None:
         self.memory = memory
         self.uc = Uc(UC_ARCH_X86, UC_MODE_16)
+        if TCG_BUFFER_SIZE:                   # before the first mem_map: it sizes the buffer
+            self.uc.ctl_set_tcg_buffer_size(TCG_BUFFER_SIZE)
         self._uch = self.uc._uch
         self._regbuf = ctypes.c_uint64(0)
         self._regptr = ctypes.cast(ctypes.byref(self._regbuf), ctypes.c_void_p)

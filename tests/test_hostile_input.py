@@ -503,3 +503,13 @@ def test_disasm_of_an_impossible_header_is_a_message(tmp_path):
     exe = tmp_path / "HUGE.EXE"
     exe.write_bytes(bytes(header) + bytes(200))
     assert "corrupt header" in one_line_error(pcemu("disasm", exe, "--names"))
+
+
+def test_the_security_contract_names_tests_that_exist():
+    import re
+    repo = Path(__file__).resolve().parent.parent
+    cited = set(re.findall(r"`(test_\w+)`", (repo / "docs" / "security.md").read_text()))
+    defined = set()
+    for name in ("test_hostile_input.py", "test_fuzz.py", "test_disk_cli.py"):
+        defined |= set(re.findall(r"^(?:def )?(test_\w+)", (repo / "tests" / name).read_text(), re.M))
+    assert len(cited) > 20 and cited <= defined, cited - defined

@@ -27,6 +27,9 @@ from .layout import (
 )
 
 
+MAX_IMAGE = 4 * 1024 * 1024     # bytes: more than any diskette (2.88 MB); larger files are refused
+
+
 @dataclass(frozen=True)
 class Change:
     """One difference between the overlay and the source image."""
@@ -60,7 +63,9 @@ class FloppyImage:
         path = Path(path)
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(MAX_IMAGE + 1)
+            if len(data) > MAX_IMAGE:
+                raise ImageError(f"{path} is larger than {MAX_IMAGE // 2**20} MB: not a diskette image")
         except FileNotFoundError:
             raise ImageError(f"disk image {path} does not exist") from None
         except IsADirectoryError:

@@ -353,3 +353,112 @@ def test_fuzz_mz_headers_run_by_dos():
             assert _tree(Path(tmp)) == {"c", "c/FUZZ.EXE"} or result.exit_code in (0, 2)
 
     run()
+
+
+# ---------------------------------------------------------------- INT 21h with random registers
+SKIPPED_FUNCTIONS = (0x00, 0x01, 0x07, 0x08, 0x0A, 0x0C,   # end the program, or wait for a key
+                     0x25, 0x26, 0x31, 0x35, 0x4B, 0x4C, 0x50, 0x55)  # vectors, PSPs, EXEC
+
+
+def random_dos_calls(seed: int, calls: int) -> str:
+    """A .COM program making ``calls`` INT 21h calls with registers from a 16-bit LCG
+    (DS and ES on a scratch segment 64 KB above the program), then exiting with 4Ch.
+    Skipped: the calls in SKIPPED_FUNCTIONS, reads and writes on the standard handles
+    (they wait for keys or fill the screen); lengths and seek positions are kept small
+    so the host folder stays small."""
+    regs = ["ax", "bx", "cx", "dx", "si", "di", "bp"]
+    lcg = "".join(f"""
+        mov ax, word ptr cs:[seed]
+        mov dx, 25173
+        mul dx
+        add ax, 13849
+        mov word ptr cs:[seed], ax
+        mov word ptr cs:[r{i}], ax
+    """ for i in range(len(regs)))
+    load = "".join(f"        mov {r}, word ptr cs:[r{i}]\n" for i, r in enumerate(regs))
+    skips = "".join(f"        cmp ah, {f:#x}\n        je skip\n" for f in SKIPPED_FUNCTIONS)
+    return f"""
+        mov ax, 0x2524
+        mov dx, critical
+        int 0x21
+        mov ax, cs
+        add ax, 0x1000
+        mov word ptr cs:[scratch], ax
+        mov es, ax
+        xor di, di
+        mov cx, 0x8000
+        mov ax, 0x2441
+        rep stosw
+        mov word ptr cs:[seed], {seed & 0xFFFF:#x}
+        mov word ptr cs:[count], {calls}
+    next:
+{lcg}
+{load}
+{skips}
+        cmp ah, 0x3f
+        jb keep
+        cmp ah, 0x40
+        ja seek
+        cmp bx, 5
+        jb skip
+        and cx, 0x0fff
+    seek:
+        cmp ah, 0x42
+        jne keep
+        and cx, 0x000f
+    keep:
+        push ax
+        mov ax, word ptr cs:[scratch]
+        mov ds, ax
+        mov es, ax
+        pop ax
+        int 0x21
+    skip:
+        dec word ptr cs:[count]
+        jz finish
+        jmp next
+    finish:
+        mov ax, 0x4c00
+        int 0x21
+    critical:
+        mov al, 3
+        iret
+    seed: .word 0
+    count: .word 0
+    scratch: .word 0
+    r0: .word 0
+    r1: .word 0
+    r2: .word 0
+    r3: .word 0
+    r4: .word 0
+    r5: .word 0
+    r6: .word 0
+    """
+
+
+def dos_call_storm(tmp: Path, seed: int, calls: int = 10_000) -> None:
+    from dos_harness import machine_with, run_command
+    image, other = FloppyImage(base_image()), FloppyImage(base_image())
+    before = hashlib.sha256(image.source_data()).hexdigest()
+    run = machine_with(tmp, {"STORM.COM": random_dos_calls(seed, calls)},
+                       mounts={"A": other, "B": image})
+    m = run.machine
+    functions: dict[int, int] = {}
+    m.listeners.setdefault("dos", []).append(lambda ah: functions.__setitem__(ah, functions.get(ah, 0) + 1))
+    m.type("C:{ENTER}")
+    run_command(run, "STORM", max_ticks=18.2 * 600)
+    assert sum(functions.values()) > calls * 0.8 and len(functions) > 100, functions
+    assert m._stopped is None, m._stopped
+    assert m.dos.shell.exit_codes[-1][1] == 0 and m.dos.termination_type == 0
+    assert hashlib.sha256(image.source_data()).hexdigest() == before
+    assert all(p.resolve().is_relative_to(tmp.resolve()) for p in tmp.rglob("*"))
+
+
+def test_fuzz_ten_thousand_dos_calls_with_random_registers(tmp_path):
+    dos_call_storm(tmp_path, seed=0x1987)
+
+
+@pytest.mark.fuzz_long
+@pytest.mark.parametrize("seed", range(1, 1 + max(1, LONG // 200)))
+def test_fuzz_dos_calls_long(tmp_path, seed):
+    dos_call_storm(tmp_path, seed=seed * 7919)

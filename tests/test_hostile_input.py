@@ -513,3 +513,25 @@ def test_the_security_contract_names_tests_that_exist():
     for name in ("test_hostile_input.py", "test_fuzz.py", "test_disk_cli.py"):
         defined |= set(re.findall(r"^(?:def )?(test_\w+)", (repo / "tests" / name).read_text(), re.M))
     assert len(cited) > 20 and cited <= defined, cited - defined
+
+
+def test_the_changes_report_survives_a_lowercase_name_and_a_fat_loop(tmp_path):
+    image = make_image(tmp_path / "damaged.img", {b"README  TXT": b"readme  txt"})
+    data = bytearray(image.read_bytes())
+    img = FloppyImage(bytes(data))
+    first = img.drive.first_cluster(["SUB", "INNER", "DEEPER", "F.TXT"])
+    fat = img.layout.fat_start * 512
+    for base in (fat, fat + img.layout.bpb.sectors_per_fat * 512):     # F.TXT's cluster -> itself
+        at = base + first + (first >> 1)
+        word = data[at] | data[at + 1] << 8
+        word = (word & 0x000F) | (first << 4) if first & 1 else (word & 0xF000) | first
+        data[at:at + 2] = word.to_bytes(2, "little")
+    image.write_bytes(bytes(data))
+    changes = FloppyImage.open(image).changes()
+    assert changes == []
+    out = tmp_path / "saved.img"
+    result = pcemu("boot", image, "--headless", "--keys", "COPY SUB\\G.TXT NEW.TXT{ENTER}",
+                   "--trace", "files", "--trace-out", tmp_path / "t.jsonl", "--save-disk", out)
+    assert result.exit_code == 0, result.output
+    assert '"cat":"change"' in (tmp_path / "t.jsonl").read_text()
+    assert "NEW.TXT" in saved_files(out)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from pcemu.cli import _build_machine, _fail, _finish, _user_errors, machine_options
+from pcemu.cli import _build_machine, _check_outputs, _fail, _finish, _user_errors, machine_options
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -38,6 +38,7 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
     from pcemu.archive.session_checks import SessionCheckError
     from pcemu.commands.report import source_kind
     regions = [Region.parse(text) for text in ignore] if ignore else []
+    _check_outputs(opts)                    # --save-disk, --screenshot ... before the run
     films: list[FilmStrip] = []
 
     def attach(machine) -> None:

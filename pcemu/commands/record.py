@@ -48,7 +48,10 @@ def record(disk: str, program: str | None, args: tuple[str, ...], output: Path, 
         click.echo(f"recorded {len(session.key_events)} key inputs over {seconds:.1f} s of virtual "
                    f"time to {output}", err=True)
         if problem is not None:
-            raise _fail(f"{problem} (the session was saved up to this point)")
+            from pcemu.cli import _after_failure, _describe
+            from pcemu.errors import PcemuError
+            raise _after_failure(machine, opts, PcemuError(
+                f"{_describe(problem, machine)} (the session was saved up to this point)"))
         _finish(machine, opts)
     except (SessionError,) + _user_errors() as err:
         raise _fail(str(err))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from pcemu.cli import _build_machine, _fail, _finish, _user_errors, machine_options
+from pcemu.cli import _build_machine, _check_outputs, _fail, _finish, _user_errors, machine_options
 
 
 def source_kind(source: str) -> str:
@@ -57,6 +57,7 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
         if unknown:
             raise _fail(f"unknown section {', '.join(unknown)}: choose from {', '.join(SECTIONS)}")
     kind = source_kind(source)
+    _check_outputs(opts)                    # --save-disk, --screenshot ... before the run
     try:
         if kind == "trace":
             summary = summarise_file(source)

@@ -535,3 +535,15 @@ def test_the_changes_report_survives_a_lowercase_name_and_a_fat_loop(tmp_path):
     assert result.exit_code == 0, result.output
     assert '"cat":"change"' in (tmp_path / "t.jsonl").read_text()
     assert "NEW.TXT" in saved_files(out)
+
+
+def test_closing_a_read_only_host_file_whose_folder_moved_is_not_an_internal_error(tmp_path):
+    """Found by the INT 21h fuzz: create a read-only file, rename its folder, close it."""
+    from pcemu.storage.hostdir import HostDirDrive
+    drive = HostDirDrive(tmp_path)
+    drive.mkdir(["D"])
+    f = drive.create(["D", "F.TXT"], attr=0x01)
+    f.write(b"x")
+    os.rename(tmp_path / "D", tmp_path / "E")
+    f.close()
+    assert (tmp_path / "E" / "F.TXT").read_bytes() == b"x"

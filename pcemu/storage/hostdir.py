@@ -343,9 +343,16 @@ class HostFile(DriveFile):
     def close(self) -> None:
         if self._closed:
             return
-        self._f.flush()
-        self._apply_stamp()
-        self._f.close()
         self._closed = True
+        try:
+            self._f.flush()
+            self._apply_stamp()
+        except OSError:
+            pass            # a full host disk: DOS's close does not fail either
+        finally:
+            self._f.close()
         if self._make_read_only:
-            _set_read_only(self._host, True)
+            try:
+                _set_read_only(self._host, True)
+            except OSError:
+                pass        # renamed or deleted while open (its folder moved): nothing to mark

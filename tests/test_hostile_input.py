@@ -281,7 +281,6 @@ def recorded_with_folder(tmp_path):
 def test_replay_never_opens_a_folder_the_session_names(tmp_path):
     import shutil
     folder, session = recorded_with_folder(tmp_path)
-    assert set(session.host_dirs[0].files) == {"IN.TXT"}        # the link out is not followed
     (folder / "OUT.TXT").unlink()
     path = session.save(tmp_path / "run.session")
     refused = pcemu("replay", path)
@@ -297,6 +296,18 @@ def test_replay_never_opens_a_folder_the_session_names(tmp_path):
     assert not (folder / "OUT.TXT").exists()
     changed = pcemu("replay", path, "--host-dir", f"D:{copy}")   # OUT.TXT is there now
     assert changed.exit_code == 1 and "OUT.TXT" in changed.output
+
+
+def test_the_folder_manifest_does_not_follow_links_out(tmp_path):
+    from pcemu.archive.session_checks import folder_manifest
+    folder = tmp_path / "folder"
+    (folder / "SUB").mkdir(parents=True)
+    (folder / "IN.TXT").write_text("in")
+    (folder / "SUB" / "X.TXT").write_text("x")
+    (tmp_path / "outside.txt").write_text("secret")
+    (folder / "LINK.TXT").symlink_to(tmp_path / "outside.txt")
+    (folder / "DIRLINK").symlink_to(tmp_path)
+    assert set(folder_manifest(folder)) == {"IN.TXT", "SUB/X.TXT"}
 
 
 def test_a_session_naming_a_huge_folder_costs_nothing(tmp_path):

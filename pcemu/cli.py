@@ -14,8 +14,9 @@ from pathlib import Path
 
 import click
 
+from pcemu.clock import MAX_MIPS, MIN_MIPS, MAX_RUN_TICKS as MAX_TICKS
+
 EXIT_USER_ERROR = 2
-from pcemu.clock import MAX_MIPS, MIN_MIPS, MAX_RUN_TICKS as MAX_TICKS   # noqa: E402
 
 
 def _fail(message: str) -> "click.exceptions.Exit":

@@ -263,12 +263,15 @@ def _standard(code: int) -> int | None:
     return code
 
 
-def _discard_unreportable(m: "Machine") -> None:
+def _discard_unreportable(m: "Machine") -> bool:
+    """Drop the keys INT 16h AH=00h/01h cannot report; True if there were any."""
+    dropped = False
     while True:
         code = buffer_peek(m)
         if code is None or _standard(code) is not None:
-            return
+            return dropped
         buffer_take(m)
+        dropped = True
 
 
 @keyboard.function(0x00)
@@ -295,7 +298,8 @@ def read_extended_key(m: "Machine") -> None:
 @keyboard.function(0x01)
 def key_available(m: "Machine") -> None:
     m.keyboard_polled()
-    _discard_unreportable(m)
+    if not _discard_unreportable(m):
+        m.pure_answer()                          # a look at the buffer changes nothing
     code = buffer_peek(m)
     if code is not None:
         m.cpu.ax = _standard(code)
@@ -306,6 +310,7 @@ def key_available(m: "Machine") -> None:
 @keyboard.function(0x11)
 def extended_key_available(m: "Machine") -> None:
     m.keyboard_polled()
+    m.pure_answer()
     code = buffer_peek(m)
     if code is not None:
         m.cpu.ax = code
@@ -315,11 +320,13 @@ def extended_key_available(m: "Machine") -> None:
 
 @keyboard.function(0x02)
 def shift_flags(m: "Machine") -> None:
+    m.pure_answer()
     m.cpu.al = m.memory[bda.BDA + bda.KB_FLAGS]
 
 
 @keyboard.function(0x12)
 def extended_shift_flags(m: "Machine") -> None:
+    m.pure_answer()
     mem = m.memory
     flags, flags2 = mem[bda.BDA + bda.KB_FLAGS], mem[bda.BDA + bda.KB_FLAGS2]
     m.cpu.ax = (((flags2 & 0xF0) | (flags2 & 0x04 and 0x80) | (0x01 if flags & CTRL else 0)

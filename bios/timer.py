@@ -44,7 +44,10 @@ def read_ticks(m: "Machine") -> None:
     cpu = m.cpu
     cpu.cx, cpu.dx = ticks >> 16, ticks & 0xFFFF
     cpu.al = mem[bda.BDA + bda.TIMER_OVERFLOW]
-    mem[bda.BDA + bda.TIMER_OVERFLOW] = 0
+    if cpu.al:
+        mem[bda.BDA + bda.TIMER_OVERFLOW] = 0    # the midnight flag is read once
+    else:
+        m.pure_answer()
     m.idle_poll(True)
 
 

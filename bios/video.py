@@ -279,8 +279,11 @@ def set_mode(m: "Machine") -> None:
 @video.function(0x01)
 def set_cursor_shape(m: "Machine") -> None:
     cx = m.cpu.cx
+    crtc = m.video_card.crtc.registers
     if m.memory.read_word(bda.BDA + bda.CURSOR_SHAPE) == cx:
         m.idle_neutral()                 # the same shape again changes nothing (EZT's idle loop)
+        if (crtc[0x0A], crtc[0x0B]) == (cx >> 8, cx & 0xFF):
+            m.pure_answer()
     m.memory.write_word(bda.BDA + bda.CURSOR_SHAPE, cx)
     m.video_card.crtc.registers[0x0A] = cx >> 8
     m.video_card.crtc.registers[0x0B] = cx & 0xFF
@@ -298,6 +301,7 @@ def get_cursor(m: "Machine") -> None:
     row, col = cursor(m, cpu.bh)
     cpu.dx = (row << 8) | col
     cpu.cx = _w(m, bda.CURSOR_SHAPE)
+    m.pure_answer()
 
 
 @video.function(0x04)
@@ -408,6 +412,7 @@ def get_mode(m: "Machine") -> None:
     cpu.al = mode(m)
     cpu.ah = columns(m)
     cpu.bh = _b(m, bda.ACTIVE_PAGE)
+    m.pure_answer()
 
 
 @video.function(0x13)

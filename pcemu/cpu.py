@@ -177,10 +177,14 @@ class Cpu:
         self._needs_fresh_context = False
         self._fresh_context = self.uc.context_save()
         self.instructions = 0
-        # The machine's: take in the slices C ran on by itself (absorb_chain), and
-        # say again whether C may go on after a Python handler (fast.chain).
+        # The machine's: take in the slices C ran on by itself (absorb_chain), and after
+        # a Python handler say again what C may do (run on: fast.chain; services).
         self.on_chain_absorb: Callable[[object], None] = lambda fast: None
-        self.on_chain_check: Callable[[object], None] = lambda fast: None
+        self.on_python_returned: Callable[[object], None] = lambda fast: None
+        # The machine's: passes with pure Python calls were skipped (their counters move)
+        self.on_pure_calls_skipped: Callable[[int, int], None] = lambda calls, passes: None
+        # The machine's: C delivers a hardware interrupt (while fast.irq_watch is set)
+        self.on_irq_delivered: Callable[[int, int], None] = lambda vector, now: None
         # the x87 is always there in Unicorn; nothing to set up
 
     def _install_native(self):
@@ -206,6 +210,10 @@ class Cpu:
         state.on_in = ctypes.cast(self._c_in, ctypes.c_void_p).value
         self._c_out = native.OUT_CALLBACK(self._native_out_fallback)
         state.on_out = ctypes.cast(self._c_out, ctypes.c_void_p).value
+        self._c_skip = native.SKIP_CALLBACK(self._native_skip)
+        state.on_skip = ctypes.cast(self._c_skip, ctypes.c_void_p).value
+        self._c_irq = native.IRQ_CALLBACK(self._native_irq)
+        state.on_irq = ctypes.cast(self._c_irq, ctypes.c_void_p).value
         self._c_handles = (ctypes.c_size_t * native.HOOKS)()
         err = lib.pcemu_fast_install(self._uch, ctypes.byref(state), self._c_handles)
         if err:
@@ -267,8 +275,7 @@ class Cpu:
             if fast.chain_instructions:
                 self.absorb_chain()
             result = handler(*args)
-            if fast.chain:
-                self.on_chain_check(fast)
+            self.on_python_returned(fast)
             return result
         except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
             fast.chain = 0
@@ -283,6 +290,27 @@ class Cpu:
     def _native_in_fallback(self, _uc, port: int, size: int, _user) -> int:
         value = self._from_c(self._on_port_in, port, size)
         return 0xFF if value is None else value & 0xFFFFFFFF
+
+    def _native_skip(self, pure_per_pass: int, passes: int) -> None:
+        try:
+            self.on_pure_calls_skipped(pure_per_pass, passes)
+        except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
+            if self.uc._hook_exception is None:
+                self.uc._hook_exception = exc
+            self.uc.emu_stop()
+
+    def _native_irq(self, vector: int) -> None:
+        try:
+            self.on_irq_delivered(vector, self.fast.clock_now)
+        except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
+            if self.uc._hook_exception is None:
+                self.uc._hook_exception = exc
+            self.uc.emu_stop()
+
+    def log_guest_write(self, address: int, size: int) -> None:
+        """A write Python makes during a pure call: the idle-loop probe must know the old value."""
+        if self.fast is not None:
+            self._native_lib.pcemu_log_write(self._fast_ref, address, size)
 
     def _native_out_fallback(self, _uc, port: int, size: int, value: int, _user) -> None:
         self._from_c(self._on_port_out, port, size, value)

@@ -8,6 +8,7 @@ skips straight to the next event when the CPU halts waiting for one.
 """
 from __future__ import annotations
 
+import collections
 import ctypes
 import datetime as _dt
 import hashlib
@@ -41,7 +42,17 @@ log = logging.getLogger("pcemu")
 MAX_SLICE = 20_000                 # instructions; bounds the latency of host requests
 IF_POLL_SLICE = 64                 # while an IRQ waits for STI
 KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
-IDLE_POLLS = 4                     # polls in a row that mean "only waiting"
+IDLE_POLLS = 4                     # polls in a row that mean "only waiting" (inexact skip only)
+# Listener channels that see services: while any listens, no call counts as pure (each
+# call must reach them, so the C hooks may not skip passes that make one).
+SERVICE_OBSERVERS = ("service", "dos", "time_read")
+PURE_LOG = 64                      # pure calls remembered: native.PURE_PER_PASS
+# The polling services C answers (fastcpu.c, service_calls, in its order): what each
+# call counts in Machine.service_counts (None: nothing) and whether it polls the keyboard.
+NATIVE_SERVICES = (("INT 16h key available", None, True), ("INT 1Ah ticks", None, False),
+                   ("INT 21h AH=2Ch", "INT 21h AH=2Ch", False),
+                   ("INT 21h AH=2Ah", "INT 21h AH=2Ah", False),
+                   ("INT 10h AH=01h, the same shape", None, False))
 KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break code
 # Software interrupts the C hook may vector itself: all but the machine's trap
 # (INT FEh) and the vectors a CPU fault can raise (#DE, BOUND, #SS, #GP), which
@@ -58,9 +69,12 @@ class Machine:
                  mips: float = DEFAULT_MIPS, video: str = "cga", mouse: bool = False,
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
-                 fast_forward: bool = True, accelerate: bool = True) -> None:
+                 inexact_idle_skip: bool = False, accelerate: bool = True) -> None:
         self.strict = strict
-        self.fast_forward = fast_forward
+        # Opt-in and INEXACT: after IDLE_POLLS fruitless polls in a row, jump virtual time to
+        # the next device event.  A program that counts its polls computes something else
+        # than on an AT; never on for traces, sweeps, replays or tests of faithfulness.
+        self.inexact_idle_skip = inexact_idle_skip
         # Accelerations compute exactly what the plain path computes, only faster:
         # C hooks for software interrupts and the CGA status port (pcemu/native).
         self.accelerate = accelerate
@@ -75,12 +89,18 @@ class Machine:
         self._if_wait_at: int | None = None  # where the last slice waiting for STI ended
         self._time_bound_steps = False       # step()'s caller tests only the time after it
         self._now_cache: tuple | None = None
+        # Pure calls (see pure_answer): this call's verdict, the counters it moved, and
+        # the last PURE_LOG pure calls' counters, for passes the C hooks skip.
+        self._call_pure: bool | None = None
+        self._call_counted: list[str] = []
+        self._pure_log: collections.deque = collections.deque(maxlen=PURE_LOG)
         self.memory = Memory()
         self.clock = Clock(mips)
         self.scheduler = Scheduler(self.clock)
         self.bus = IoBus()
         self.unimplemented_log: list[dict] = []
-        self.service_counts: dict[str, int] = {}
+        self._service_counts: dict[str, int] = {}
+        self._native_folded = [0] * len(NATIVE_SERVICES)    # C's service_calls counted so far
         self.listeners: dict[str, list[Callable]] = {}
         self._start = _parse_datetime(date, time)
         self.dos_clock = DosClock(self._start)
@@ -136,7 +156,10 @@ class Machine:
         install_rom_font(self.memory)
         self.traps: dict[int, str] = dict(self.rom.traps)
         self._services = self._service_table()
-        self._video_trap = next(at for at, name in self.traps.items() if name == "int10")
+        trap = {name: at for at, name in self.traps.items()}
+        self._video_trap, self._keyboard_trap = trap["int10"], trap["int16"]
+        self._timeofday_trap, self._dos_trap = trap["int1a"], trap["int21"]
+        self._time_cache_for: tuple | None = None
         self._native_crtc = None
         self._install_vectors()
         ticks = self.dos_clock.start_ticks
@@ -347,6 +370,9 @@ class Machine:
         handler, kind = self._services[name]
         self._service_serial += 1
         self._service_kind = kind
+        self._call_pure = None
+        self._call_counted = []
+        polls = self._poll_count
         if kind == "wait":
             self.cpu.set_flag(FLAG_CF, False)
         watchers = self.listeners.get("service")     # tracers: arguments before, results after
@@ -365,6 +391,40 @@ class Machine:
         if watchers:
             for watch in watchers:
                 watch(name, kind, True)
+        fast = self.cpu.fast
+        if self._call_pure and fast is not None and not self._services_observed():
+            fast.pure_call = 1
+            self._pure_log.append((tuple(self._call_counted), self._poll_count - polls))
+
+    def pure_answer(self) -> None:
+        """The service now running changed nothing (or only logged writes, see
+        set_return_flag) and answered from what cannot change before the slice ends
+        (guest memory, device state that moves only at device events; never the time
+        within a slice).  Asked again with the same registers and memory it would
+        answer the same, so the C hooks may skip passes of a loop that calls it
+        (pcemu/native: probe_visit), exactly."""
+        if self._call_pure is None:
+            self._call_pure = True
+
+    def impure(self) -> None:
+        """This call did something a pure one may not (whatever its handler says)."""
+        self._call_pure = False
+
+    def _services_observed(self) -> bool:
+        listeners = self.listeners
+        return any(listeners.get(channel) for channel in SERVICE_OBSERVERS)
+
+    def _pure_calls_skipped(self, per_pass: int, passes: int) -> None:
+        """C skipped ``passes`` passes of a loop, each making the last ``per_pass`` pure
+        calls: move the counters those calls would have moved."""
+        calls = list(self._pure_log)[-per_pass:]
+        if len(calls) != per_pass:
+            raise MachineError("pure calls skipped that the machine did not see")
+        self._service_serial += per_pass * passes
+        for counted, polls in calls:
+            for what in counted:
+                self._service_counts[what] += passes
+            self._poll_count += polls * passes
 
     def set_return_flag(self, mask: int, on: bool) -> None:
         """Set or clear a flag in what the caller gets back from its INT."""
@@ -373,6 +433,7 @@ class Machine:
             return
         cpu = self.cpu
         address = linear(cpu.ss, cpu.sp + 4)
+        cpu.log_guest_write(address, 2)
         flags = self.memory.read_word(address)
         self.memory.write_word(address, (flags | mask) if on else (flags & ~mask))
 
@@ -393,6 +454,7 @@ class Machine:
         ah, al = self.cpu.ah, self.cpu.al
         message = (f"unimplemented: INT {interrupt:02X}h AH={ah:02X}h AL={al:02X}h ({what}) "
                    f"called from {cs:04X}:{ip:04X}")
+        self.impure()
         key = (interrupt, ah)
         if not any(e["key"] == key for e in self.unimplemented_log):
             log.warning(message)
@@ -404,9 +466,29 @@ class Machine:
             raise UnimplementedService(message)
 
     def count_service(self, what: str) -> None:
-        self.service_counts[what] = self.service_counts.get(what, 0) + 1
+        self._service_counts[what] = self._service_counts.get(what, 0) + 1
+        self._call_counted.append(what)
+
+    @property
+    def service_counts(self) -> dict[str, int]:
+        """How often each counted service was asked for (in Python or answered in C)."""
+        fast = self.cpu.fast
+        if fast is not None:
+            for i, (_what, counted, _poll) in enumerate(NATIVE_SERVICES):
+                new = fast.service_calls[i] - self._native_folded[i]
+                if new and counted is not None:
+                    self._service_counts[counted] = self._service_counts.get(counted, 0) + new
+                self._native_folded[i] += new
+        return self._service_counts
+
+    @property
+    def keyboard_polls(self) -> int:
+        """How often the program has asked for a key (in Python or answered in C)."""
+        fast = self.cpu.fast
+        return self._poll_count + (fast.service_calls[0] if fast is not None else 0)
 
     def halt(self, reason: str) -> None:
+        self.impure()
         self._stopped = reason
         self.cpu.request_stop()
 
@@ -443,7 +525,7 @@ class Machine:
         else:
             self._idle_streak = 1
         self._last_poll_serial = serial
-        if self.fast_forward and self._idle_streak >= IDLE_POLLS:
+        if self.inexact_idle_skip and self._idle_streak >= IDLE_POLLS:
             self._idle_streak = 0
             self._idle_stop = True
             self.cpu.request_stop()
@@ -543,7 +625,9 @@ class Machine:
             ctypes.addressof(cell) for cell in (master.isr_cell, master.imr_cell, master.init_cell))
         fast.max_slice, fast.if_poll_slice, fast.ips = MAX_SLICE, IF_POLL_SLICE, self.clock.ips
         self.cpu.on_chain_absorb = self._absorb_chain
-        self.cpu.on_chain_check = self._chain_after_python
+        self.cpu.on_pure_calls_skipped = self._pure_calls_skipped
+        self.cpu.on_irq_delivered = self._irq_delivered
+        self.cpu.on_python_returned = self._after_python
 
     def _prepare_native(self, fast) -> None:
         """Tell the C hooks what they may do in this slice (nothing a watcher must see)."""
@@ -553,8 +637,7 @@ class Machine:
             self.cpu.native_vectors(NATIVE_VECTORS - watched)
         fast.clock_now = self.clock.now
         self._prepare_chain(fast)
-        # INT 10h AH=02h/08h/09h in C unless a tracer listens to services
-        fast.video_trap = -1 if self.listeners.get("service") else self._video_trap
+        self._permit_native_services(fast)
         crtc = self.video_card.crtc.registers
         if crtc is not self._native_crtc:
             self._native_crtc = crtc
@@ -596,6 +679,36 @@ class Machine:
         # a caller that looks after every step (a replay window paces there) gets one
         # at least every MAX_SLICE instructions, as before C ran on
         fast.chain_end = -1 if self._time_bound_steps else self.clock.now + MAX_SLICE
+        fast.irq_watch = bool(self.listeners.get("irq"))
+
+    def _permit_native_services(self, fast) -> None:
+        """Which services C may answer now (fastcpu.c native_service): none that a
+        listener must see, none while the inexact skip counts polls in Python, DOS's
+        only outside a critical error; and DOS's time for the tick count in memory."""
+        observed = self._services_observed() or self.inexact_idle_skip
+        fast.video_trap = -1 if self.listeners.get("service") else self._video_trap
+        fast.keyboard_trap = -1 if observed else self._keyboard_trap
+        fast.timeofday_trap = -1 if observed else self._timeofday_trap
+        dos = getattr(self, "dos", None)
+        if observed or dos is None or dos.critical is not None:
+            fast.dos_trap = -1
+            return
+        fast.dos_trap = self._dos_trap
+        ticks = self.memory.read_dword(bda.BDA + bda.TIMER_COUNT)
+        now = self.now_datetime()
+        if self._time_cache_for != (ticks, now):
+            self._time_cache_for = (ticks, now)
+            fast.time_ticks = ticks
+            fast.time_cx, fast.time_dx = ((now.hour << 8) | now.minute,
+                                          (now.second << 8) | now.microsecond // 10_000)
+            fast.date_cx, fast.date_dx = now.year, (now.month << 8) | now.day
+            fast.date_al = (now.weekday() + 1) % 7
+
+    def _after_python(self, fast) -> None:
+        """After a Python handler inside a slice: what may C do now?"""
+        if fast.chain:
+            self._chain_after_python(fast)
+        self._permit_native_services(fast)
 
     def _chain_after_python(self, fast) -> None:
         """After a Python handler inside a slice: may C still run on past its end?  Only
@@ -624,7 +737,14 @@ class Machine:
             return
         vector = self.pic.acknowledge()
         if vector is not None:
+            self._irq_delivered(vector, self.clock.now)
             self.cpu.deliver_interrupt(vector)
+
+    def _irq_delivered(self, vector: int, now: int) -> None:
+        """A hardware interrupt is about to enter its handler (in Python or in C):
+        ``irq`` listeners hear (vector, virtual time) with the CPU as it was."""
+        for listener in self.listeners.get("irq", ()):
+            listener(vector, now)
 
     def run(self, ticks: float) -> None:
         """Let ``ticks`` BIOS ticks of virtual time pass."""
@@ -665,9 +785,9 @@ class Machine:
         for action in keylib.parse_script(script):
             if isinstance(action, keylib.WaitText):
                 self.run_until(text=action.text, max_ticks=max_ticks_per_wait)
-                polls = self._poll_count      # ...and the program has polled the keyboard since
+                polls = self.keyboard_polls   # ...and the program has polled the keyboard since
                 self.run_until(text=action.text, max_ticks=max_ticks_per_wait,
-                               condition=lambda m, p=polls: m._poll_count > p)
+                               condition=lambda m, p=polls: m.keyboard_polls > p)
             elif isinstance(action, keylib.WaitTicks):
                 self.run(action.ticks)
             else:

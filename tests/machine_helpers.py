@@ -36,3 +36,30 @@ def com_program(tmp_path: Path, name: str, source: str) -> Path:
     folder.mkdir(exist_ok=True)
     (folder / name.upper()).write_bytes(assemble(source))
     return folder
+
+
+# AX as four hex digits through INT 21h AH=02h.
+PRINT_HEX = """
+print_hex:
+    mov cx, 4
+digit:
+    rol ax, 4
+    push ax
+    and al, 0x0f
+    add al, 0x30
+    cmp al, 0x39
+    jbe emit
+    add al, 7
+emit:
+    mov dl, al
+    mov ah, 2
+    int 0x21
+    pop ax
+    loop digit
+    ret
+"""
+
+END = """
+    mov ax, 0x4c00
+    int 0x21
+"""

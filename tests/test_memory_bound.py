@@ -24,35 +24,9 @@ import pytest
 
 from pcemu import cpu, native
 from tests.dos_harness import assemble16
-from tests.machine_helpers import REPO_ROOT
+from tests.machine_helpers import END, PRINT_HEX, REPO_ROOT
 
 MB = 1024 * 1024
-
-# AX as four hex digits through INT 21h AH=02h.
-PRINT_HEX = """
-print_hex:
-    mov cx, 4
-digit:
-    rol ax, 4
-    push ax
-    and al, 0x0f
-    add al, 0x30
-    cmp al, 0x39
-    jbe emit
-    add al, 7
-emit:
-    mov dl, al
-    mov ah, 2
-    int 0x21
-    pop ax
-    loop digit
-    ret
-"""
-
-END = """
-    mov ax, 0x4c00
-    int 0x21
-"""
 
 # Patches the immediate of its own ADD SI,imm16 every pass (an INC of the word inside
 # that instruction, in the very block that is running): OUTER x 65536 passes adding
@@ -243,10 +217,6 @@ def test_the_cap_and_its_flushes_change_nothing_the_program_computes(tmp_path, p
 
 
 @pytest.mark.skipif(native.load() is None, reason="no C compiler here: no native library")
-@pytest.mark.xfail(strict=False, reason=(
-    "until pcemu/native/fastcpu.c's probe ignores an instruction Unicorn runs again (a change "
-    "in progress when this test was written): each pass then costs a whole slice, 760 million "
-    "instructions against 1.6 million; drop this mark with that change"))
 def test_a_self_patching_loop_takes_the_same_virtual_time_with_and_without_the_native_library(
         tmp_path):
     """Unicorn runs an instruction that wrote into its own running block twice (the first

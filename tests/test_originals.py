@@ -121,7 +121,9 @@ def test_meteors_f2_demo_mode_steers_and_the_score_advances():
         return seen
 
     demo = scores(demo=True)
-    assert len(demo) >= 4 and demo == sorted(demo) and demo[-1] >= demo[0] + 100, demo
+    # (the demo ship is hit now and then: the score may dip, but it climbs)
+    rises = sum(later > earlier for earlier, later in zip(demo, demo[1:]))
+    assert len(demo) >= 4 and rises > len(demo) // 2 and demo[-1] >= demo[0] + 100, demo
     assert min(scores(demo=False)) < 0
 
 

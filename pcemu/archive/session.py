@@ -151,7 +151,8 @@ class Session:
         return dict(disks=[f"{letter}:{path}" for letter, path in sorted(disk_paths.items())],
                     host_dirs={h.letter: h.path for h in self.host_dirs},
                     date=p["date"], time=p["time"], mips=p["ips"] / 1_000_000, video=p["video"],
-                    mouse=p["mouse"], strict=p["strict"], fast_forward=p["fast_forward"])
+                    mouse=p["mouse"], strict=p["strict"],
+                    inexact_idle_skip=p.get("inexact_idle_skip", p.get("fast_forward", False)))
 
 
 def _check_event(event) -> None:
@@ -179,7 +180,7 @@ def machine_profile(m: "Machine") -> dict:
     return {"date": start.date().isoformat(),
             "time": f"{start:%H:%M:%S}.{start.microsecond // 10_000:02d}",
             "ips": m.clock.ips, "video": m.video_profile, "mouse": bool(m.mouse_enabled),
-            "strict": bool(m.strict), "fast_forward": bool(m.fast_forward)}
+            "strict": bool(m.strict), "inexact_idle_skip": bool(m.inexact_idle_skip)}
 
 
 def _file_hashes(path: Path) -> tuple[int, str, str]:
@@ -207,11 +208,10 @@ def describe_disks(m: "Machine") -> tuple[list[DiskRecord], list[HostDirRecord]]
 
 
 def folder_manifest(root: Path) -> dict[str, str]:
-    manifest = {}
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            manifest[path.relative_to(root).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return manifest
+    """The files of a mounted folder with their SHA-256: links out of it not followed, the
+    count and size bounded (see `pcemu.archive.session_checks`)."""
+    from pcemu.archive.session_checks import folder_manifest as bounded
+    return bounded(root)
 
 
 # ---------------------------------------------------------------------------- recording

@@ -129,6 +129,7 @@ def direct_console(m: "Machine") -> None:
     key = _next_key(m)
     m.idle_poll(key is None)
     if key is None:
+        m.pure_answer()
         cpu.al = 0
         m.set_return_flag(0x40, True)
     else:
@@ -218,6 +219,7 @@ def input_status(m: "Machine") -> None:
         return
     waiting = _key_waiting(m)
     m.idle_poll(not waiting)
+    m.pure_answer()
     m.cpu.al = 0xFF if waiting else 0x00
 
 
@@ -225,6 +227,7 @@ def input_status(m: "Machine") -> None:
 def flush_then_input(m: "Machine") -> None:
     function = m.cpu.al
     if not getattr(m.dos, "flushed_for_0c", False):
+        m.impure()
         kb.buffer_flush(m)
         m.dos.pending_scan = None
         m.dos.flushed_for_0c = True

@@ -46,6 +46,8 @@ def dos_entry(m: "Machine") -> None:
     m.count_service(f"INT 21h AH={ah:02X}h")
     for watch in m.listeners.get("dos", ()):
         watch(ah)
+    if dos.critical is not None:
+        m.impure()                        # a critical error's bookkeeping is state
     if dos.critical is not None and dos.critical.handler_left(cpu, ah):
         dos.critical = None               # the INT 24h handler went back to the program itself
     # a critical error needs the registers as the caller passed them (only calls

@@ -137,6 +137,7 @@ def get_date(m: "Machine") -> None:
     cpu.cx = now.year
     cpu.dh, cpu.dl = now.month, now.day
     cpu.al = (now.weekday() + 1) % 7        # 0 = Sunday
+    m.pure_answer()                         # DOS's date and time move with the tick count
     m.idle_poll(True)
 
 
@@ -160,6 +161,7 @@ def get_time(m: "Machine") -> None:
     cpu.dh, cpu.dl = now.second, now.microsecond // 10_000
     for watch in m.listeners.get("time_read", ()):
         watch(now)
+    m.pure_answer()
     m.idle_poll(True)
 
 

@@ -8,6 +8,7 @@ same results more slowly.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import logging
@@ -26,6 +27,15 @@ _failed = False
 
 PROBE_REGS = 36            # probe_ids in fastcpu.c
 LOG_BYTES = 256            # LOG_BYTES in fastcpu.c
+PASS_READS = 8             # PASS_READS in fastcpu.c
+PURE_PER_PASS = 64         # PURE_PER_PASS in fastcpu.c
+# service_calls in fastcpu.c: the polling services C answers, in its order
+# Faults a test may inject with ``faults`` (FAULT_* in fastcpu.c), to prove that the
+# equivalence tests catch a broken acceleration.
+FAULTS = {"status_passes": 1, "pure_counters": 2, "all_calls_pure": 4, "repeats": 8,
+          "native_answers": 32, "ports_idle": 64, "regs_ignored": 128,
+          "timer_early": 256}
+SERVICE_COUNTERS = 5       # SVC_KEY_POLL, SVC_TICKS, SVC_DOS_TIME, SVC_DOS_DATE, SVC_CURSOR_SHAPE
 HOOKS = 5                  # the handles pcemu_fast_install fills
 
 
@@ -97,12 +107,41 @@ class FastState(ctypes.Structure):
         ("pic_native", ctypes.c_int32),
         ("reserved5", ctypes.c_int32),
         ("native_mask_accesses", ctypes.c_uint64),
+        ("on_skip", ctypes.c_void_p),
+        ("pure_call", ctypes.c_int32),
+        ("pass_reads", ctypes.c_int32),
+        ("pure_calls", ctypes.c_uint64),
+        ("visit_pure", ctypes.c_uint64),
+        ("pass_values", ctypes.c_uint8 * PASS_READS),
+        ("probe_began", ctypes.c_int64),
+        ("rearm_at", ctypes.c_int64),
+        ("rearms", ctypes.c_int32),
+        ("reserved6", ctypes.c_int32),
+        ("last_address", ctypes.c_int64),
+        ("keyboard_trap", ctypes.c_int64),
+        ("timeofday_trap", ctypes.c_int64),
+        ("dos_trap", ctypes.c_int64),
+        ("time_ticks", ctypes.c_int64),
+        ("time_cx", ctypes.c_uint32),
+        ("time_dx", ctypes.c_uint32),
+        ("date_cx", ctypes.c_uint32),
+        ("date_dx", ctypes.c_uint32),
+        ("date_al", ctypes.c_uint32),
+        ("reserved7", ctypes.c_int32),
+        ("service_calls", ctypes.c_uint64 * SERVICE_COUNTERS),
+        ("visit_calls", ctypes.c_uint64 * SERVICE_COUNTERS),
+        ("on_irq", ctypes.c_void_p),
+        ("irq_watch", ctypes.c_int32),
+        ("reserved8", ctypes.c_int32),
+        ("skipped_status_reads", ctypes.c_uint64),
     ]
 
 
 INTERRUPT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p)
 OUT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint32,
                                 ctypes.c_void_p)
+IRQ_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_uint32)
+SKIP_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_uint32, ctypes.c_uint64)
 IN_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
                                ctypes.c_void_p)
 
@@ -155,6 +194,10 @@ def load() -> ctypes.CDLL | None:
         if lib.pcemu_state_size() != ctypes.sizeof(FastState):
             raise OSError("pcemu/native: FastState is out of step with fastcpu.c")
         lib.pcemu_probe_start.restype = None
+        lib.pcemu_set_faults.restype = None
+        lib.pcemu_set_faults.argtypes = [ctypes.c_int]
+        lib.pcemu_log_write.restype = None
+        lib.pcemu_log_write.argtypes = [ctypes.POINTER(FastState), ctypes.c_uint64, ctypes.c_int]
         lib.pcemu_probe_start.argtypes = [ctypes.POINTER(FastState), ctypes.c_int64]
         lib.pcemu_run_slice.restype = ctypes.c_int
         lib.pcemu_run_slice.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_int64,
@@ -168,3 +211,17 @@ def load() -> ctypes.CDLL | None:
         log.warning("native fast paths unavailable, using the Python hooks: %s", detail)
         _failed = True
     return _loaded
+
+
+@contextlib.contextmanager
+def faults(*names: str):
+    """Inject the named faults into the C hooks of every machine in this process while
+    the block runs (tests only: it proves they catch a broken acceleration)."""
+    lib = load()
+    if lib is None:
+        raise OSError("the native library cannot be built here")
+    lib.pcemu_set_faults(sum(FAULTS[name] for name in names))
+    try:
+        yield
+    finally:
+        lib.pcemu_set_faults(0)

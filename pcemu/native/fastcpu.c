@@ -44,14 +44,39 @@ static const int probe_ids[] = {
 };
 #define PROBE_REGS ((int)(sizeof(probe_ids) / sizeof(probe_ids[0])))
 /* A probe gives up after this many instructions, or passes, without finding a loop. */
-#define PROBE_SPAN 1024
+#define PROBE_SPAN 4096
 #define PROBE_VISITS 16
+/* Pure Python calls a skipped pass may make (Python remembers as many). */
+#define PURE_PER_PASS 64
 /* Distinct bytes a pass may write (an idle pass writes the same few stack words). */
 #define LOG_BYTES 256
+/* Status-port reads an idle pass may make (a retrace wait makes one). */
+#define PASS_READS 8
+/* A probe that found no loop is armed again this many instructions later, at
+ * most this many times a slice: a slice may hold several waits. */
+#define REARM_GAP 64
+#define REARMS 32
+/* service_calls: the polling services answered here (Machine.NATIVE_SERVICE_NAMES). */
+enum { SVC_KEY_POLL, SVC_TICKS, SVC_DOS_TIME, SVC_DOS_DATE, SVC_CURSOR_SHAPE, SERVICE_COUNTERS };
+
+/* Faults a test may inject (pcemu_set_faults) to prove that the equivalence tests
+ * catch a broken acceleration; 0 in every real run. */
+#define FAULT_STATUS_PASSES 1     /* one status-port pass too many computed */
+#define FAULT_PURE_COUNTERS 2     /* Python not told of the pure calls skipped */
+#define FAULT_ALL_CALLS_PURE 4    /* every Python call taken as pure */
+#define FAULT_REPEATS 8           /* an instruction run again does not spoil a pass */
+#define FAULT_NATIVE_ANSWERS 32   /* the polling services answered here answer wrong */
+#define FAULT_PORTS_IDLE 64       /* any port read leaves a pass idle */
+#define FAULT_REGS_IGNORED 128    /* the probe does not compare the general registers */
+#define FAULT_TIMER_EARLY 256     /* C's next IRQ 0 comes an instruction early */
+static int faults;
+void pcemu_set_faults(int bits) { faults = bits; }
 
 typedef void (*intr_fallback)(uc_engine *uc, uint32_t intno, void *user);
 typedef uint32_t (*in_fallback)(uc_engine *uc, uint32_t port, int size, void *user);
 typedef void (*out_fallback)(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user);
+typedef void (*skip_fallback)(uint32_t pure_per_pass, uint64_t passes);
+typedef void (*irq_fallback)(uint32_t vector);
 
 struct fast_state {
     uint8_t *mem;                 /* the 1 MB guest memory */
@@ -136,6 +161,44 @@ struct fast_state {
     int32_t pic_native;
     int32_t reserved5;
     uint64_t native_mask_accesses;  /* statistics */
+    /* Pure Python calls: a service that reports it changed nothing and read only
+     * what cannot change before the slice ends (Machine.pure_answer) sets
+     * pure_call; such a call does not spoil an idle pass.  When passes with pure
+     * calls are skipped, on_skip tells Python how many calls each pass made and
+     * how many passes went, so that its counters move as if they had run. */
+    skip_fallback on_skip;
+    int32_t pure_call;            /* in: set by Python during its call */
+    int32_t pass_reads;           /* status-port reads since the last pass... */
+    uint64_t pure_calls;          /* Python calls that changed nothing */
+    uint64_t visit_pure;          /* pure_calls at the last pass */
+    uint8_t pass_values[PASS_READS];  /* ...and the values they returned */
+    int64_t probe_began;          /* executed when the probe was armed */
+    int64_t rearm_at;             /* executed at which to arm a new probe, or -1 */
+    int32_t rearms;               /* probes armed in this slice */
+    int32_t reserved6;
+    int64_t last_address;         /* of the instruction before (a restarted one repeats it) */
+    /* Polling services answered here exactly as Python answers them when the answer
+     * needs no Python state (Machine._permit_native_services says where, and keeps
+     * the DOS time cache): INT 16h AH=01h/11h with an empty buffer, INT 1Ah AH=00h
+     * with no midnight flag, INT 21h AH=2Ah/2Ch from the cache for the tick count
+     * it was made for, INT 10h AH=01h with the shape already set.  Each is counted
+     * in service_calls (Python folds the counts into its own). */
+    int64_t keyboard_trap;        /* linear addresses of the ROM traps, or -1 */
+    int64_t timeofday_trap;
+    int64_t dos_trap;
+    int64_t time_ticks;           /* the tick count the cache below is for, or -1 */
+    uint32_t time_cx, time_dx;    /* INT 21h AH=2Ch's answer */
+    uint32_t date_cx, date_dx;    /* INT 21h AH=2Ah's answer... */
+    uint32_t date_al;             /* ...and its day of the week */
+    int32_t reserved7;
+    uint64_t service_calls[SERVICE_COUNTERS];
+    uint64_t visit_calls[SERVICE_COUNTERS];
+    /* With irq_watch set, on_irq hears of every IRQ 0 C delivers (before it enters
+     * the handler, with the clock at clock_now), as Python's listeners do. */
+    irq_fallback on_irq;
+    int32_t irq_watch;
+    int32_t reserved8;
+    uint64_t skipped_status_reads;  /* statistics */
 };
 
 #define FLAG_TF 0x0100
@@ -278,34 +341,142 @@ static int video_read_cell(uc_engine *uc, struct fast_state *s, uint32_t page)
     return 1;
 }
 
-/* The INT FEh at the INT 10h ROM trap: answer functions 02h, 08h and 09h here if possible. */
-static int video_service(uc_engine *uc, struct fast_state *s)
+#define FLAG_CF 0x0001
+#define FLAG_ZF 0x0040
+#define BDA_KB_HEAD 0x41A
+#define BDA_KB_TAIL 0x41C
+#define BDA_CURSOR_SHAPE 0x460
+#define BDA_TIMER_COUNT 0x46C
+#define BDA_TIMER_OVERFLOW 0x470
+
+static uint32_t get_dword(const uint8_t *mem, uint32_t address)
 {
-    int ids[6] = {UC_X86_REG_CS, UC_X86_REG_IP, UC_X86_REG_AX, UC_X86_REG_BX, UC_X86_REG_CX,
-                  UC_X86_REG_DX};
-    uint64_t v[6] = {0, 0, 0, 0, 0, 0};
-    void *ptrs[6] = {&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]};
-    uc_reg_read_batch(uc, ids, ptrs, 6);
-    uint32_t at = (((uint32_t)v[0] << 4) + (((uint32_t)v[1] - 2) & 0xFFFF)) & 0xFFFFF;
-    if ((int64_t)at != s->video_trap)
-        return 0;
-    uint32_t ah = (v[2] >> 8) & 0xFF, al = v[2] & 0xFF, bh = (v[3] >> 8) & 0xFF, bl = v[3] & 0xFF;
+    return get_word(mem, address) | (get_word(mem, address + 2) << 16);
+}
+
+/* The registers a service trap looks at (order of trap_ids). */
+enum { R_CS, R_IP, R_AX, R_BX, R_CX, R_DX, R_SS, R_SP, R_FLAGS, TRAP_REGS };
+static const int trap_ids[TRAP_REGS] = {UC_X86_REG_CS, UC_X86_REG_IP, UC_X86_REG_AX,
+    UC_X86_REG_BX, UC_X86_REG_CX, UC_X86_REG_DX, UC_X86_REG_SS, UC_X86_REG_SP, UC_X86_REG_FLAGS};
+
+static void set_reg(uc_engine *uc, int id, uint64_t value)
+{
+    uc_reg_write(uc, id, &value);
+}
+
+/* A waiting service's answer (ROM waiting_service): CF clear live, so the stub
+ * goes to its IRET (Machine._run_service clears it before the handler). */
+static void wait_done(uc_engine *uc, const uint64_t *r)
+{
+    set_reg(uc, UC_X86_REG_FLAGS, r[R_FLAGS] & ~(uint64_t)FLAG_CF);
+}
+
+/* INT 10h: functions 02h, 08h and 09h in text modes, and 01h when the shape is set. */
+static int video_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
+{
+    uint32_t ah = (r[R_AX] >> 8) & 0xFF, al = r[R_AX] & 0xFF;
+    uint32_t bh = (r[R_BX] >> 8) & 0xFF, bl = r[R_BX] & 0xFF;
+    if (ah == 0x01) {                 /* bios/video.py set_cursor_shape: nothing to change */
+        uint32_t cx = r[R_CX] & 0xFFFF;
+        if (get_word(s->mem, BDA_CURSOR_SHAPE) != cx || s->crtc[0x0A] != (cx >> 8)
+                || s->crtc[0x0B] != (cx & 0xFF))
+            return 0;
+        s->service_calls[SVC_CURSOR_SHAPE]++;
+        return 1;
+    }
     if (ah == 0x02)
-        video_set_cursor(s, bh, (v[5] >> 8) & 0xFF, v[5] & 0xFF);
+        video_set_cursor(s, bh, (r[R_DX] >> 8) & 0xFF, r[R_DX] & 0xFF);
     else if (ah == 0x08) {
         if (!video_read_cell(uc, s, bh))
             return 0;
-    } else if (ah != 0x09 || !video_write_cells(s, bh, al, bl, (int64_t)(v[4] & 0xFFFF)))
+    } else if (ah != 0x09 || !video_write_cells(s, bh, al, bl, (int64_t)(r[R_CX] & 0xFFFF)))
         return 0;
     s->changed = 1;                   /* the screen is no idle loop's business */
     s->native_services++;
     return 1;
 }
 
+/* INT 16h AH=01h/11h with nothing in the buffer (bios/keyboard.py key_available):
+ * ZF set in the FLAGS the caller gets back. */
+static int keyboard_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
+{
+    uint32_t ah = (r[R_AX] >> 8) & 0xFF;
+    if ((ah != 0x01 && ah != 0x11)
+            || get_word(s->mem, BDA_KB_HEAD) != get_word(s->mem, BDA_KB_TAIL))
+        return 0;
+    /* Machine.set_return_flag: the word at linear(SS, SP + 4), as Memory.write_word */
+    uint32_t at = (((uint32_t)(r[R_SS] & 0xFFFF) << 4) + ((uint32_t)(r[R_SP] + 4) & 0xFFFF)) & 0xFFFFF;
+    uint32_t flags = get_word(s->mem, at) | FLAG_ZF;
+    if (faults & FAULT_NATIVE_ANSWERS)
+        flags &= ~FLAG_ZF;
+    put_byte(s, at, flags & 0xFF);
+    put_byte(s, (at + 1) & 0xFFFFF, flags >> 8);
+    wait_done(uc, r);
+    s->service_calls[SVC_KEY_POLL]++;
+    return 1;
+}
+
+/* INT 1Ah AH=00h with the midnight flag clear (bios/timer.py read_ticks). */
+static int timeofday_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
+{
+    if (((r[R_AX] >> 8) & 0xFF) != 0x00 || s->mem[BDA_TIMER_OVERFLOW])
+        return 0;
+    uint32_t ticks = get_dword(s->mem, BDA_TIMER_COUNT);
+    set_reg(uc, UC_X86_REG_CX, ticks >> 16);
+    set_reg(uc, UC_X86_REG_DX, (ticks + !!(faults & FAULT_NATIVE_ANSWERS)) & 0xFFFF);
+    set_reg(uc, UC_X86_REG_AX, r[R_AX] & 0xFF00);
+    s->service_calls[SVC_TICKS]++;
+    return 1;
+}
+
+/* INT 21h AH=2Ch and 2Ah (pcemu/dos/system.py get_time, get_date): DOS time follows
+ * the tick count, so Python's answer for this tick count, kept in the cache. */
+static int dos_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
+{
+    uint32_t ah = (r[R_AX] >> 8) & 0xFF;
+    if ((ah != 0x2C && ah != 0x2A) || s->time_ticks < 0
+            || get_dword(s->mem, BDA_TIMER_COUNT) != (uint32_t)s->time_ticks)
+        return 0;
+    if (ah == 0x2C) {
+        set_reg(uc, UC_X86_REG_CX, s->time_cx);
+        set_reg(uc, UC_X86_REG_DX, s->time_dx ^ !!(faults & FAULT_NATIVE_ANSWERS));
+        s->service_calls[SVC_DOS_TIME]++;
+    } else {
+        set_reg(uc, UC_X86_REG_CX, s->date_cx);
+        set_reg(uc, UC_X86_REG_DX, s->date_dx);
+        set_reg(uc, UC_X86_REG_AX, (r[R_AX] & 0xFF00) | s->date_al);
+        s->service_calls[SVC_DOS_DATE]++;
+    }
+    wait_done(uc, r);
+    return 1;
+}
+
+/* The INT FEh of a ROM trap: answer it here if it is one of the above. */
+static int native_service(uc_engine *uc, struct fast_state *s)
+{
+    uint64_t r[TRAP_REGS];
+    void *ptrs[TRAP_REGS];
+    for (int i = 0; i < TRAP_REGS; i++) {
+        r[i] = 0;
+        ptrs[i] = &r[i];
+    }
+    uc_reg_read_batch(uc, (int *)trap_ids, ptrs, TRAP_REGS);
+    int64_t at = (int64_t)((((uint32_t)r[R_CS] << 4) + (((uint32_t)r[R_IP] - 2) & 0xFFFF)) & 0xFFFFF);
+    if (at == s->video_trap)
+        return video_service(uc, s, r);
+    if (at == s->keyboard_trap)
+        return keyboard_service(uc, s, r);
+    if (at == s->timeofday_trap)
+        return timeofday_service(uc, s, r);
+    if (at == s->dos_trap)
+        return dos_service(uc, s, r);
+    return 0;
+}
+
 static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 {
     struct fast_state *s = user;
-    if (intno == 0xFE && s->video_trap >= 0 && video_service(uc, s))
+    if (intno == 0xFE && native_service(uc, s))
         return;
     if (intno == 3 && s->int3_segment >= 0) {
         int ids[2] = {UC_X86_REG_CS, UC_X86_REG_IP};
@@ -320,8 +491,16 @@ static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
         }
     }
     if (!s->native[intno & 0xFF]) {
-        s->changed = 1;               /* Python may change anything */
+        int32_t before = s->changed;
+        s->pure_call = 0;
         s->on_interrupt(uc, intno, 0);
+        if (s->pure_call || (faults & FAULT_ALL_CALLS_PURE)) {  /* Python changed nothing */
+            s->changed = before;
+            s->pure_calls++;
+        } else {
+            s->changed = 1;           /* Python may change anything */
+        }
+        s->pure_call = 0;
         return;
     }
     pcemu_deliver(uc, s, intno);
@@ -348,15 +527,24 @@ static uint32_t cga_status(struct fast_state *s)
     return status;
 }
 
+
 static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     struct fast_state *s = user;
     s->port_reads++;
-    s->changed = 1;                   /* a port's answer may depend on the time */
     if ((int32_t)port == s->status_port && size == 1) {
         s->native_status_reads++;
-        return cga_status(s);
+        uint32_t value = cga_status(s);
+        /* the beam moves with every read: a pass that reads the status port repeats
+         * only while the port answers the same (probe_visit computes how long) */
+        if (s->pass_reads < PASS_READS)
+            s->pass_values[s->pass_reads++] = (uint8_t)value;
+        else
+            s->changed = 1;
+        return value;
     }
+    if (!(faults & FAULT_PORTS_IDLE))
+        s->changed = 1;               /* a port's answer may depend on the time */
     if (port == 0x21 && size == 1 && s->pic_native) {   /* Pic8259.read: the mask */
         s->native_mask_accesses++;
         return *s->master_imr & 0xFF;
@@ -382,51 +570,135 @@ static int memory_as_at_last_pass(struct fast_state *s)
     return 1;
 }
 
+/* A retrace wait reads the status port in every pass, and the beam moves with
+ * every read (cga_status).  Of at most ``passes`` further passes, how many would
+ * read exactly the values the last pass read?  Those are computed, not run: the
+ * beam ends as the reads would have left it. */
+static int64_t status_passes(struct fast_state *s, int64_t passes)
+{
+    int64_t done = 0;
+    for (; done < passes; done++) {
+        int64_t reads = s->port_reads, base = s->beam_base, beam_reads = s->beam_reads;
+        int same = 1;
+        for (int i = 0; i < s->pass_reads && same; i++) {
+            s->port_reads++;                                 /* hook_in */
+            same = cga_status(s) == s->pass_values[i];
+        }
+        if (!same && (faults & FAULT_STATUS_PASSES)) {
+            done++;                   /* the injected fault: the pass that differs, skipped too */
+            break;
+        }
+        if (!same) {
+            s->port_reads = reads;
+            s->beam_base = base;
+            s->beam_reads = beam_reads;
+            break;
+        }
+    }
+    s->native_status_reads += (uint64_t)(done * s->pass_reads);
+    s->skipped_status_reads += (uint64_t)(done * s->pass_reads);
+    return done;
+}
+
+/* Stop probing; look again a little later (a slice may hold several waits). */
+static void probe_end(struct fast_state *s)
+{
+    s->watch = -1;
+    s->rearm_at = s->rearms < REARMS ? s->executed + REARM_GAP : -1;
+}
+
+static void probe_arm(struct fast_state *s, int64_t address)
+{
+    s->watch = address;
+    s->visits = 0;
+    s->written = 0;
+    s->changed = 0;
+    s->pass_reads = 0;
+    s->probe_began = s->executed;
+    s->rearm_at = -1;
+    s->rearms++;
+}
+
 /* A pass through the watched address, before its instruction runs.  If the CPU
  * state (registers and memory) is what it was at the last pass, and nothing
- * outside the CPU took part in between (no port, no Python call), then the
- * next pass will do exactly the same again, and so on until the slice ends:
- * nothing outside the CPU can act before then.  So the whole passes that fit
- * in the slice are counted as run, and the rest of the slice runs as usual. */
+ * outside the CPU took part in between (no port but the status port, no Python
+ * call that could change or tell anything new), then the next pass will do
+ * exactly the same again, and so on until the slice ends or the status port
+ * answers otherwise: nothing outside the CPU can act before then.  So the whole
+ * passes that fit are counted as run, and the rest of the slice runs as usual. */
 static void probe_visit(uc_engine *uc, struct fast_state *s)
 {
     uint8_t regs[PROBE_REGS * 16];
     read_probe_regs(uc, regs);
-    if (s->visits > 0 && !s->changed && memcmp(regs, s->visit_regs, sizeof(regs)) == 0
+    int skip_regs = (faults & FAULT_REGS_IGNORED) ? 8 * 16 : 0;   /* EAX..ESP */
+    if (s->visits > 0 && !s->changed
+            && memcmp(regs + skip_regs, s->visit_regs + skip_regs, sizeof(regs) - skip_regs) == 0
             && memory_as_at_last_pass(s)) {
         int64_t period = s->executed - s->visit_at;
         int64_t passes = (s->budget - s->executed) / period;
+        uint64_t pure = s->pure_calls - s->visit_pure;
+        if (pure > PURE_PER_PASS)
+            passes = 0;
+        if (passes > 0 && s->pass_reads > 0)
+            passes = status_passes(s, passes);
         if (passes > 0) {
             s->executed += passes * period;
             s->int3_passed += passes * (s->int3_passed - s->visit_int3);
             s->native_interrupts += passes * (s->native_interrupts - s->visit_native);
+            s->pure_calls += passes * pure;
+            for (int i = 0; i < SERVICE_COUNTERS; i++)
+                s->service_calls[i] += passes * (s->service_calls[i] - s->visit_calls[i]);
             s->skipped += passes * period;
             s->loops_skipped++;
+            if (pure && !(faults & FAULT_PURE_COUNTERS))
+                s->on_skip((uint32_t)pure, (uint64_t)passes);
         }
-        s->watch = -1;
+        probe_end(s);
         return;
     }
     if (++s->visits > PROBE_VISITS) {
-        s->watch = -1;
+        probe_end(s);
         return;
     }
     memcpy(s->visit_regs, regs, sizeof(regs));
     s->visit_at = s->executed;
     s->visit_int3 = s->int3_passed;
     s->visit_native = s->native_interrupts;
+    s->visit_pure = s->pure_calls;
+    memcpy(s->visit_calls, s->service_calls, sizeof(s->visit_calls));
     s->changed = 0;
     s->written = 0;
+    s->pass_reads = 0;
 }
 
-/* Every instruction, before it runs: count it, end the slice, watch for idle loops. */
+/* JMP to itself (short, near): the one loop of a single instruction. */
+static int self_jump(const struct fast_state *s, uint64_t address)
+{
+    const uint8_t *m = s->mem;
+    uint8_t b = m[address & 0xFFFFF];
+    if (b == 0xEB)
+        return m[(address + 1) & 0xFFFFF] == 0xFE;
+    return b == 0xE9 && m[(address + 1) & 0xFFFFF] == 0xFD && m[(address + 2) & 0xFFFFF] == 0xFF;
+}
+
+/* Every instruction, before it runs: count it, end the slice, watch for idle loops.
+ * A new probe is armed where a jump back lands (a loop's head, most likely). */
 static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
     struct fast_state *s = user;
-    if ((int64_t)address == s->watch) {
-        if (s->executed > PROBE_SPAN)     /* slices, and so probes, start at 0 */
-            s->watch = -1;
-        else
+    int64_t here = (int64_t)address, before = s->last_address;
+    s->last_address = here;
+    if (s->watch >= 0) {
+        if (here == before && !self_jump(s, address) && !(faults & FAULT_REPEATS))
+            s->changed = 1;   /* Unicorn ran it again after it wrote into translated code */
+        if (s->executed - s->probe_began > PROBE_SPAN)
+            probe_end(s);
+        else if (here == s->watch)
             probe_visit(uc, s);
+    } else if (s->rearm_at >= 0 && s->executed >= s->rearm_at && here < before
+               && before - here <= PROBE_SPAN) {
+        probe_arm(s, here);
+        probe_visit(uc, s);
     }
     if (s->executed >= s->budget) {
         uc_emu_stop(uc);              /* as emu_start's count does: this one does not run */
@@ -442,13 +714,22 @@ static void hook_write(uc_engine *uc, uc_mem_type type, uint64_t address, int si
     log_write(user, address, size);
 }
 
+/* A write Python makes during a pure call (the flags it returns on the stack). */
+void pcemu_log_write(struct fast_state *s, uint64_t address, int size)
+{
+    log_write(s, address, size);
+}
+
 /* Before a slice: watch ``address`` for an idle loop (-1: none). */
 void pcemu_probe_start(struct fast_state *s, int64_t address)
 {
-    s->watch = address;
-    s->visits = 0;
-    s->written = 0;
-    s->changed = 0;
+    s->rearms = 0;
+    s->rearm_at = -1;
+    if (address < 0) {
+        s->watch = -1;
+        return;
+    }
+    probe_arm(s, address);
 }
 
 /* PIT clock -> the first instruction count at which it has elapsed, and back
@@ -468,7 +749,7 @@ static int64_t next_timer_due(const struct fast_state *s, int64_t now)
     int64_t pit_now = floor_div((__int128)now * PIT_HZ, s->ips);
     int64_t k = floor_div((__int128)pit_now - s->pit_start, s->pit_reload) + 1;
     __int128 edge = (__int128)s->pit_start + (__int128)k * s->pit_reload;
-    int64_t due = -floor_div(-edge * s->ips, PIT_HZ);
+    int64_t due = -floor_div(-edge * s->ips, PIT_HZ) - !!(faults & FAULT_TIMER_EARLY);
     return due > now ? due : now;
 }
 
@@ -495,6 +776,8 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_
         s->irq0_pending = 0;
         if (!s->auto_eoi)
             *s->master_isr |= 1;
+        if (s->irq_watch)
+            s->on_irq((uint32_t)s->irq0_vector);
         pcemu_deliver(uc, s, (uint32_t)s->irq0_vector);
         s->chain_irq0s++;
         waiting = 0;
@@ -585,7 +868,8 @@ int pcemu_state_size(void)
 static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user)
 {
     struct fast_state *s = user;
-    s->changed = 1;                   /* a device took part: not an idle pass */
+    if (!(faults & FAULT_PORTS_IDLE))
+        s->changed = 1;               /* a device took part: not an idle pass */
     if (s->pic_native && size == 1) {
         if (port == 0x20 && (value & 0xFF) == 0x20) {
             int32_t isr = *s->master_isr;
@@ -608,7 +892,8 @@ static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, voi
 int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
 {
     s->watch = -1;
-    s->video_trap = -1;
+    s->video_trap = s->keyboard_trap = s->timeofday_trap = s->dos_trap = -1;
+    s->time_ticks = -1;
     uc_err err = uc_hook_add(uc, &handles[0], UC_HOOK_INTR, (void *)hook_interrupt, s, 1, 0);
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[1], UC_HOOK_INSN, (void *)hook_in, s, 1, 0, UC_X86_INS_IN);

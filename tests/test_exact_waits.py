@@ -1,0 +1,361 @@
+"""Every way a program waits gives the same run on the accelerated machine as on the
+reference machine.
+
+The reference machine is ``Machine(accelerate=False)``: every instruction runs in
+Unicorn, every service and port in Python, nothing is skipped.  It is the
+specification of a run.  The accelerated machine (the default) answers the polling
+services and the CGA status port in C, skips the passes of loops that provably repeat,
+and runs timer slices on in C.  For each waiting style a program of ours counts what
+it sees (polls between ticks, reads during retrace, wake-ups from HLT ...) and prints
+the count; the two machines must end with the same count on screen, the same RAM and
+registers, the same virtual time and instruction count, and the same counters of what
+the program asked for (keyboard polls, counted services).
+
+Each acceleration is also broken on purpose (``pcemu.native.faults``): the same
+comparison must then fail, or the test could not see the acceleration go wrong.
+"""
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from pcemu import Machine, native
+from pcemu.errors import ScriptTimeout
+from tests.machine_helpers import END, PRINT_HEX, com_program
+
+needs_native = pytest.mark.skipif(native.load() is None,
+                                  reason="no C compiler here: the native fast paths cannot be built")
+
+# ES = BIOS data area; wait for the tick count (0040:006C) to change, so that every
+# count starts at a tick's edge.
+PROLOGUE = """
+    mov ax, 0x40
+    mov es, ax
+    mov bx, word ptr es:[0x6c]
+sync:
+    cmp bx, word ptr es:[0x6c]
+    je sync
+"""
+
+PROGRAMS = {
+    # INT 16h AH=01h polls counted over 4 ticks (a title screen that waits "N polls or a key")
+    "KEYPOLLS": PROLOGUE + """
+    xor si, si
+    mov di, 4
+tick:
+    mov bx, word ptr es:[0x6c]
+poll:
+    mov ah, 1
+    int 0x16
+    jnz key
+    inc si
+    cmp bx, word ptr es:[0x6c]
+    je poll
+    dec di
+    jnz tick
+    mov ax, si
+    call print_hex
+    jmp done
+key:
+    mov ax, 0xdead
+    call print_hex
+done:
+""" + END + PRINT_HEX,
+    # a delay loop calibrated against the tick: how many LOOPs of 100 fit in 3 ticks
+    "DELAY": PROLOGUE + """
+    xor si, si
+    mov bx, word ptr es:[0x6c]
+    add bx, 3
+outer:
+    mov cx, 100
+inner:
+    loop inner
+    inc si
+    cmp bx, word ptr es:[0x6c]
+    jne outer
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
+    # INT 1Ah AH=00h: wait idly for the next tick, then count the polls of 2 ticks
+    "TICKWAIT": PROLOGUE + """
+    mov ah, 0
+    int 0x1a
+    mov bx, dx
+idle:
+    mov ah, 0
+    int 0x1a
+    cmp bx, dx
+    je idle
+    xor si, si
+    add bx, 3
+count:
+    inc si
+    mov ah, 0
+    int 0x1a
+    cmp bx, dx
+    jne count
+    sub dx, word ptr es:[0x6c]
+    add si, dx
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
+    # TIMER as the BASIC runtime reads it (INT 21h AH=2Ch): an idle wait for the next
+    # hundredths, then the polls counted until the time has changed 3 more times
+    "DOSTIME": """
+    mov ah, 0x2c
+    int 0x21
+    mov bx, dx
+idle:
+    mov ah, 0x2c
+    int 0x21
+    cmp bx, dx
+    je idle
+    xor si, si
+    mov di, 3
+again:
+    mov bx, dx
+count:
+    inc si
+    mov ah, 0x2c
+    int 0x21
+    cmp bx, dx
+    je count
+    dec di
+    jnz again
+    push si
+    mov ax, dx
+    call print_hex
+    pop ax
+    call print_hex
+""" + END + PRINT_HEX,
+    # the CGA status port: per frame, an idle wait for the vertical retrace's end and
+    # start, then the reads counted while the retrace lasts; over 4 frames
+    "RETRACE": """
+    mov dx, 0x3da
+    xor si, si
+    mov di, 4
+frame:
+in_retrace:
+    in al, dx
+    test al, 8
+    jnz in_retrace
+not_yet:
+    in al, dx
+    test al, 8
+    jz not_yet
+count:
+    inc si
+    in al, dx
+    test al, 8
+    jnz count
+    dec di
+    jnz frame
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
+    # the RTC through ports 70h/71h: wait idly for the seconds to change, then count the
+    # polls until they change again
+    "RTCPOLL": """
+    mov al, 0
+    out 0x70, al
+    in al, 0x71
+    mov bl, al
+idle:
+    mov al, 0
+    out 0x70, al
+    in al, 0x71
+    cmp al, bl
+    je idle
+    mov bl, al
+    xor si, si
+    xor di, di
+count:
+    add si, 1
+    adc di, 0
+    mov al, 0
+    out 0x70, al
+    in al, 0x71
+    cmp al, bl
+    je count
+    mov ax, di
+    call print_hex
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
+    # HLT until an interrupt: the wake-ups counted over 12 BIOS ticks
+    "HLTWAIT": PROLOGUE + """
+    xor si, si
+    mov bx, word ptr es:[0x6c]
+    add bx, 12
+wait:
+    hlt
+    inc si
+    cmp bx, word ptr es:[0x6c]
+    jns wait
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
+    # its own timer, as the BASIC music runtime sets it: channel 0 at 582 Hz and an
+    # INT 08h handler that counts and ends the interrupt; a busy loop counts its passes
+    # until 200 interrupts have come, then the BIOS's vector and rate come back.  (It
+    # starts a tick after the key that ran it: a key still waiting for IRQ 1 would wait
+    # behind IRQ 0 until the end, as pcemu takes IRQs only between slices.)
+    "FASTTICK": PROLOGUE + """
+    mov ax, 0x3508
+    int 0x21
+    mov word ptr [old], bx
+    mov word ptr [old + 2], es
+    mov ax, 0x2508
+    mov dx, handler
+    int 0x21
+    cli
+    mov al, 0x36
+    out 0x43, al
+    mov al, 0
+    out 0x40, al
+    mov al, 8
+    out 0x40, al
+    sti
+    xor si, si
+busy:
+    inc si
+    cmp word ptr [ticks], 200
+    jb busy
+    cli
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    push ds
+    lds dx, dword ptr [old]
+    mov ax, 0x2508
+    int 0x21
+    pop ds
+    sti
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX + """
+handler:
+    inc word ptr cs:[ticks]
+    push ax
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+ticks:
+    .word 0
+old:
+    .word 0
+    .word 0
+""",
+    # code that writes into itself as it runs (Unicorn runs the writing instruction
+    # again, with the same registers and memory: no loop of one instruction)
+    "SELFMOD": """
+    xor si, si
+    mov cx, 3000
+again:
+    mov byte ptr cs:[patch + 1], 0x34
+patch:
+    mov ax, 0x1234
+    add si, ax
+    loop again
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
+}
+
+# the acceleration each program leans on, and a fault that breaks it
+BROKEN_BY = {
+    "KEYPOLLS": ["native_answers", "regs_ignored"],
+    "DELAY": ["regs_ignored"],
+    "TICKWAIT": ["native_answers", "regs_ignored"],
+    "DOSTIME": ["native_answers", "regs_ignored"],
+    "RETRACE": ["status_passes", "regs_ignored"],
+    "RTCPOLL": ["ports_idle"],
+    "HLTWAIT": [],
+    "FASTTICK": ["timer_early"],
+    "SELFMOD": ["repeats"],
+}
+
+
+def outcome(folder, program: str, accelerate: bool) -> tuple:
+    """Run C:PROGRAM to its end and two ticks more; what the run computed."""
+    m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
+    exits = []
+    m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+    m.type(f"C:{{ENTER}}{program}{{ENTER}}")
+    m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
+    m.run(2)
+    printed = m.screen_text().split(program)[-1].split()[0]
+    return {"printed": printed, "screen": m.screen_text(), "state": m.state_hash(),
+            "time": m.clock.now, "instructions": m.cpu.instructions,
+            "keyboard polls": m.keyboard_polls, "services": dict(m.service_counts)}, m
+
+
+@functools.lru_cache(maxsize=None)
+def reference(folder, program: str) -> dict:
+    return outcome(folder, program, accelerate=False)[0]
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("waits")
+    for name, source in PROGRAMS.items():
+        folder = com_program(base, f"{name}.COM", source)
+    return folder
+
+
+@needs_native
+@pytest.mark.parametrize("program", list(PROGRAMS))
+def test_each_waiting_style_runs_as_on_the_reference_machine(programs, program):
+    expected = reference(programs, program)
+    got, m = outcome(programs, program, accelerate=True)
+    assert m.cpu.fast is not None
+    assert got == expected
+    count = int(expected["printed"], 16)
+    assert count > 10, f"{program} counted {count}: the wait was not exercised"
+
+
+@needs_native
+def test_the_accelerations_did_the_work(programs):
+    """The waits above are answered or skipped in C, not only run (else the equivalence
+    would compare Python with Python)."""
+    def native_stats(program):
+        return outcome(programs, program, accelerate=True)[1].cpu.fast
+    keys = native_stats("KEYPOLLS")
+    assert keys.service_calls[0] > 10_000                 # INT 16h AH=01h answered in C
+    retrace = native_stats("RETRACE")
+    # retrace waits computed, not run (only while bit 0, the scan line's blanking, holds)
+    assert retrace.skipped_status_reads > 400
+    timer = native_stats("DOSTIME")
+    assert timer.service_calls[2] > 1_000 and timer.skipped > 10_000   # 2Ch in C, idle skipped
+
+
+@needs_native
+@pytest.mark.parametrize("program,fault", [(p, f) for p, faults in BROKEN_BY.items() for f in faults])
+def test_a_broken_acceleration_is_caught(programs, program, fault):
+    expected = reference(programs, program)
+    with native.faults(fault):
+        try:
+            got, _m = outcome(programs, program, accelerate=True)
+        except ScriptTimeout as stuck:          # a phantom loop may never let it finish
+            got = {"timed out": str(stuck)}
+    assert got != expected, f"{program} ran the same with the fault {fault!r}"
+
+
+@needs_native
+def test_the_inexact_idle_skip_is_opt_in_and_changes_what_programs_count(programs):
+    """Machine(inexact_idle_skip=True) jumps to the next device event after a few
+    fruitless polls: the poll-counting program counts far less.  Never the default."""
+    exact = reference(programs, "KEYPOLLS")
+    m = Machine(host_dirs={"C": programs})
+    assert not m.inexact_idle_skip
+    skipping = Machine(host_dirs={"C": programs}, inexact_idle_skip=True)
+    exits = []
+    skipping.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+    skipping.type("C:{ENTER}KEYPOLLS{ENTER}")
+    skipping.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
+    counted = int(skipping.screen_text().split("KEYPOLLS")[-1].split()[0], 16)
+    assert counted < int(exact["printed"], 16) // 10

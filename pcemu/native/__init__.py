@@ -34,7 +34,7 @@ PURE_PER_PASS = 64         # PURE_PER_PASS in fastcpu.c
 # equivalence tests catch a broken acceleration.
 FAULTS = {"status_passes": 1, "pure_counters": 2, "all_calls_pure": 4, "repeats": 8,
           "native_answers": 32, "ports_idle": 64, "regs_ignored": 128,
-          "timer_early": 256}
+          "timer_early": 256, "no_run_whole": 512}
 SERVICE_COUNTERS = 5       # SVC_KEY_POLL, SVC_TICKS, SVC_DOS_TIME, SVC_DOS_DATE, SVC_CURSOR_SHAPE
 HOOKS = 5                  # the handles pcemu_fast_install fills
 

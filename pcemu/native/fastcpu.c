@@ -69,6 +69,7 @@ enum { SVC_KEY_POLL, SVC_TICKS, SVC_DOS_TIME, SVC_DOS_DATE, SVC_CURSOR_SHAPE, SE
 #define FAULT_PORTS_IDLE 64       /* any port read leaves a pass idle */
 #define FAULT_REGS_IGNORED 128    /* the probe does not compare the general registers */
 #define FAULT_TIMER_EARLY 256     /* C's next IRQ 0 comes an instruction early */
+#define FAULT_NO_RUN_WHOLE 512    /* the ROM stubs always run (a switch, not a fault) */
 static int faults;
 void pcemu_set_faults(int bits) { faults = bits; }
 
@@ -396,58 +397,99 @@ static int video_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
     return 1;
 }
 
-/* INT 16h AH=01h/11h with nothing in the buffer (bios/keyboard.py key_available):
- * ZF set in the FLAGS the caller gets back. */
-static int keyboard_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
+/* A polling service's answer, as its Python handler gives it: the registers it sets
+ * and whether it sets ZF in the FLAGS the caller gets back. */
+struct answer {
+    int registers;                /* 1: CX and DX set (and AX, with ax_set) */
+    int ax_set;
+    uint32_t ax, cx, dx;
+    int zf;
+    int counter;                  /* service_calls[counter] counts it */
+};
+
+/* The answer to INT ``intno`` (16h, 1Ah, 21h) with AX ``ax``, when C has it: 0 when
+ * Python must answer.  No side effects.
+ *  - INT 16h AH=01h/11h with nothing in the buffer (bios/keyboard.py key_available):
+ *    ZF set;
+ *  - INT 1Ah AH=00h with the midnight flag clear (bios/timer.py read_ticks);
+ *  - INT 21h AH=2Ch and 2Ah (pcemu/dos/system.py get_time, get_date): DOS time follows
+ *    the tick count, so Python's answer for this tick count, kept in the cache. */
+static int polling_answer(const struct fast_state *s, uint32_t intno, uint32_t ax,
+                          struct answer *a)
 {
-    uint32_t ah = (r[R_AX] >> 8) & 0xFF;
-    if ((ah != 0x01 && ah != 0x11)
-            || get_word(s->mem, BDA_KB_HEAD) != get_word(s->mem, BDA_KB_TAIL))
+    const uint8_t *mem = s->mem;
+    uint32_t ah = (ax >> 8) & 0xFF;
+    int wrong = !!(faults & FAULT_NATIVE_ANSWERS);
+    memset(a, 0, sizeof(*a));
+    if (intno == 0x16) {
+        if ((ah != 0x01 && ah != 0x11) || get_word(mem, BDA_KB_HEAD) != get_word(mem, BDA_KB_TAIL))
+            return 0;
+        a->zf = !wrong;
+        a->counter = SVC_KEY_POLL;
+        return 1;
+    }
+    if (intno == 0x1A) {
+        if (ah != 0x00 || mem[BDA_TIMER_OVERFLOW])
+            return 0;
+        uint32_t ticks = get_dword(mem, BDA_TIMER_COUNT);
+        a->registers = a->ax_set = 1;
+        a->cx = ticks >> 16;
+        a->dx = (ticks + wrong) & 0xFFFF;
+        a->ax = ax & 0xFF00;
+        a->counter = SVC_TICKS;
+        return 1;
+    }
+    if ((ah != 0x2C && ah != 0x2A) || s->time_ticks < 0
+            || get_dword(mem, BDA_TIMER_COUNT) != (uint32_t)s->time_ticks)
         return 0;
-    /* Machine.set_return_flag: the word at linear(SS, SP + 4), as Memory.write_word */
-    uint32_t at = (((uint32_t)(r[R_SS] & 0xFFFF) << 4) + ((uint32_t)(r[R_SP] + 4) & 0xFFFF)) & 0xFFFFF;
+    a->registers = 1;
+    if (ah == 0x2C) {
+        a->cx = s->time_cx;
+        a->dx = s->time_dx ^ wrong;
+        a->counter = SVC_DOS_TIME;
+    } else {
+        a->ax_set = 1;
+        a->cx = s->date_cx;
+        a->dx = s->date_dx;
+        a->ax = (ax & 0xFF00) | s->date_al;
+        a->counter = SVC_DOS_DATE;
+    }
+    return 1;
+}
+
+/* The answer's registers, and its count. */
+static void give_answer(uc_engine *uc, struct fast_state *s, const struct answer *a)
+{
+    if (a->registers) {
+        set_reg(uc, UC_X86_REG_CX, a->cx);
+        set_reg(uc, UC_X86_REG_DX, a->dx);
+        if (a->ax_set)
+            set_reg(uc, UC_X86_REG_AX, a->ax);
+    }
+    s->service_calls[a->counter]++;
+}
+
+/* ZF into the FLAGS word at linear address ``at`` (Machine.set_return_flag, as
+ * Memory.write_word writes it). */
+static void set_returned_zf(struct fast_state *s, uint32_t at)
+{
     uint32_t flags = get_word(s->mem, at) | FLAG_ZF;
-    if (faults & FAULT_NATIVE_ANSWERS)
-        flags &= ~FLAG_ZF;
     put_byte(s, at, flags & 0xFF);
     put_byte(s, (at + 1) & 0xFFFFF, flags >> 8);
-    wait_done(uc, r);
-    s->service_calls[SVC_KEY_POLL]++;
-    return 1;
 }
 
-/* INT 1Ah AH=00h with the midnight flag clear (bios/timer.py read_ticks). */
-static int timeofday_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
+/* At the trap inside the ROM's stub of INT ``intno``: the stack holds the caller's frame. */
+static int polling_service(uc_engine *uc, struct fast_state *s, uint32_t intno, const uint64_t *r)
 {
-    if (((r[R_AX] >> 8) & 0xFF) != 0x00 || s->mem[BDA_TIMER_OVERFLOW])
+    struct answer a;
+    if (!polling_answer(s, intno, (uint32_t)(r[R_AX] & 0xFFFF), &a))
         return 0;
-    uint32_t ticks = get_dword(s->mem, BDA_TIMER_COUNT);
-    set_reg(uc, UC_X86_REG_CX, ticks >> 16);
-    set_reg(uc, UC_X86_REG_DX, (ticks + !!(faults & FAULT_NATIVE_ANSWERS)) & 0xFFFF);
-    set_reg(uc, UC_X86_REG_AX, r[R_AX] & 0xFF00);
-    s->service_calls[SVC_TICKS]++;
-    return 1;
-}
-
-/* INT 21h AH=2Ch and 2Ah (pcemu/dos/system.py get_time, get_date): DOS time follows
- * the tick count, so Python's answer for this tick count, kept in the cache. */
-static int dos_service(uc_engine *uc, struct fast_state *s, const uint64_t *r)
-{
-    uint32_t ah = (r[R_AX] >> 8) & 0xFF;
-    if ((ah != 0x2C && ah != 0x2A) || s->time_ticks < 0
-            || get_dword(s->mem, BDA_TIMER_COUNT) != (uint32_t)s->time_ticks)
-        return 0;
-    if (ah == 0x2C) {
-        set_reg(uc, UC_X86_REG_CX, s->time_cx);
-        set_reg(uc, UC_X86_REG_DX, s->time_dx ^ !!(faults & FAULT_NATIVE_ANSWERS));
-        s->service_calls[SVC_DOS_TIME]++;
-    } else {
-        set_reg(uc, UC_X86_REG_CX, s->date_cx);
-        set_reg(uc, UC_X86_REG_DX, s->date_dx);
-        set_reg(uc, UC_X86_REG_AX, (r[R_AX] & 0xFF00) | s->date_al);
-        s->service_calls[SVC_DOS_DATE]++;
-    }
-    wait_done(uc, r);
+    if (a.zf)
+        set_returned_zf(s, (((uint32_t)(r[R_SS] & 0xFFFF) << 4)
+                            + ((uint32_t)(r[R_SP] + 4) & 0xFFFF)) & 0xFFFFF);
+    give_answer(uc, s, &a);
+    if (intno != 0x1A)
+        wait_done(uc, r);
     return 1;
 }
 
@@ -465,18 +507,65 @@ static int native_service(uc_engine *uc, struct fast_state *s)
     if (at == s->video_trap)
         return video_service(uc, s, r);
     if (at == s->keyboard_trap)
-        return keyboard_service(uc, s, r);
+        return polling_service(uc, s, 0x16, r);
     if (at == s->timeofday_trap)
-        return timeofday_service(uc, s, r);
+        return polling_service(uc, s, 0x1A, r);
     if (at == s->dos_trap)
-        return dos_service(uc, s, r);
+        return polling_service(uc, s, 0x21, r);
     return 0;
+}
+
+/* A program's INT 16h, 1Ah or 21h whose vector is still the ROM's and whose answer C
+ * has: the ROM stub run whole here (bios/rom.py: STI, the trap, JNC, IRET for a
+ * waiting service; the trap and IRET for another).  What stays of it is what it would
+ * leave: the frame the INT pushed, below SP (FLAGS with ZF if the service set it, CS,
+ * IP), the answer's registers, FLAGS as IRET pops them, and its instructions counted.
+ * CS, IP and SP end where they began.  Not when the slice would end inside the stub,
+ * or a probe watches inside it. */
+static int rom_service_run_whole(uc_engine *uc, struct fast_state *s, uint32_t intno)
+{
+    int64_t trap = intno == 0x16 ? s->keyboard_trap : intno == 0x1A ? s->timeofday_trap
+                 : intno == 0x21 ? s->dos_trap : -1;
+    if (trap < 0 || (faults & FAULT_NO_RUN_WHOLE))
+        return 0;
+    int waiting = intno != 0x1A;
+    int64_t entry = waiting ? trap - 1 : trap, stub = waiting ? 4 : 2;
+    const uint8_t *mem = s->mem;
+    int64_t vector = (((int64_t)get_word(mem, intno * 4 + 2) << 4) + get_word(mem, intno * 4)) & 0xFFFFF;
+    if (vector != entry || s->executed + stub > s->budget
+            || (s->watch >= entry && s->watch < entry + 9))
+        return 0;
+    enum { W_AX, W_FLAGS, W_CS, W_IP, W_SS, W_SP, W_REGS };
+    static const int ids[W_REGS] = {UC_X86_REG_AX, UC_X86_REG_FLAGS, UC_X86_REG_CS,
+                                    UC_X86_REG_IP, UC_X86_REG_SS, UC_X86_REG_SP};
+    uint64_t v[W_REGS] = {0, 0, 0, 0, 0, 0};
+    void *ptrs[W_REGS] = {&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]};
+    uc_reg_read_batch(uc, (int *)ids, ptrs, W_REGS);
+    struct answer a;
+    if ((v[W_FLAGS] & FLAG_TF) || !polling_answer(s, intno, (uint32_t)(v[W_AX] & 0xFFFF), &a))
+        return 0;
+    uint32_t base = (uint32_t)(v[W_SS] & 0xFFFF) << 4, sp = (uint32_t)(v[W_SP] & 0xFFFF);
+    uint32_t flags = (uint32_t)((v[W_FLAGS] & 0x0FD5) | 0x0002);   /* as pcemu_deliver pushes */
+    put_word(s, base, sp - 2, flags);
+    put_word(s, base, sp - 4, (uint32_t)v[W_CS]);
+    put_word(s, base, sp - 6, (uint32_t)v[W_IP]);
+    if (a.zf)
+        set_returned_zf(s, (base + ((sp - 2) & 0xFFFF)) & 0xFFFFF);
+    give_answer(uc, s, &a);
+    set_reg(uc, UC_X86_REG_FLAGS, get_word(mem, (base + ((sp - 2) & 0xFFFF)) & 0xFFFFF));
+    s->native_interrupts++;
+    s->executed += stub;
+    s->last_address = -1;
+    return 1;
 }
 
 static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 {
     struct fast_state *s = user;
     if (intno == 0xFE && native_service(uc, s))
+        return;
+    if ((intno == 0x16 || intno == 0x1A || intno == 0x21) && s->native[intno]
+            && rom_service_run_whole(uc, s, intno))
         return;
     if (intno == 3 && s->int3_segment >= 0) {
         int ids[2] = {UC_X86_REG_CS, UC_X86_REG_IP};

@@ -21,7 +21,7 @@ arithmetic (``OriginalRandom.below``, ``mbf``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from games_py.cards import Card
 from games_py.ginrummy import mbf, rules, trace
@@ -81,6 +81,10 @@ class Table:
     melds: dict = field(default_factory=dict)   # the melds of each player's last arrangement
     places: int = 10               # [10FC]: the places the last arrangement closed up
     arrays: "MeldArrays" = field(default_factory=lambda: MeldArrays())   # S(), SL(): whole program
+    # None: a CONF overflow raises SharedCardsOverflow (the traces stop with ``fault``); else
+    # called with (P, shared cards) and the hand is arranged by the document's rule instead
+    # (``play``: the original crashes here, the player plays on)
+    on_overflow: Callable[[int, int], None] | None = None
 
     def pile_top(self) -> int | None:
         n = self.hands[PILE][0]
@@ -353,6 +357,17 @@ class MeldArrays:
                 found = close(count)
                 break
 
+    def store_straights(self, straights: Sequence[Sequence[int]]) -> None:
+        """S(1..4, .) holding ``straights`` (after a CONF overflow, where the original has
+        no arrangement to copy): the lay-offs read the knocker's straights from here."""
+        s = self.s
+        for m in range(1, 5):
+            s[cell(m, 0)] = 0
+        for m, run in enumerate(straights, 1):
+            s[cell(m, 0)] = len(run)
+            for j, card in enumerate(run, 1):
+                s[cell(m, j)] = card
+
     def regroup(self, combination: int, conflicts, straights: int) -> None:
         """Lines 8890-8960 before the new search: line 9200 marks each shared card that
         leaves its straight -1, then each of the ``straights`` rows is reversed in place
@@ -555,6 +570,22 @@ class SharedCardsOverflow(RuntimeError):
         return shared_cards_fault(trace.YOU if self.player == 1 else trace.COMPUTER)
 
 
+def _document_melds(cards: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
+    """GINRUMMY.DOC's rule where the original cannot arrange a hand (more shared cards than
+    CONF holds): "THE MOST MATCHED CARDS, AND, AMONG EQUAL ALTERNATIVES, THOSE WITH THE
+    LOWEST PV" (``rules.arrange``); straights high card first as line 7640 keeps them,
+    flats in SUITS order."""
+    hand = rules.arrange([_card(c) for c in cards])
+    straights, flats = [], []
+    for meld in hand.melds:
+        numbers = [number_of(c) for c in meld]
+        if rules.is_straight(meld):
+            straights.append(sorted(numbers, key=fn_rank, reverse=True))
+        else:
+            flats.append(sorted(numbers, key=lambda c: SUIT_ORDER.index(fn_suit(c))))
+    return straights, flats
+
+
 def _hidden(t: Table, p: int) -> bool:
     """``FN`` at line 340: the computer's hand is hidden unless OPEN HANDS (or the
     debugging switch at line 13200, never on here)."""
@@ -582,8 +613,12 @@ def arrange(t: Table, p: int, places: int, random: OriginalRandom, *, moving: bo
     conflicts = [(i, k, m, n) for i, run in enumerate(straights) for k, c in enumerate(run)
                  for m, flat in enumerate(flats) for n, d in enumerate(flat) if c == d]
     if len(conflicts) > MAX_SHARED:                                     # 8240-8320
-        raise SharedCardsOverflow(p, len(conflicts))
-    if not conflicts:                                                   # 8370-8420
+        if t.on_overflow is None:
+            raise SharedCardsOverflow(p, len(conflicts))
+        t.on_overflow(p, len(conflicts))                                # the original crashes:
+        straights, flats = _document_melds(cards)                       # play on by the document
+        t.arrays.store_straights(straights)
+    elif not conflicts:                                                 # 8370-8420
         if moving and not t.open_hands and not final:
             first = random.generator.rnd()
             if mbf.compare(mbf.mul(random.generator.rnd(), first), THINK_AGAIN) >= 0:

@@ -39,6 +39,14 @@ VARIANT_KEYS = {"S": (rules.STANDARD, "STANDARD"), "O": (rules.OKLAHOMA, "OKLAHO
 OPEN_HANDS_PROMPT = "OPEN HANDS? "
 HOT_KEYS = ("F1", "F2", "F5", "F7")
 
+NOTICE_ROW, NOTICE_COLOUR = 16, 0x0F     # a row the original leaves empty during a hand
+
+
+def overflow_notice(shared: int) -> str:
+    """What the original does here, in one line of the screen (76 columns at most)."""
+    return f"GINRUMMY.EXE CRASHES HERE ({shared} SHARED CARDS). PLAYING ON BY GINRUMMY.DOC"
+
+
 # pauses of the original, in seconds of its TIMER (line 3590 and the deal, 10460)
 STEP_PAUSE, DEAL_PAUSE, HAND_END_PAUSE, MESSAGE_PAUSE = 0.3, 0.05, 3.0, 0.6
 
@@ -101,6 +109,8 @@ class Session:
         self._prompting = False
         self.events: list[dict] = []
         self.messages: list[str] = []
+        self.notices: list[str] = []            # our own lines, where the original has none
+        self._overflowed: TerminalHand | None = None
 
     # -- the screen -------------------------------------------------------------------------
     def seconds_since(self, moment: float) -> int:
@@ -148,6 +158,23 @@ class Session:
                          hand.shown_pv(p) if face_up else None, ticks)
         ts.draw_pile_and_deck(self.screen, t.pile_top(), t.hands[computer.PILE][0], 52 - t.top, f)
         ts.draw_up(self.screen, hand.player or None, self.demo, not self.colour)
+
+    def conf_overflow(self, player: int, shared: int) -> None:
+        """The arrangement of ``player``'s hand found more cards shared by a straight and a
+        flat than GINRUMMY.EXE's CONF array holds: the original writes past the array and
+        crashes (docs/ginrummy-internals.md, section 12).  The session records the fault the
+        traces end with, tells the player in one line (kept until the next deal), and the
+        hand is arranged by the document's rule (computer.arrange) and played on.  Said once
+        a hand (its later arrangements overflow too: the knock's, the scoring's)."""
+        if self._overflowed is self.hand:
+            return
+        self._overflowed = self.hand
+        name = YOU_NAME if player == YOU else COMPUTER_NAME
+        self.events.append(computer.shared_cards_fault(name))
+        self.notices.append(overflow_notice(shared))
+        self.screen.put(NOTICE_ROW, 0, overflow_notice(shared).center(80), NOTICE_COLOUR)
+        self.show()
+        self.pause(HAND_END_PAUSE)
 
     # -- messages (line 12640) ----------------------------------------------------------------
     def say_next(self, *texts: str) -> None:
@@ -386,6 +413,7 @@ class Session:
         hand = TerminalHand.dealt(dealt.deck, dealt.dealer, self.variant, self.random,
                                   self.open_hands, self.meld_arrays)
         hand.session, hand.policy = self, KeyboardPolicy(self)
+        hand.t.on_overflow = self.conf_overflow            # play on where the original crashes
         hand.first_event = len(self.events)
         hand.events = self.events                          # the hand's events, as they happen
         self.hand = hand
@@ -461,11 +489,4 @@ def play_in_terminal(start: tuple[int, int, int, int], *, colour: bool = True,
             Session(keyboard, display, start, colour=colour, disk=disk, pace=pace).run()
     except KeyboardInterrupt:                  # Ctrl-C: the terminal is restored, no traceback
         return 130
-    except computer.SharedCardsOverflow as fault:
-        # the original overflows its CONF array on this hand and crashes (docs/ginrummy-internals.md,
-        # section 12): there is nothing faithful to play after it, so say so and stop
-        sys.stderr.write(f"ginrummy play: the game stops here: {fault}. GINRUMMY.EXE itself "
-                         "goes wrong on this hand (it writes past the end of an array and "
-                         "crashes), so the Python game cannot follow it further.\n")
-        return 3
     return 0

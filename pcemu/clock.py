@@ -16,6 +16,9 @@ from typing import Callable
 from pcemu.errors import MachineError
 
 PIT_HZ = 1193182                  # the 8253's input clock (14.31818 MHz / 12)
+# An IN moves the machine's time within a slice this many instructions on (Machine._instr_now:
+# the devices a program reads see time pass while it polls them); the C hooks count alike.
+INSTRUCTIONS_PER_PORT_READ = 3
 TICKS_PER_DAY = 0x1800B0          # what the BIOS counts from midnight to midnight
 TICK_HZ = PIT_HZ / 65536          # 18.2065 BIOS ticks a second
 DEFAULT_MIPS = 1.2                # an 8 MHz 80286 averages about 1.2 million instructions a second

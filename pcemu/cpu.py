@@ -168,7 +168,11 @@ class Cpu:
         self._halted_ref = ctypes.byref(self._halted)
         self._snap_ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self._snap_values) + 8 * i
                                                    for i in range(n)))
-        self.fast = self._install_native() if native else None
+        if native:
+            from pcemu.native import sync      # (pcemu.native imports this module)
+            self.fast = sync.install_native(self)
+        else:
+            self.fast = None
         if self.fast is None:
             self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
             self.uc.hook_add(UC_HOOK_INSN, self._hook_in, None, 1, 0, X.UC_X86_INS_IN)
@@ -186,41 +190,6 @@ class Cpu:
         # The machine's: C delivers a hardware interrupt (while fast.irq_watch is set)
         self.on_irq_delivered: Callable[[int, int], None] = lambda vector, now: None
         # the x87 is always there in Unicorn; nothing to set up
-
-    def _install_native(self):
-        """Hook INT and IN through pcemu/native (C); None when it cannot be built here.
-
-        The C hooks deliver software interrupts and answer the CGA status port
-        themselves only where this class would compute the very same result;
-        ``native_vectors`` and ``native_status`` say where, per slice.
-        """
-        from pcemu import native
-        lib = native.load()
-        if lib is None:
-            return None
-        state = native.FastState()
-        state.mem = self.memory.address
-        state.status_port = -1
-        state.int3_segment = -1
-        # Python callbacks for what C leaves to Python; exceptions are kept and
-        # re-raised after emu_start, as the binding's own hook wrapper does.
-        self._c_interrupt = native.INTERRUPT_CALLBACK(self._native_interrupt_fallback)
-        self._c_in = native.IN_CALLBACK(self._native_in_fallback)
-        state.on_interrupt = ctypes.cast(self._c_interrupt, ctypes.c_void_p).value
-        state.on_in = ctypes.cast(self._c_in, ctypes.c_void_p).value
-        self._c_out = native.OUT_CALLBACK(self._native_out_fallback)
-        state.on_out = ctypes.cast(self._c_out, ctypes.c_void_p).value
-        self._c_skip = native.SKIP_CALLBACK(self._native_skip)
-        state.on_skip = ctypes.cast(self._c_skip, ctypes.c_void_p).value
-        self._c_irq = native.IRQ_CALLBACK(self._native_irq)
-        state.on_irq = ctypes.cast(self._c_irq, ctypes.c_void_p).value
-        self._c_handles = (ctypes.c_size_t * native.HOOKS)()
-        err = lib.pcemu_fast_install(self._uch, ctypes.byref(state), self._c_handles)
-        if err:
-            raise UcError(err)
-        self._native_lib = lib
-        self._fast_ref = ctypes.byref(state)
-        return state
 
     def native_vectors(self, vectors) -> None:
         """Deliver these software-interrupt vectors in C (an empty set: all through Python)."""

@@ -9,7 +9,6 @@ skips straight to the next event when the CPU halts waiting for one.
 from __future__ import annotations
 
 import collections
-import ctypes
 import datetime as _dt
 import hashlib
 import logging
@@ -20,9 +19,10 @@ from bios import bda, rom as romlib
 from bios import disk as bios_disk, keyboard as bios_keyboard, printer as bios_printer
 from bios import system as bios_system, timer as bios_timer, video as bios_video
 from pcemu.bus import IoBus
-from pcemu.clock import DEFAULT_MIPS, PIT_HZ, TICKS_PER_DAY, Clock, Scheduler
+from pcemu.clock import (DEFAULT_MIPS, INSTRUCTIONS_PER_PORT_READ, PIT_HZ, TICKS_PER_DAY, Clock,
+                         Scheduler)
 from pcemu.cpu import FLAG_CF, FLAG_IF, STOP_HALT, Cpu
-from pcemu.devices.cga import SCANLINES as CGA_SCANLINES, VISIBLE_LINES as CGA_VISIBLE_LINES, CgaCard
+from pcemu.devices.cga import CgaCard
 from pcemu.devices.cmos import CmosRtc
 from pcemu.devices.gameport import GamePort
 from pcemu.devices.kbc import KeyboardController
@@ -35,6 +35,8 @@ from pcemu.timeofday import DosClock
 from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
 from pcemu import keys as keylib
 from pcemu.memory import Memory, linear
+from pcemu.native import sync
+from pcemu.native.layout import PURE_PER_PASS
 from pcemu import screen as screenlib
 
 log = logging.getLogger("pcemu")
@@ -46,7 +48,7 @@ IDLE_POLLS = 4                     # polls in a row that mean "only waiting" (in
 # Listener channels that see services: while any listens, no call counts as pure (each
 # call must reach them, so the C hooks may not skip passes that make one).
 SERVICE_OBSERVERS = ("service", "dos", "time_read")
-PURE_LOG = 64                      # pure calls remembered: native.PURE_PER_PASS
+PURE_LOG = PURE_PER_PASS           # pure calls remembered: as many as a skipped pass may make
 # The polling services C answers (fastcpu.c, service_calls, in its order): what each
 # call counts in Machine.service_counts (None: nothing) and whether it polls the keyboard.
 NATIVE_SERVICES = (("INT 16h key available", None, True), ("INT 1Ah ticks", None, False),
@@ -111,7 +113,7 @@ class Machine:
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
                        native=accelerate)
         if self.cpu.fast is not None:
-            self._wire_native(self.cpu.fast)
+            sync.wire(self, self.cpu.fast, MAX_SLICE, IF_POLL_SLICE)
         self._build_firmware()
         from pcemu.dos import Dos               # the kernel needs a machine to exist
         from pcemu.storage.mount import mount_disks
@@ -232,7 +234,7 @@ class Machine:
 
     # ------------------------------------------------------------------ time
     def _instr_now(self) -> int:
-        return self.clock.now + self.cpu.port_reads * 3
+        return self.clock.now + self.cpu.port_reads * INSTRUCTIONS_PER_PORT_READ
 
     def _pit_now(self) -> int:
         return self._instr_now() * PIT_HZ // self.clock.ips
@@ -296,16 +298,8 @@ class Machine:
     # ------------------------------------------------------------------ ports
     def _port_in(self, port: int, size: int) -> int:
         if self._status_native and (port == 0x3DA or (size == 2 and port == 0x3D9)):
-            return self._status_word_read(port, size)
+            return sync.status_word_read(self, port, size)
         return self.bus.read(port, size)
-
-    def _status_word_read(self, port: int, size: int) -> int:
-        """A read of the status port that the C hook left to Python (IN AX): share its beam."""
-        fast, beam = self.cpu.fast, self.video_card.beam
-        beam._base, beam.reads = fast.beam_base, fast.beam_reads
-        value = self.bus.read(port, size)
-        fast.beam_base, fast.beam_reads = beam._base, beam.reads
-        return value
 
     def _port_out(self, port: int, size: int, value: int) -> None:
         self.bus.write(port, size, value)
@@ -538,7 +532,7 @@ class Machine:
             self._last_poll_serial = serial
 
     def _services_run(self) -> int:
-        """Services run so far, in Python or in C (INT 10h AH=02h/08h/09h, see _prepare_native)."""
+        """Services run so far, in Python or in C (INT 10h AH=02h/08h/09h, see native.sync)."""
         fast = self.cpu.fast
         return self._service_serial + (fast.native_services if fast is not None else 0)
 
@@ -579,7 +573,7 @@ class Machine:
             self._if_wait_at = None
         cpu = self.cpu
         if cpu.fast is not None:
-            self._prepare_native(cpu.fast)     # (the C slice counts its INs from 0)
+            sync.prepare_slice(self, cpu.fast)  # (the C slice counts its INs from 0)
         else:
             cpu.reset_port_reads()
         try:
@@ -593,10 +587,9 @@ class Machine:
         # is where a waiting program's loop most likely runs: the C hooks watch it.
         result = cpu.run(budget, keep_snapshot=True, idle_watch=self._resume_at)
         if self._status_native:
-            beam = self.video_card.beam
-            beam._base, beam.reads = cpu.fast.beam_base, cpu.fast.beam_reads
+            sync.beam_from_c(self, cpu.fast)
         cpu.reset_port_reads()
-        clock.now += result.executed           # (C may have run slices before it: _absorb_chain)
+        clock.now += result.executed           # (C may have run slices before it: absorb_chain)
         idle, self._idle_stop = self._idle_stop, False
         if idle and result.reason != STOP_HALT and not self.pic.pending():
             # only polling with nothing due: on to the next device event, as a HLT would
@@ -616,121 +609,6 @@ class Machine:
         self._deliver_hardware_interrupt()
         if self._stopped:
             raise MachineError(f"the machine has stopped: {self._stopped}")
-
-    def _wire_native(self, fast) -> None:
-        """What the C hooks share with the machine for good: the master 8259's registers,
-        the slice sizes and the clock rate, and the calls that keep the two in step."""
-        master = self.pic.master
-        fast.master_isr, fast.master_imr, fast.master_init = (
-            ctypes.addressof(cell) for cell in (master.isr_cell, master.imr_cell, master.init_cell))
-        fast.max_slice, fast.if_poll_slice, fast.ips = MAX_SLICE, IF_POLL_SLICE, self.clock.ips
-        self.cpu.on_chain_absorb = self._absorb_chain
-        self.cpu.on_pure_calls_skipped = self._pure_calls_skipped
-        self.cpu.on_irq_delivered = self._irq_delivered
-        self.cpu.on_python_returned = self._after_python
-
-    def _prepare_native(self, fast) -> None:
-        """Tell the C hooks what they may do in this slice (nothing a watcher must see)."""
-        watched = self._watched_vectors()
-        if watched != self._native_watched:
-            self._native_watched = watched
-            self.cpu.native_vectors(NATIVE_VECTORS - watched)
-        fast.clock_now = self.clock.now
-        self._prepare_chain(fast)
-        self._permit_native_services(fast)
-        crtc = self.video_card.crtc.registers
-        if crtc is not self._native_crtc:
-            self._native_crtc = crtc
-            self._native_crtc_view = (ctypes.c_uint8 * len(crtc)).from_buffer(crtc)
-            fast.crtc = ctypes.addressof(self._native_crtc_view)
-        # EOIs on port 20h and the mask on port 21h in C unless a port watcher must see them
-        fast.pic_native = not self.bus.watchers
-        status_native = self.video_profile == "cga" and not self.bus.watchers
-        if status_native:
-            beam = self.video_card.beam
-            fast.beam_base, fast.beam_reads = beam._base, beam.reads
-            if not self._status_native:
-                fast.status_port, fast.frame = 0x3DA, beam.frame
-                fast.scanlines, fast.visible_lines = CGA_SCANLINES, CGA_VISIBLE_LINES
-        elif self._status_native:
-            fast.status_port = -1
-        self._status_native = status_native
-
-    def _prepare_chain(self, fast) -> None:
-        """Let C run on from slice to slice while Python would only raise IRQ 0 and take it
-        there (pcemu_run_slice): when no Python hook can see the slices' ends (a
-        debugger's), channel 0 repeats, and no other unmasked IRQ is requested."""
-        master = self.pic.master
-        channel = self.pit.channels[0]
-        timer = self._timer_event is not None
-        fast.chain = chain = (
-            not self.cpu.has_python_hooks
-            and (not timer or (channel.mode in (2, 3) and channel.reload > 0))
-            and not master.irr & ~master.imr & ~1 and not master.initialising)
-        if not chain:
-            return
-        fast.timer_due = self._timer_due if timer else -1
-        other = self.scheduler.next_due_except(self._timer_event)
-        fast.other_due = -1 if other is None else other
-        fast.pit_start, fast.pit_reload = channel.start, channel.reload
-        fast.irq0_vector, fast.auto_eoi = master.vector_base, master.auto_eoi
-        fast.irq0_pending, fast.other_irr = master.irr & 1, master.irr & ~1
-        fast.if_wait_at = -1 if self._if_wait_at is None else self._if_wait_at
-        # a caller that looks after every step (a replay window paces there) gets one
-        # at least every MAX_SLICE instructions, as before C ran on
-        fast.chain_end = -1 if self._time_bound_steps else self.clock.now + MAX_SLICE
-        fast.irq_watch = bool(self.listeners.get("irq"))
-
-    def _permit_native_services(self, fast) -> None:
-        """Which services C may answer now (fastcpu.c native_service): none that a
-        listener must see, none while the inexact skip counts polls in Python, DOS's
-        only outside a critical error; and DOS's time for the tick count in memory."""
-        observed = self._services_observed() or self.inexact_idle_skip
-        fast.video_trap = -1 if self.listeners.get("service") else self._video_trap
-        fast.keyboard_trap = -1 if observed else self._keyboard_trap
-        fast.timeofday_trap = -1 if observed else self._timeofday_trap
-        dos = getattr(self, "dos", None)
-        if observed or dos is None or dos.critical is not None:
-            fast.dos_trap = -1
-            return
-        fast.dos_trap = self._dos_trap
-        ticks = self.memory.read_dword(bda.BDA + bda.TIMER_COUNT)
-        now = self.now_datetime()
-        if self._time_cache_for != (ticks, now):
-            self._time_cache_for = (ticks, now)
-            fast.time_ticks = ticks
-            fast.time_cx, fast.time_dx = ((now.hour << 8) | now.minute,
-                                          (now.second << 8) | now.microsecond // 10_000)
-            fast.date_cx, fast.date_dx = now.year, (now.month << 8) | now.day
-            fast.date_al = (now.weekday() + 1) % 7
-
-    def _after_python(self, fast) -> None:
-        """After a Python handler inside a slice: what may C do now?"""
-        if fast.chain:
-            self._chain_after_python(fast)
-        self._permit_native_services(fast)
-
-    def _chain_after_python(self, fast) -> None:
-        """After a Python handler inside a slice: may C still run on past its end?  Only
-        for a caller of step() that waits for a time alone (_run_until_instruction); others
-        (press) test what a handler changes after every slice."""
-        if self._time_bound_steps:
-            self._prepare_chain(fast)
-        else:
-            fast.chain = 0
-
-    def _absorb_chain(self, fast) -> None:
-        """C ran slices on by itself: the clock to the start of its current one, IRQ 0's
-        request and the wait for STI as C left them, and IRQ 0 rescheduled if C raised it."""
-        self.clock.now = fast.clock_now
-        self._if_wait_at = None if fast.if_wait_at < 0 else fast.if_wait_at
-        master = self.pic.master
-        master.irr = (master.irr & ~1) | fast.irq0_pending
-        if fast.chain_fires:
-            fast.chain_fires = 0
-            self.scheduler.cancel(self._timer_event)
-            self._timer_due = fast.timer_due
-            self._timer_event = self.scheduler.at(self._timer_due, self._timer_fired)
 
     def _deliver_hardware_interrupt(self) -> None:
         if not self.cpu.interrupts_enabled:

@@ -18,132 +18,32 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from pcemu.native import layout
+from pcemu.native.layout import (FAULTS, HOOKS, LOG_BYTES, PASS_READS, PROBE_REGS,  # noqa: F401
+                                 PURE_PER_PASS, SERVICE_COUNTERS)
+
 log = logging.getLogger("pcemu.native")
 
 SOURCE = Path(__file__).with_name("fastcpu.c")
 _loaded: ctypes.CDLL | None = None
 _failed = False
 
-
-PROBE_REGS = 36            # probe_ids in fastcpu.c
-LOG_BYTES = 256            # LOG_BYTES in fastcpu.c
-PASS_READS = 8             # PASS_READS in fastcpu.c
-PURE_PER_PASS = 64         # PURE_PER_PASS in fastcpu.c
-# service_calls in fastcpu.c: the polling services C answers, in its order
-# Faults a test may inject with ``faults`` (FAULT_* in fastcpu.c), to prove that the
-# equivalence tests catch a broken acceleration.
-FAULTS = {"status_passes": 1, "pure_counters": 2, "all_calls_pure": 4, "repeats": 8,
-          "native_answers": 32, "ports_idle": 64, "regs_ignored": 128,
-          "timer_early": 256, "no_run_whole": 512}
-SERVICE_COUNTERS = 5       # SVC_KEY_POLL, SVC_TICKS, SVC_DOS_TIME, SVC_DOS_DATE, SVC_CURSOR_SHAPE
-HOOKS = 5                  # the handles pcemu_fast_install fills
+HEADER = "fast_state.h"           # written from layout.header() into the build's folder
 
 
 class FastState(ctypes.Structure):
-    """Mirror of ``struct fast_state`` in fastcpu.c (keep the two in step)."""
-    _fields_ = [
-        ("mem", ctypes.c_void_p),
-        ("on_interrupt", ctypes.c_void_p),
-        ("on_in", ctypes.c_void_p),
-        ("clock_now", ctypes.c_int64),
-        ("port_reads", ctypes.c_int64),
-        ("beam_base", ctypes.c_int64),
-        ("beam_reads", ctypes.c_int64),
-        ("frame", ctypes.c_double),
-        ("status_port", ctypes.c_int32),
-        ("scanlines", ctypes.c_int32),
-        ("visible_lines", ctypes.c_int32),
-        ("reserved", ctypes.c_int32),
-        ("native_interrupts", ctypes.c_uint64),
-        ("native_status_reads", ctypes.c_uint64),
-        ("native", ctypes.c_uint8 * 256),
-        ("int3_segment", ctypes.c_int32),
-        ("reserved2", ctypes.c_int32),
-        ("int3_passed", ctypes.c_uint64),
-        ("int3_break", ctypes.c_uint8 * 8192),
-        ("budget", ctypes.c_int64),
-        ("executed", ctypes.c_int64),
-        ("watch", ctypes.c_int64),
-        ("visit_at", ctypes.c_int64),
-        ("visit_int3", ctypes.c_uint64),
-        ("visit_native", ctypes.c_uint64),
-        ("changed", ctypes.c_int32),
-        ("visits", ctypes.c_int32),
-        ("written", ctypes.c_int32),
-        ("reserved3", ctypes.c_int32),
-        ("skipped", ctypes.c_uint64),
-        ("loops_skipped", ctypes.c_uint64),
-        ("log_address", ctypes.c_uint32 * LOG_BYTES),
-        ("log_old", ctypes.c_uint8 * LOG_BYTES),
-        ("visit_regs", ctypes.c_uint8 * (PROBE_REGS * 16)),
-        ("video_trap", ctypes.c_int64),
-        ("crtc", ctypes.c_void_p),
-        ("native_services", ctypes.c_uint64),
-        ("on_out", ctypes.c_void_p),
-        ("master_isr", ctypes.c_void_p),
-        ("native_eois", ctypes.c_uint64),
-        ("chain", ctypes.c_int32),
-        ("irq0_pending", ctypes.c_int32),
-        ("other_irr", ctypes.c_int32),
-        ("max_slice", ctypes.c_int64),
-        ("timer_due", ctypes.c_int64),
-        ("other_due", ctypes.c_int64),
-        ("ips", ctypes.c_int64),
-        ("pit_start", ctypes.c_int64),
-        ("pit_reload", ctypes.c_int64),
-        ("irq0_vector", ctypes.c_int32),
-        ("auto_eoi", ctypes.c_int32),
-        ("if_poll_slice", ctypes.c_int64),
-        ("if_wait_at", ctypes.c_int64),
-        ("chain_end", ctypes.c_int64),
-        ("slice_budget", ctypes.c_int64),
-        ("chain_instructions", ctypes.c_int64),
-        ("chain_fires", ctypes.c_uint64),
-        ("chained_slices", ctypes.c_uint64),
-        ("chain_irq0s", ctypes.c_uint64),
-        ("chain_sti_waits", ctypes.c_uint64),
-        ("master_imr", ctypes.c_void_p),
-        ("master_init", ctypes.c_void_p),
-        ("pic_native", ctypes.c_int32),
-        ("reserved5", ctypes.c_int32),
-        ("native_mask_accesses", ctypes.c_uint64),
-        ("on_skip", ctypes.c_void_p),
-        ("pure_call", ctypes.c_int32),
-        ("pass_reads", ctypes.c_int32),
-        ("pure_calls", ctypes.c_uint64),
-        ("visit_pure", ctypes.c_uint64),
-        ("pass_values", ctypes.c_uint8 * PASS_READS),
-        ("probe_began", ctypes.c_int64),
-        ("rearm_at", ctypes.c_int64),
-        ("rearms", ctypes.c_int32),
-        ("reserved6", ctypes.c_int32),
-        ("last_address", ctypes.c_int64),
-        ("keyboard_trap", ctypes.c_int64),
-        ("timeofday_trap", ctypes.c_int64),
-        ("dos_trap", ctypes.c_int64),
-        ("time_ticks", ctypes.c_int64),
-        ("time_cx", ctypes.c_uint32),
-        ("time_dx", ctypes.c_uint32),
-        ("date_cx", ctypes.c_uint32),
-        ("date_dx", ctypes.c_uint32),
-        ("date_al", ctypes.c_uint32),
-        ("reserved7", ctypes.c_int32),
-        ("service_calls", ctypes.c_uint64 * SERVICE_COUNTERS),
-        ("visit_calls", ctypes.c_uint64 * SERVICE_COUNTERS),
-        ("on_irq", ctypes.c_void_p),
-        ("irq_watch", ctypes.c_int32),
-        ("reserved8", ctypes.c_int32),
-        ("skipped_status_reads", ctypes.c_uint64),
-    ]
+    """Mirror of ``struct fast_state`` in fastcpu.c: both come from pcemu/native/layout.py,
+    and ``load`` checks every field's offset."""
+    _fields_ = layout.ctypes_fields()
 
 
-INTERRUPT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p)
-OUT_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint32,
-                                ctypes.c_void_p)
-IRQ_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_uint32)
-SKIP_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_uint32, ctypes.c_uint64)
-IN_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
-                               ctypes.c_void_p)
+# The C hooks' calls into Python (layout.CALLBACKS: the typedefs in C come from there too)
+_PROTOTYPES = {callback.py_name: callback.prototype() for callback in layout.CALLBACKS}
+INTERRUPT_CALLBACK = _PROTOTYPES["INTERRUPT_CALLBACK"]
+IN_CALLBACK = _PROTOTYPES["IN_CALLBACK"]
+OUT_CALLBACK = _PROTOTYPES["OUT_CALLBACK"]
+SKIP_CALLBACK = _PROTOTYPES["SKIP_CALLBACK"]
+IRQ_CALLBACK = _PROTOTYPES["IRQ_CALLBACK"]
 
 
 def _unicorn_paths() -> tuple[Path, Path]:
@@ -157,7 +57,7 @@ def _cache_dir() -> Path:
     return Path(base) / "pcemu"
 
 
-def _build(target: Path, include: Path, libdir: Path) -> None:
+def _build(target: Path, include: Path, libdir: Path, header: str) -> None:
     compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
     if compiler is None:
         raise OSError("no C compiler (cc or gcc) found")
@@ -166,14 +66,37 @@ def _build(target: Path, include: Path, libdir: Path) -> None:
     fd, tmp = tempfile.mkstemp(suffix=".so", dir=target.parent)
     os.close(fd)
     try:
-        subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", tmp, str(SOURCE),
-                        f"-I{include}", f"-L{libdir}", "-l:libunicorn.so.2",
-                        f"-Wl,-rpath,{libdir}", "-lm"],
-                       check=True, capture_output=True, text=True)
+        with tempfile.TemporaryDirectory(dir=target.parent) as generated:
+            Path(generated, HEADER).write_text(header)
+            subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", tmp, str(SOURCE),
+                            f"-I{generated}", f"-I{include}", f"-L{libdir}",
+                            "-l:libunicorn.so.2", f"-Wl,-rpath,{libdir}", "-lm"],
+                           check=True, capture_output=True, text=True)
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def build_library(header: str | None = None, structure=None, fields=None) -> ctypes.CDLL:
+    """Build (or find in the cache) the library for ``header`` (default: the one from
+    layout.py), open it and check it against ``structure``'s fields (default FastState):
+    an OSError names the first field out of step."""
+    header = layout.header() if header is None else header
+    include, libdir = _unicorn_paths()
+    key = hashlib.sha256(SOURCE.read_bytes() + header.encode() + str(libdir).encode())
+    target = _cache_dir() / f"fastcpu-{key.hexdigest()[:16]}.so"
+    if not target.exists():
+        _build(target, include, libdir, header)
+    lib = ctypes.CDLL(str(target))
+    lib.pcemu_field_count.restype = ctypes.c_int
+    lib.pcemu_field_count.argtypes = []
+    lib.pcemu_field_offset.restype = ctypes.c_int64
+    lib.pcemu_field_offset.argtypes = [ctypes.c_int]
+    lib.pcemu_state_size.restype = ctypes.c_int
+    layout.check_offsets(lib, FastState if structure is None else structure,
+                         layout.FIELDS if fields is None else fields)
+    return lib
 
 
 def load() -> ctypes.CDLL | None:
@@ -182,17 +105,10 @@ def load() -> ctypes.CDLL | None:
     if _loaded is not None or _failed:
         return _loaded
     try:
-        include, libdir = _unicorn_paths()
-        key = hashlib.sha256(SOURCE.read_bytes() + str(libdir).encode()).hexdigest()[:16]
-        target = _cache_dir() / f"fastcpu-{key}.so"
-        if not target.exists():
-            _build(target, include, libdir)
-        lib = ctypes.CDLL(str(target))
+        lib = build_library()
         lib.pcemu_fast_install.restype = ctypes.c_int
         lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
                                            ctypes.c_void_p]
-        if lib.pcemu_state_size() != ctypes.sizeof(FastState):
-            raise OSError("pcemu/native: FastState is out of step with fastcpu.c")
         lib.pcemu_probe_start.restype = None
         lib.pcemu_set_faults.restype = None
         lib.pcemu_set_faults.argtypes = [ctypes.c_int]

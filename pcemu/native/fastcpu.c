@@ -29,6 +29,11 @@
 #include <stdint.h>
 #include <string.h>
 #include <unicorn/unicorn.h>
+/* Generated at build time from pcemu/native/layout.py (pcemu/native/__init__.py writes
+ * it): struct fast_state, the callbacks' types, the constants shared with Python
+ * (BDA_*, FLAG_*, PIT_HZ, INSTRUCTIONS_PER_*, PROBE_REGS, LOG_BYTES, PASS_READS,
+ * PURE_PER_PASS, the SVC_* services, the FAULT_* bits, ...) and the field offset table. */
+#include "fast_state.h"
 
 /* Everything that is CPU state apart from memory: 32-bit registers (a 386
  * instruction could change only the upper halves), FLAGS, segments, x87, SSE. */
@@ -42,168 +47,18 @@ static const int probe_ids[] = {
     UC_X86_REG_XMM0, UC_X86_REG_XMM1, UC_X86_REG_XMM2, UC_X86_REG_XMM3,
     UC_X86_REG_XMM4, UC_X86_REG_XMM5, UC_X86_REG_XMM6, UC_X86_REG_XMM7, UC_X86_REG_MXCSR,
 };
-#define PROBE_REGS ((int)(sizeof(probe_ids) / sizeof(probe_ids[0])))
+_Static_assert(sizeof(probe_ids) / sizeof(probe_ids[0]) == PROBE_REGS,
+               "PROBE_REGS in pcemu/native/layout.py: the registers listed here");
 /* A probe gives up after this many instructions, or passes, without finding a loop. */
 #define PROBE_SPAN 4096
 #define PROBE_VISITS 16
-/* Pure Python calls a skipped pass may make (Python remembers as many). */
-#define PURE_PER_PASS 64
-/* Distinct bytes a pass may write (an idle pass writes the same few stack words). */
-#define LOG_BYTES 256
-/* Status-port reads an idle pass may make (a retrace wait makes one). */
-#define PASS_READS 8
 /* A probe that found no loop is armed again this many instructions later, at
  * most this many times a slice: a slice may hold several waits. */
 #define REARM_GAP 64
 #define REARMS 32
-/* service_calls: the polling services answered here (Machine.NATIVE_SERVICE_NAMES). */
-enum { SVC_KEY_POLL, SVC_TICKS, SVC_DOS_TIME, SVC_DOS_DATE, SVC_CURSOR_SHAPE, SERVICE_COUNTERS };
-
-/* Faults a test may inject (pcemu_set_faults) to prove that the equivalence tests
- * catch a broken acceleration; 0 in every real run. */
-#define FAULT_STATUS_PASSES 1     /* one status-port pass too many computed */
-#define FAULT_PURE_COUNTERS 2     /* Python not told of the pure calls skipped */
-#define FAULT_ALL_CALLS_PURE 4    /* every Python call taken as pure */
-#define FAULT_REPEATS 8           /* an instruction run again does not spoil a pass */
-#define FAULT_NATIVE_ANSWERS 32   /* the polling services answered here answer wrong */
-#define FAULT_PORTS_IDLE 64       /* any port read leaves a pass idle */
-#define FAULT_REGS_IGNORED 128    /* the probe does not compare the general registers */
-#define FAULT_TIMER_EARLY 256     /* C's next IRQ 0 comes an instruction early */
-#define FAULT_NO_RUN_WHOLE 512    /* the ROM stubs always run (a switch, not a fault) */
+/* Faults a test injects (FAULT_* bits, pcemu.native.faults); 0 in every real run. */
 static int faults;
 void pcemu_set_faults(int bits) { faults = bits; }
-
-typedef void (*intr_fallback)(uc_engine *uc, uint32_t intno, void *user);
-typedef uint32_t (*in_fallback)(uc_engine *uc, uint32_t port, int size, void *user);
-typedef void (*out_fallback)(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user);
-typedef void (*skip_fallback)(uint32_t pure_per_pass, uint64_t passes);
-typedef void (*irq_fallback)(uint32_t vector);
-
-struct fast_state {
-    uint8_t *mem;                 /* the 1 MB guest memory */
-    intr_fallback on_interrupt;   /* Python: traps, faults, watched interrupts */
-    in_fallback on_in;            /* Python: every port but the status port */
-    int64_t clock_now;            /* the machine's clock at the start of the slice */
-    int64_t port_reads;           /* INs executed in this slice */
-    int64_t beam_base;            /* BeamClock._base */
-    int64_t beam_reads;           /* BeamClock.reads */
-    double frame;                 /* instructions per video frame */
-    int32_t status_port;          /* 0x3DA, or -1: Python answers it */
-    int32_t scanlines;
-    int32_t visible_lines;
-    int32_t reserved;
-    uint64_t native_interrupts;   /* statistics */
-    uint64_t native_status_reads;
-    uint8_t native[256];          /* 1: deliver this vector here */
-    /* Statement breakpoints: a QuickBASIC program has an INT 3 before every
-     * statement.  When int3_segment >= 0, an INT 3 from that code segment is
-     * handed to Python only if the offset of the INT 3 (IP - 1) has its bit set
-     * in int3_break; the others are delivered here and counted. */
-    int32_t int3_segment;
-    int32_t reserved2;
-    uint64_t int3_passed;         /* INT 3s from int3_segment delivered here */
-    uint8_t int3_break[8192];     /* one bit per offset in int3_segment */
-    /* Counting (see the top of this file). */
-    int64_t budget;               /* instructions this slice may run */
-    int64_t executed;             /* instructions run, or skipped as idle, in this slice */
-    /* Idle-loop probe (one watched address per slice; see probe_visit). */
-    int64_t watch;                /* linear address watched, or -1 */
-    int64_t visit_at;             /* executed at the last pass through watch */
-    uint64_t visit_int3;          /* int3_passed at that pass */
-    uint64_t visit_native;        /* native_interrupts at that pass */
-    int32_t changed;              /* a port, a Python call or a log overflow since then */
-    int32_t visits;
-    int32_t written;              /* bytes in the write log */
-    int32_t reserved3;
-    uint64_t skipped;             /* statistics: instructions skipped, loops skipped */
-    uint64_t loops_skipped;
-    uint32_t log_address[LOG_BYTES];  /* each byte written since the last pass, once... */
-    uint8_t log_old[LOG_BYTES];       /* ...with its value at that pass */
-    uint8_t visit_regs[PROBE_REGS * 16];
-    /* INT 10h functions 02h, 08h and 09h in text modes, answered here exactly as
-     * bios/video.py's set_cursor_position, read_char_attr and write_char_attr
-     * answer them, when no Python listener watches services. */
-    int64_t video_trap;           /* linear address of the INT 10h ROM trap, or -1 */
-    uint8_t *crtc;                /* the video card's 6845 registers (18 bytes) */
-    uint64_t native_services;     /* services answered here */
-    out_fallback on_out;          /* Python: every OUT */
-    /* The master 8259's in-service register (pcemu/devices/pic.py keeps it in a C
-     * int): when pic_native is set (no port watcher must see them), a
-     * non-specific EOI (OUT 20h, 20h) clears its lowest bit here, as
-     * Pic8259.end_of_interrupt does, and port 21h reads and sets the mask
-     * (master_imr) unless an initialisation sequence is under way (master_init). */
-    int32_t *master_isr;
-    uint64_t native_eois;         /* statistics */
-    /* Timer chaining (see pcemu_run_slice): with ``chain`` set, a slice that ends
-     * with nothing for Python to do goes on into the next one here, raising and
-     * delivering IRQ 0 at its due time as Machine._run_slice and step would. */
-    int32_t chain;                /* 1: allowed (Python re-decides after each of its calls) */
-    int32_t irq0_pending;         /* the master's IRR bit 0... */
-    int32_t other_irr;            /* ...and its others, which C never changes */
-    int64_t max_slice;            /* machine.MAX_SLICE */
-    int64_t timer_due;            /* instruction count of the next IRQ 0, or -1 */
-    int64_t other_due;            /* the next other device event, or -1 (none) */
-    int64_t ips;                  /* instructions per virtual second */
-    int64_t pit_start;            /* channel 0, in mode 2 or 3: where its count began... */
-    int64_t pit_reload;           /* ...and its period, in PIT clocks */
-    int32_t irq0_vector;          /* the master 8259's vector base */
-    int32_t auto_eoi;             /* the master acknowledges without setting ISR */
-    int64_t if_poll_slice;        /* machine.IF_POLL_SLICE */
-    int64_t if_wait_at;           /* Machine._if_wait_at, or -1 */
-    int64_t chain_end;            /* no slice starts at or after this count (-1: any may) */
-    int64_t slice_budget;         /* out: the budget of the slice that ended last */
-    int64_t chain_instructions;   /* out: instructions of the slices run before it... */
-    uint64_t chain_fires;         /* ...and the IRQ 0s raised there */
-    uint64_t chained_slices;      /* statistics: slices run on, IRQ 0s delivered, */
-    uint64_t chain_irq0s;         /* and short slices waiting for STI */
-    uint64_t chain_sti_waits;
-    int32_t *master_imr;          /* the master 8259's mask register (a C int)... */
-    int32_t *master_init;         /* ...and its initialisation step, 0 when running */
-    int32_t pic_native;
-    int32_t reserved5;
-    uint64_t native_mask_accesses;  /* statistics */
-    /* Pure Python calls: a service that reports it changed nothing and read only
-     * what cannot change before the slice ends (Machine.pure_answer) sets
-     * pure_call; such a call does not spoil an idle pass.  When passes with pure
-     * calls are skipped, on_skip tells Python how many calls each pass made and
-     * how many passes went, so that its counters move as if they had run. */
-    skip_fallback on_skip;
-    int32_t pure_call;            /* in: set by Python during its call */
-    int32_t pass_reads;           /* status-port reads since the last pass... */
-    uint64_t pure_calls;          /* Python calls that changed nothing */
-    uint64_t visit_pure;          /* pure_calls at the last pass */
-    uint8_t pass_values[PASS_READS];  /* ...and the values they returned */
-    int64_t probe_began;          /* executed when the probe was armed */
-    int64_t rearm_at;             /* executed at which to arm a new probe, or -1 */
-    int32_t rearms;               /* probes armed in this slice */
-    int32_t reserved6;
-    int64_t last_address;         /* of the instruction before (a restarted one repeats it) */
-    /* Polling services answered here exactly as Python answers them when the answer
-     * needs no Python state (Machine._permit_native_services says where, and keeps
-     * the DOS time cache): INT 16h AH=01h/11h with an empty buffer, INT 1Ah AH=00h
-     * with no midnight flag, INT 21h AH=2Ah/2Ch from the cache for the tick count
-     * it was made for, INT 10h AH=01h with the shape already set.  Each is counted
-     * in service_calls (Python folds the counts into its own). */
-    int64_t keyboard_trap;        /* linear addresses of the ROM traps, or -1 */
-    int64_t timeofday_trap;
-    int64_t dos_trap;
-    int64_t time_ticks;           /* the tick count the cache below is for, or -1 */
-    uint32_t time_cx, time_dx;    /* INT 21h AH=2Ch's answer */
-    uint32_t date_cx, date_dx;    /* INT 21h AH=2Ah's answer... */
-    uint32_t date_al;             /* ...and its day of the week */
-    int32_t reserved7;
-    uint64_t service_calls[SERVICE_COUNTERS];
-    uint64_t visit_calls[SERVICE_COUNTERS];
-    /* With irq_watch set, on_irq hears of every IRQ 0 C delivers (before it enters
-     * the handler, with the clock at clock_now), as Python's listeners do. */
-    irq_fallback on_irq;
-    int32_t irq_watch;
-    int32_t reserved8;
-    uint64_t skipped_status_reads;  /* statistics */
-};
-
-#define FLAG_TF 0x0100
-#define FLAG_IF 0x0200
 
 /* While a probe watches: remember the value each byte had at the last pass,
  * before it is first written (the write hook and put_byte call this). */
@@ -247,7 +102,7 @@ void pcemu_deliver(uc_engine *uc, struct fast_state *s, uint32_t intno)
     uint64_t v[5] = {0, 0, 0, 0, 0};
     void *ptrs[5] = {&v[0], &v[1], &v[2], &v[3], &v[4]};
     uc_reg_read_batch(uc, ids, ptrs, 5);
-    uint32_t flags = (uint32_t)((v[0] & 0x0FD5) | 0x0002);
+    uint32_t flags = (uint32_t)((v[0] & FLAGS_286_MASK) | FLAGS_286_FIXED);
     uint32_t cs = v[1] & 0xFFFF, ip = v[2] & 0xFFFF, ss = v[3] & 0xFFFF, sp = v[4] & 0xFFFF;
     uint32_t base = ss << 4;
     put_word(s, base, sp - 2, flags);
@@ -263,14 +118,6 @@ void pcemu_deliver(uc_engine *uc, struct fast_state *s, uint32_t intno)
     uc_reg_write(uc, UC_X86_REG_CS, &new_cs);
     uc_reg_write(uc, UC_X86_REG_IP, &new_ip);
 }
-
-/* BIOS data area fields (bios/bda.py). */
-#define BDA_VIDEO_MODE 0x449
-#define BDA_COLUMNS 0x44A
-#define BDA_PAGE_SIZE 0x44C
-#define BDA_PAGE_OFFSET 0x44E
-#define BDA_CURSORS 0x450
-#define BDA_ACTIVE_PAGE 0x462
 
 static uint32_t get_word(const uint8_t *mem, uint32_t address)
 {
@@ -300,14 +147,15 @@ static void video_set_cursor(struct fast_state *s, uint32_t page, uint32_t row, 
 static int text_cursor_cell(const uint8_t *mem, uint32_t page, int64_t *cell, int64_t *page_end)
 {
     uint32_t mode = mem[BDA_VIDEO_MODE];
-    if (mode == 4 || mode == 5 || mode == 6)
+    if (VIDEO_GRAPHICS_MODE(mode))
         return 0;
     uint32_t columns = get_word(mem, BDA_COLUMNS);
     if (columns == 0)
         columns = 80;
     uint32_t cursor = get_word(mem, BDA_CURSORS + 2 * (page & 7));
     int64_t page_size = get_word(mem, BDA_PAGE_SIZE);
-    int64_t base = (mode == 7 ? 0xB0000 : 0xB8000) + (int64_t)page * page_size;
+    int64_t base = (mode == VIDEO_MONO_MODE ? VIDEO_MONO_BASE : VIDEO_COLOUR_BASE)
+                   + (int64_t)page * page_size;
     *cell = base + (int64_t)((cursor >> 8) * columns + (cursor & 0xFF)) * 2;
     *page_end = base + page_size;
     return 1;
@@ -341,14 +189,6 @@ static int video_read_cell(uc_engine *uc, struct fast_state *s, uint32_t page)
     uc_reg_write(uc, UC_X86_REG_AX, &ax);
     return 1;
 }
-
-#define FLAG_CF 0x0001
-#define FLAG_ZF 0x0040
-#define BDA_KB_HEAD 0x41A
-#define BDA_KB_TAIL 0x41C
-#define BDA_CURSOR_SHAPE 0x460
-#define BDA_TIMER_COUNT 0x46C
-#define BDA_TIMER_OVERFLOW 0x470
 
 static uint32_t get_dword(const uint8_t *mem, uint32_t address)
 {
@@ -503,7 +343,7 @@ static int native_service(uc_engine *uc, struct fast_state *s)
         ptrs[i] = &r[i];
     }
     uc_reg_read_batch(uc, (int *)trap_ids, ptrs, TRAP_REGS);
-    int64_t at = (int64_t)((((uint32_t)r[R_CS] << 4) + (((uint32_t)r[R_IP] - 2) & 0xFFFF)) & 0xFFFFF);
+    int64_t at = (int64_t)((((uint32_t)r[R_CS] << 4) + (((uint32_t)r[R_IP] - TRAP_SIZE) & 0xFFFF)) & 0xFFFFF);
     if (at == s->video_trap)
         return video_service(uc, s, r);
     if (at == s->keyboard_trap)
@@ -545,7 +385,7 @@ static int rom_service_run_whole(uc_engine *uc, struct fast_state *s, uint32_t i
     if ((v[W_FLAGS] & FLAG_TF) || !polling_answer(s, intno, (uint32_t)(v[W_AX] & 0xFFFF), &a))
         return 0;
     uint32_t base = (uint32_t)(v[W_SS] & 0xFFFF) << 4, sp = (uint32_t)(v[W_SP] & 0xFFFF);
-    uint32_t flags = (uint32_t)((v[W_FLAGS] & 0x0FD5) | 0x0002);   /* as pcemu_deliver pushes */
+    uint32_t flags = (uint32_t)((v[W_FLAGS] & FLAGS_286_MASK) | FLAGS_286_FIXED);  /* as pcemu_deliver */
     put_word(s, base, sp - 2, flags);
     put_word(s, base, sp - 4, (uint32_t)v[W_CS]);
     put_word(s, base, sp - 6, (uint32_t)v[W_IP]);
@@ -562,7 +402,7 @@ static int rom_service_run_whole(uc_engine *uc, struct fast_state *s, uint32_t i
 static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 {
     struct fast_state *s = user;
-    if (intno == 0xFE && native_service(uc, s))
+    if (intno == TRAP_VECTOR && native_service(uc, s))
         return;
     if ((intno == 0x16 || intno == 0x1A || intno == 0x21) && s->native[intno]
             && rom_service_run_whole(uc, s, intno))
@@ -598,13 +438,13 @@ static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 
 static uint32_t cga_status(struct fast_state *s)
 {
-    int64_t now = s->clock_now + s->port_reads * 3;          /* Machine._instr_now */
+    int64_t now = s->clock_now + s->port_reads * INSTRUCTIONS_PER_PORT_READ;  /* _instr_now */
     if (now != s->beam_base) {                               /* BeamClock.phase */
         s->beam_base = now;
         s->beam_reads = 0;
     }
     s->beam_reads += 1;
-    int64_t t = now + s->beam_reads * 4;
+    int64_t t = now + s->beam_reads * INSTRUCTIONS_PER_STATUS_READ;
     double phase = fmod((double)t, s->frame) / s->frame;
     double line_pos = phase * s->scanlines;                  /* CgaCard._status */
     int64_t line = (int64_t)line_pos;
@@ -634,7 +474,7 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
     }
     if (!(faults & FAULT_PORTS_IDLE))
         s->changed = 1;               /* a port's answer may depend on the time */
-    if (port == 0x21 && size == 1 && s->pic_native) {   /* Pic8259.read: the mask */
+    if (port == PIC_MASTER_DATA && size == 1 && s->pic_native) {   /* Pic8259.read: the mask */
         s->native_mask_accesses++;
         return *s->master_imr & 0xFF;
     }
@@ -823,7 +663,6 @@ void pcemu_probe_start(struct fast_state *s, int64_t address)
 
 /* PIT clock -> the first instruction count at which it has elapsed, and back
  * (Clock.instructions_for_pit and pit_clocks: floor and ceiling divisions). */
-#define PIT_HZ 1193182
 static int64_t floor_div(__int128 a, int64_t b)
 {
     __int128 q = a / b;
@@ -927,8 +766,8 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         }
         uc_reg_read_batch(uc, (int *)snap_ids, ptrs, count);
         uint64_t flags = snap[count - 1];
-        if (flags & 0xF000) {
-            flags &= ~(uint64_t)0xF000;
+        if (flags & FLAGS_IOPL_NT) {
+            flags &= ~(uint64_t)FLAGS_IOPL_NT;
             uc_reg_write(uc, UC_X86_REG_FLAGS, &flags);
             snap[count - 1] = flags;
         }
@@ -947,26 +786,19 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
     }
 }
 
-/* The size of struct fast_state, for the Python mirror's check (a different
- * PROBE_REGS or LOG_BYTES changes it too). */
-int pcemu_state_size(void)
-{
-    return (int)sizeof(struct fast_state);
-}
-
 static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, void *user)
 {
     struct fast_state *s = user;
     if (!(faults & FAULT_PORTS_IDLE))
         s->changed = 1;               /* a device took part: not an idle pass */
     if (s->pic_native && size == 1) {
-        if (port == 0x20 && (value & 0xFF) == 0x20) {
+        if (port == PIC_MASTER_COMMAND && (value & 0xFF) == PIC_NONSPECIFIC_EOI) {
             int32_t isr = *s->master_isr;
             *s->master_isr = isr & (isr - 1);
             s->native_eois++;
             return;
         }
-        if (port == 0x21 && *s->master_init == 0) {
+        if (port == PIC_MASTER_DATA && *s->master_init == 0) {
             *s->master_imr = value & 0xFF;
             s->native_mask_accesses++;
             if (s->other_irr & ~value & 0xFF)

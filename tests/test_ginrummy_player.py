@@ -4,14 +4,37 @@ traces and the differential tests are untouched by these: ``trace`` still ends w
 ``fault`` event (tests/test_ginrummy_fault.py)."""
 from __future__ import annotations
 
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import sys
+import termios
+import time
+
+import pytest
+
 from games_py.cards import Card
 from games_py.ginrummy import computer, game, rules, trace
+from games_py.ginrummy import lines as lines_
 from games_py.ginrummy.terminal import NOTICE_ROW, overflow_notice
 from tests.ginrummy_helpers import empty_table, with_hand
 from tests.test_ginrummy_fault import FAULT_CASE, SIX_SHARED, _random
-from tests.test_ginrummy_terminal import Script, run
+from tests.test_ginrummy_terminal import REPO, Script, run
 
 FAULT_START = (15, 52, 59, 45)          # Oklahoma with sound: your hand 1 overflows CONF
+
+
+def spawn_command(*args: str, rows: int = 25, columns: int = 80) -> tuple[int, int]:
+    """``python -m games_py.ginrummy ARGS`` in a new pseudo-terminal of that size."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        os.chdir(REPO)
+        os.execv(sys.executable, [sys.executable, "-m", "games_py.ginrummy", *args])
+    return pid, fd
 
 
 # -- where the original crashes, play goes on -------------------------------------------------------
@@ -52,3 +75,91 @@ def test_the_notice_stays_on_the_table_until_the_next_deal():
     s = run(Script("F2", "O", "N", "WAIT:PLAYER 1 KNOCKS"), FAULT_START)
     assert overflow_notice(6) in s.screen.row_text(NOTICE_ROW)
     assert trace.YOU == computer.shared_cards_fault(trace.YOU)["player"]
+
+
+# -- demo and --seed ---------------------------------------------------------------------------------
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from games_py.ginrummy.cli import main
+    return CliRunner().invoke(main, list(args))
+
+
+def test_a_seed_is_the_start_time_in_hundredths_after_midnight():
+    assert game.time_of_seed(0) == (0, 0, 0, 0)
+    assert game.time_of_seed(game.SEEDS - 1) == (23, 59, 59, 99)
+    assert game.time_of_seed(5717945) == FAULT_START
+    for start in ((0, 0, 0, 1), (12, 0, 0, 0), (9, 30, 0, 0), (23, 59, 59, 99)):
+        assert game.time_of_seed(game.seed_of_time(start)) == start
+    with pytest.raises(ValueError):
+        game.time_of_seed(game.SEEDS)
+
+
+def test_demo_tells_in_lines_the_game_trace_demo_plays():
+    """``demo --plain``: the computer plays both hands through the game's end, told move by
+    move; the moves are those of ``trace --demo`` with the same settings."""
+    result = _cli("demo", "--seed", "4320000", "--plain", "--variant", "cowboy")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "ginrummy: seed 4320000 (started at 12:00:00.00); replay with --seed 4320000"
+    traced = game.python_trace(game.Settings(time=(12, 0, 0, 0), variant=rules.COWBOY, demo=True), 40)
+    end = next(i for i, e in enumerate(traced) if e["event"] == "game_end")
+    told = [line for e in traced[1:end + 1] for line in lines_.describe(e)]
+    assert lines[1:] == told
+    assert told[-1].startswith(("You win the game", "I win the game"))
+    assert any(line.startswith(("You draw", "I draw")) for line in told)
+
+
+def test_demo_seed_and_time_give_the_same_game_and_the_seed_is_printed():
+    by_time = _cli("demo", "--time", "15:52:59.45", "--variant", "oklahoma").output.splitlines()
+    by_seed = _cli("demo", "--seed", "5717945", "--variant", "oklahoma").output.splitlines()
+    assert by_time == by_seed and by_seed[0].endswith("replay with --seed 5717945")
+    # the game where the original crashes: the demo plays on past it, through the game's end
+    assert any("GINRUMMY.EXE crashes here" in line for line in by_seed)
+    assert by_seed[-1].startswith(("You win the game", "I win the game"))
+    now = _cli("demo", "--games", "1").output.splitlines()
+    seed = re.search(r"--seed (\d+)$", now[0])[1]
+    assert _cli("demo", "--seed", seed).output.splitlines() == now
+    assert _cli("demo", "--seed", "1", "--time", "12:00").exit_code == 2
+    assert _cli("demo", "--seed", str(game.SEEDS)).exit_code == 2
+
+
+def test_every_command_has_help():
+    for command in ((), ("play",), ("demo",), ("trace",), ("deal",)):
+        result = _cli(*command, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.output
+    for command in ("play", "demo"):
+        text = _cli(command, "--help").output
+        assert "--seed N" in text and "--time" in text
+    assert "demo" in _cli("--help").output
+
+
+def test_demo_in_a_terminal_draws_the_table_in_demo_mode_and_ends_after_its_games():
+    pid, fd = spawn_command("demo", "--seed", "4320000", "--pace", "0")
+    output = b""
+    try:
+        code = None
+        end = time.monotonic() + 120
+        while code is None and time.monotonic() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    output += os.read(fd, 65536)
+                except OSError:
+                    pass
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                code = os.waitstatus_to_exitcode(status)
+        while select.select([fd], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+    finally:
+        os.close(fd)
+    text = output.decode("utf-8", "replace")
+    assert code == 0
+    assert "F2=PLAY" in text and "DEMO" in text and "WON THE GAME!" in text
+    assert "replay with --seed 4320000" in text and "Traceback" not in text

@@ -1,4 +1,4 @@
-"""``python -m games_py.ginrummy``: trace the Python game, or show a deal.
+"""``python -m games_py.ginrummy``: play the Python game, watch its demo, trace it, or show a deal.
 
 ``trace`` takes the same options as ``pcemu trace ginrummy`` (the options are
 defined once, here, and used by both) and writes the same format.
@@ -94,7 +94,9 @@ def write_events(events, output: Path | None) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
-    """Tommy's Gin Rummy in Python (games_py.ginrummy)."""
+    """Tommy's Gin Rummy in Python (games_py.ginrummy): play it (``play``), watch the
+    computer play both hands (``demo``), or trace a session as the original's tracer does
+    (``trace``, ``deal``).  ``--seed`` (or ``--time``) starts a game where another began."""
 
 
 @main.command("trace")
@@ -138,19 +140,100 @@ def deal_command(time_, variant: str, sound: str, display: str) -> None:
     click.echo(f"  upcard: {event['upcard']}   stock: {event['stock']} cards")
 
 
+def _start(time_, seed: int | None) -> tuple[int, int, int, int]:
+    """The start time from --time or --seed (default: now, as the original)."""
+    if time_ is not None and seed is not None:
+        raise click.UsageError("--time and --seed both give the start time; use one")
+    if seed is not None:
+        return game.time_of_seed(seed)
+    if time_ is not None:
+        return time_
+    from games_py.ginrummy.terminal import time_now
+    return time_now()
+
+
+def _say_seed(start: tuple[int, int, int, int], err: bool = False) -> None:
+    seed = game.seed_of_time(start)
+    click.echo(f"ginrummy: seed {seed} (started at {game.format_time(start)}); "
+               f"replay with --seed {seed}", err=err)
+
+
+def start_options(function: Callable) -> Callable:
+    """--time and --seed, shared by ``play`` and ``demo``."""
+    options = [
+        click.option("--time", "time_", callback=lambda c, p, v: None if v is None else _time(c, p, v),
+                     default=None, metavar="HH:MM:SS.hh",
+                     help="The time of day RANDOMIZE TIMER reads, the original's only seed "
+                          "(default: now, as the original)."),
+        click.option("--seed", type=click.IntRange(0, game.SEEDS - 1), default=None, metavar="N",
+                     help="The same as --time, as a number: the time N hundredths of a second "
+                          "after midnight (0-8639999). The seed is printed."),
+        click.option("--display", type=click.Choice(["colour", "mono"]), default="colour",
+                     show_default=True,
+                     help="Colour (CGA) or mono (MDA): the original spends random numbers on colours."),
+        click.option("--pace", type=click.FloatRange(min=0), default=None,
+                     help="The original's pauses times this (0: no pauses; default 1, "
+                          "0 for demo --plain)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
 @main.command("play")
-@click.option("--time", "time_", callback=lambda c, p, v: None if v is None else _time(c, p, v),
-              default=None, metavar="HH:MM:SS.hh",
-              help="The time of day RANDOMIZE TIMER reads (default: now, as the original).")
-@click.option("--display", type=click.Choice(["colour", "mono"]), default="colour", show_default=True,
-              help="Colour (CGA) or mono (MDA): the original spends random numbers on colours.")
+@start_options
 @click.option("--disk", default="1612", show_default=True, metavar="IMAGE",
               help="The disk #1612 image (or catalogue name) whose GINRUMMY.DOC F5 shows.")
-@click.option("--pace", type=click.FloatRange(min=0), default=1.0, show_default=True,
-              help="The original's pauses times this (0: no pauses).")
-def play_command(time_, display: str, disk: str, pace: float) -> None:
+def play_command(time_, seed, display: str, pace: float | None, disk: str) -> None:
     """Play Tommy's Gin Rummy in this terminal, as the original plays: the variant
     (S, O or C), OPEN HANDS?, then U/D to draw, 1-9, A, B to discard, Y/N to knock;
-    F1 sound, F2 demo, F5 instructions, F7 quit."""
-    from games_py.ginrummy.terminal import play_in_terminal, time_now
-    sys.exit(play_in_terminal(time_ or time_now(), colour=display == "colour", disk=disk, pace=pace))
+    F1 sound, F2 demo, F5 instructions, F7 quit, Ctrl-L repaints.  Needs a terminal of
+    80x25 or more."""
+    from games_py.ginrummy.terminal import play_in_terminal
+    start = _start(time_, seed)
+    code = play_in_terminal(start, colour=display == "colour", disk=disk,
+                            pace=1.0 if pace is None else pace)
+    if code != 2:
+        _say_seed(start)
+    sys.exit(code)
+
+
+@main.command("demo")
+@start_options
+@click.option("--variant", type=click.Choice(rules.VARIANTS), default=rules.STANDARD,
+              show_default=True, help="The answer to S, O or C: standard, Oklahoma or Space Cowboy gin.")
+@click.option("--open-hands", is_flag=True, help="Answer Y to OPEN HANDS?")
+@click.option("--sound", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="Sound (F1); it spends random numbers, so it changes the deal.")
+@click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many games the computer plays before the demo ends.")
+@click.option("--plain", is_flag=True,
+              help="Tell the game in lines of text (for pipes and screen readers); the "
+                   "default when standard output is not a terminal.")
+@click.option("--disk", default="1612", show_default=True, metavar="IMAGE",
+              help="The disk #1612 image (or catalogue name) whose GINRUMMY.DOC F5 shows.")
+def demo_command(time_, seed, display: str, pace: float | None, variant: str, open_hands: bool,
+                 sound: str, games: int, plain: bool, disk: str) -> None:
+    """Watch the computer play both hands (the original's demo mode, F2), --games games.
+
+    On a terminal the original's table is drawn and its keys work (F2 there lets you take
+    over your hand, F7 quits); with --plain, or into a pipe, each move is written as a line
+    of text.  The same --seed (or --time) and settings give the same game both ways."""
+    from games_py.ginrummy.terminal import demo_in_lines, play_in_terminal
+    start = _start(time_, seed)
+    answers = (variant, open_hands)
+    colour, loud = display == "colour", sound == "on"
+    if plain or not sys.stdout.isatty():
+        _say_seed(start)
+        try:
+            code = demo_in_lines(start, sys.stdout, colour=colour, pace=pace or 0.0, sound=loud,
+                                 answers=answers, games=games)
+        except BrokenPipeError:                    # e.g. piped into `head`
+            sys.stderr.close()
+            code = 0
+        sys.exit(code)
+    code = play_in_terminal(start, colour=colour, disk=disk, pace=1.0 if pace is None else pace,
+                            demo=True, sound=loud, answers=answers, games=games, command="demo")
+    if code != 2:
+        _say_seed(start)
+    sys.exit(code)

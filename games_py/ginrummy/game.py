@@ -35,6 +35,24 @@ def format_time(time: tuple[int, int, int, int]) -> str:
     return "{:02d}:{:02d}:{:02d}.{:02d}".format(*time)
 
 
+SEEDS = 24 * 60 * 60 * 100          # --seed N: the time of day N hundredths after midnight
+
+
+def time_of_seed(seed: int) -> tuple[int, int, int, int]:
+    """``--seed N``: the original's only seed is the time of day RANDOMIZE TIMER reads, so a
+    seed is that time in hundredths of a second after midnight (0 .. 8639999)."""
+    if not 0 <= seed < SEEDS:
+        raise ValueError(f"a seed is 0 to {SEEDS - 1} (hundredths of a second after midnight), "
+                         f"not {seed}")
+    seconds, hundredths = divmod(seed, 100)
+    return seconds // 3600, seconds // 60 % 60, seconds % 60, hundredths
+
+
+def seed_of_time(time: tuple[int, int, int, int]) -> int:
+    h, m, s, hs = time
+    return ((h * 60 + m) * 60 + s) * 100 + hs
+
+
 def player_name(number: int) -> str:
     return YOU if number == original.YOU else COMPUTER
 

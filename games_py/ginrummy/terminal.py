@@ -89,8 +89,13 @@ class Session:
     def __init__(self, keyboard: Keyboard, display: Display, start: tuple[int, int, int, int], *,
                  colour: bool = True, disk: str | None = "1612", pace: float = 1.0,
                  clock: Callable[[], float] = _time.monotonic,
-                 wall: Callable[[], str] | None = None) -> None:
+                 wall: Callable[[], str] | None = None, demo: bool = False, sound: bool = True,
+                 answers: tuple[str, bool] | None = None, games: int | None = None) -> None:
+        """``demo``: demo mode from the start (as F2 at the first question); ``answers``:
+        the variant and OPEN HANDS? answered by these instead of keys (``demo``);
+        ``games``: leave after that many games (None: play on until F7, Y)."""
         self.keyboard, self.display = keyboard, display
+        self.answers, self.games_to_play = answers, games
         self.start, self.colour, self.disk, self.pace = start, colour, disk, pace
         self.clock = clock
         self.wall = wall or self._time_of_day
@@ -99,7 +104,7 @@ class Session:
             keyboard.idle = self.tick                   # the clock goes on while a prompt waits
         self.screen = Screen()
         self.random = _MessageRandom(original.OriginalRandom.seeded(start, colour), self._on_message)
-        self.sound, self.demo = True, False
+        self.sound, self.demo = sound, demo
         self.variant, self.open_hands = rules.STANDARD, False
         self.meld_arrays = computer.MeldArrays()        # S() and SL() live as long as the program
         self.frame = ts.Frame()
@@ -332,6 +337,8 @@ class Session:
                 dealer = next_dealer
                 if game_over:
                     break
+            if self.games_to_play is not None and match.game >= self.games_to_play:
+                raise Quit
             match.game += 1
             match.hand = 0
             match.scores = {YOU_NAME: 0, COMPUTER_NAME: 0}
@@ -342,12 +349,18 @@ class Session:
         """Lines 1260 and 1550: the variant, then OPEN HANDS? (hot keys work here too)."""
         self.screen.put(4, 0, VARIANT_PROMPT, 0x0E)
         self.show()
-        key = self.prompt_key_at_start(VARIANT_KEYS)
+        if self.answers is not None:
+            key = next(k for k, (v, _n) in VARIANT_KEYS.items() if v == self.answers[0])
+        else:
+            key = self.prompt_key_at_start(VARIANT_KEYS)
         self.variant, name = VARIANT_KEYS[key]
         self.screen.put(4, len(VARIANT_PROMPT) + 1, name, 0x0E)
         self.screen.put(5, 0, OPEN_HANDS_PROMPT, 0x0C)
         self.show()
-        key = self.prompt_key_at_start({"Y": 1, "N": 1})
+        if self.answers is not None:
+            key = "Y" if self.answers[1] else "N"
+        else:
+            key = self.prompt_key_at_start({"Y": 1, "N": 1})
         self.open_hands = key == "Y"
         self.screen.put(5, len(OPEN_HANDS_PROMPT), key, 0x0C)
         self.show()
@@ -469,24 +482,42 @@ def time_now() -> tuple[int, int, int, int]:
 
 
 def play_in_terminal(start: tuple[int, int, int, int], *, colour: bool = True,
-                     disk: str | None = "1612", pace: float = 1.0) -> int:
-    """``python -m games_py.ginrummy play``: the game on this terminal until F7, Y."""
+                     disk: str | None = "1612", pace: float = 1.0, demo: bool = False,
+                     sound: bool = True, answers: tuple[str, bool] | None = None,
+                     games: int | None = None, command: str = "play") -> int:
+    """``python -m games_py.ginrummy play`` (and ``demo`` on a terminal): the game on this
+    terminal until F7, Y (or ``games`` games)."""
     import sys
 
     from games_py.ginrummy.tty_io import AnsiDisplay, TerminalKeyboard
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        sys.stderr.write("ginrummy play: the game needs a terminal (keys one at a time and an "
+        sys.stderr.write(f"ginrummy {command}: the game needs a terminal (keys one at a time and an "
                          "80x25 screen); stdin or stdout is not one\n")
         return 2
     import os
     columns, rows = os.get_terminal_size(sys.stdout.fileno())
     if columns < 80 or rows < 25:
-        sys.stderr.write(f"ginrummy play: the screen is 80x25, this terminal is {columns}x{rows}; "
+        sys.stderr.write(f"ginrummy {command}: the screen is 80x25, this terminal is {columns}x{rows}; "
                          "make it larger\n")
         return 2
     try:
         with TerminalKeyboard() as keyboard, AnsiDisplay(mono=not colour) as display:
-            Session(keyboard, display, start, colour=colour, disk=disk, pace=pace).run()
+            Session(keyboard, display, start, colour=colour, disk=disk, pace=pace, demo=demo,
+                    sound=sound, answers=answers, games=games).run()
     except KeyboardInterrupt:                  # Ctrl-C: the terminal is restored, no traceback
         return 130
+    return 0
+
+
+def demo_in_lines(start: tuple[int, int, int, int], out, *, colour: bool = True, pace: float = 0.0,
+                  sound: bool = True, answers: tuple[str, bool], games: int = 1) -> int:
+    """``demo --plain`` (and ``demo`` into a pipe): the computer plays both hands for
+    ``games`` games, told in sentences (games_py.ginrummy.lines)."""
+    from games_py.ginrummy.lines import LineDisplay, NoKeys
+    display = LineDisplay(out)
+    session = Session(NoKeys(), display, start, colour=colour, disk=None, pace=pace, demo=True,
+                      sound=sound, answers=answers, games=games)
+    display.session = session
+    session.run()
+    display.show()
     return 0

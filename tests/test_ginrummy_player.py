@@ -19,10 +19,10 @@ import pytest
 from games_py.cards import Card
 from games_py.ginrummy import computer, game, rules, trace
 from games_py.ginrummy import lines as lines_
-from games_py.ginrummy.terminal import NOTICE_ROW, overflow_notice
+from games_py.ginrummy.terminal import NOTICE_ROW, Session, overflow_notice
 from tests.ginrummy_helpers import empty_table, with_hand
 from tests.test_ginrummy_fault import FAULT_CASE, SIX_SHARED, _random
-from tests.test_ginrummy_terminal import REPO, Script, run
+from tests.test_ginrummy_terminal import REPO, Script, read_screen, run
 
 FAULT_START = (15, 52, 59, 45)          # Oklahoma with sound: your hand 1 overflows CONF
 
@@ -163,3 +163,147 @@ def test_demo_in_a_terminal_draws_the_table_in_demo_mode_and_ends_after_its_game
     assert code == 0
     assert "F2=PLAY" in text and "DEMO" in text and "WON THE GAME!" in text
     assert "replay with --seed 4320000" in text and "Traceback" not in text
+
+
+# -- the repaint: after a resize, on Ctrl-L, and at a terminal too small ----------------------------
+class Terminal:
+    """The output of a game in a pseudo-terminal, read as a terminal shows it."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd, self.raw = pid, fd, b""
+
+    def read(self, seconds: float = 0.3) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select.select([self.fd], [], [], 0.05)[0]:
+                try:
+                    self.raw += os.read(self.fd, 65536)
+                except OSError:
+                    return
+
+    def since(self, mark: int) -> str:
+        return self.raw[mark:].decode("utf-8", "replace")
+
+    def screen(self) -> list[str]:
+        return read_screen(self.raw.decode("utf-8", "replace"))
+
+    def until(self, text: str, seconds: float = 30.0, mark: int = 0) -> None:
+        end = time.monotonic() + seconds
+        while text not in self.since(mark) if mark else text not in "\n".join(self.screen()):
+            if time.monotonic() > end:
+                raise AssertionError(f"{text!r} not shown:\n" + "\n".join(self.screen()))
+            self.read(0.1)
+
+    def resize(self, columns: int, rows: int) -> None:
+        """As a terminal window does: the size changes and the game gets SIGWINCH."""
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+    def close(self) -> None:
+        try:
+            os.kill(self.pid, 9)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        os.close(self.fd)
+
+
+def _table_rows(screen: list[str]) -> list[str]:
+    """The screen without the clock (rows 0-2 from column 70), which goes on."""
+    return [row[:70] if r < 3 else row for r, row in enumerate(screen)]
+
+
+def _play_a_few_moves(term: Terminal) -> None:
+    term.until("COWBOY GIN?")
+    os.write(term.fd, b"s")
+    term.until("OPEN HANDS?")
+    os.write(term.fd, b"n")
+    for _ in range(3):                                  # three turns: draw, discard
+        term.until("DRAW FROM UPCARD (U) OR DECK (D)?")
+        mark = len(term.raw)
+        os.write(term.fd, b"d")
+        term.until("DISCARD WHICH CARD", mark=mark)
+        mark = len(term.raw)
+        os.write(term.fd, b"b")
+        term.until("DRAW FROM", mark=mark)
+    term.read(0.5)
+
+
+def test_a_resize_to_60x20_says_it_needs_80x25_and_back_at_100x32_the_table_is_whole():
+    term = Terminal(*spawn_command("play", "--seed", "4320000", "--pace", "0", columns=100, rows=32))
+    try:
+        _play_a_few_moves(term)
+        before = term.screen()
+        assert "DRAW FROM UPCARD (U) OR DECK (D)?" in before[17] and "TURN:" in before[19]
+        mark = len(term.raw)
+        term.resize(60, 20)
+        term.until("needs a terminal of at least 80x25", mark=mark)
+        small = term.since(mark)
+        assert "is 60x20." in small and "\x1b[2J" in small
+        assert "GIN RUMMY" not in small.split("80x25")[-1]  # no table drawn over it
+        mark = len(term.raw)
+        term.resize(100, 32)
+        term.until("F7=QUIT", mark=mark)
+        term.read(0.5)
+        again = term.since(mark)
+        assert again.startswith("\x1b[0m\x1b[2J") or "\x1b[2J" in again   # cleared, then all rows
+        assert _table_rows(read_screen(again)) == _table_rows(before)
+        assert _table_rows(term.screen()) == _table_rows(before)
+        os.write(term.fd, b"d")                         # and the game goes on
+        term.until("DISCARD WHICH CARD", mark=len(term.raw))
+    finally:
+        term.close()
+
+
+def test_ctrl_l_repaints_the_whole_table():
+    term = Terminal(*spawn_command("play", "--seed", "4320000", "--pace", "0"))
+    try:
+        _play_a_few_moves(term)
+        before = term.screen()
+        mark = len(term.raw)
+        os.write(term.fd, b"\x0c")
+        term.until("F7=QUIT", mark=mark)
+        term.read(0.3)
+        assert _table_rows(read_screen(term.since(mark))) == _table_rows(before)
+    finally:
+        term.close()
+
+
+def test_the_session_repaints_on_resize_and_ctrl_l_and_waits_while_too_small():
+    """Without a terminal: the keys RESIZE and CTRL-L make the display repaint; while it is
+    too small the game waits for it to grow (other keys are not taken)."""
+    from games_py.ginrummy.screen import Screen
+    sizes = [(80, 25)]
+
+    class Display:
+        def __init__(self) -> None:
+            self.repaints, self.shown = 0, 0
+
+        def show(self, screen: Screen) -> None:
+            self.shown += 1
+
+        def repaint(self, screen: Screen) -> None:
+            self.repaints += 1
+
+        def fits(self) -> bool:
+            return sizes[-1] >= (80, 25)
+
+    class Keys(Script):
+        def key(self, timeout):
+            if self.keys and self.keys[0] == "GROW" and timeout is None:
+                self.keys.pop(0)
+                sizes.append((100, 32))
+                return "RESIZE"
+            if self.keys and self.keys[0] == "SHRINK" and timeout is None:
+                self.keys.pop(0)
+                sizes.append((60, 20))
+                return "RESIZE"
+            return super().key(timeout)
+
+    keys = Keys("S", "N", "WAIT:DRAW FROM", "CTRL-L", "SHRINK", "U", "GROW", "D", "WAIT:DISCARD")
+    display = Display()
+    s = Session(keys, display, (12, 0, 0, 0), pace=0, clock=lambda: 0.0, wall=lambda: "00:00:00")
+    keys.session = s
+    s.run()
+    assert display.repaints == 3          # Ctrl-L, the shrink, the growth
+    draws = [e for e in s.events if e["event"] == "draw"]
+    assert len(draws) == 1 and draws[0]["from"] == "deck"     # U, typed while small, was not taken

@@ -38,6 +38,7 @@ VARIANT_KEYS = {"S": (rules.STANDARD, "STANDARD"), "O": (rules.OKLAHOMA, "OKLAHO
                 "C": (rules.COWBOY, "SPACE COWBOY")}
 OPEN_HANDS_PROMPT = "OPEN HANDS? "
 HOT_KEYS = ("F1", "F2", "F5", "F7")
+REPAINT_KEYS = ("RESIZE", "CTRL-L")      # tty_io: the terminal resized (SIGWINCH), Ctrl-L
 
 NOTICE_ROW, NOTICE_COLOUR = 16, 0x0F     # a row the original leaves empty during a hand
 
@@ -207,10 +208,37 @@ class Session:
 
     # -- keys ---------------------------------------------------------------------------------
     def _key(self, timeout: float | None) -> str | None:
+        """The next key (None: ``timeout`` passed).  A resize of the terminal and Ctrl-L
+        repaint the whole screen and come back as keys nobody accepts; while the terminal
+        is smaller than 80x25 the game waits (F7 then Y still quits)."""
         try:
-            return self.keyboard.key(timeout)
+            key = self.keyboard.key(timeout)
         except EOFError:
             raise Quit from None
+        if key in REPAINT_KEYS:
+            self.repaint()
+            while not self._fits():
+                try:
+                    waiting = self.keyboard.key(None)
+                except EOFError:
+                    raise Quit from None
+                if waiting == "F7":
+                    self.ask_quit()
+                elif waiting in REPAINT_KEYS:
+                    self.repaint()
+        return key
+
+    def _fits(self) -> bool:
+        fits = getattr(self.display, "fits", None)
+        return fits() if fits is not None else True
+
+    def repaint(self) -> None:
+        """The whole screen again (after a resize, or Ctrl-L)."""
+        repaint = getattr(self.display, "repaint", None)
+        if repaint is not None:
+            repaint(self.screen)
+        else:
+            self.display.show(self.screen)
 
     def prompt_key(self) -> str:
         """A key at a prompt; hot keys are served first (F2 turning demo on takes over)."""

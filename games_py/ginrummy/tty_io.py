@@ -4,17 +4,23 @@ The terminal is put in cbreak mode (keys arrive one at a time, unechoed) and
 restored on exit.  Function keys arrive as escape sequences; those of xterm, the
 Linux console and VT100s are understood.  The screen is written with
 ``screen.ansi_frame``, only the rows that changed.
+
+A change of the terminal's size (SIGWINCH) arrives as the key ``RESIZE`` and
+Ctrl-L as ``CTRL-L``; the session answers both with ``AnsiDisplay.repaint``,
+which writes the whole screen again, or, on a terminal smaller than 80x25, says
+plainly that the game needs 80x25 until the terminal grows back.
 """
 from __future__ import annotations
 
 import os
 import select
+import signal
 import sys
 import termios
 import tty
-from typing import IO
+from typing import IO, Callable
 
-from games_py.ginrummy.screen import Screen, ansi_frame
+from games_py.ginrummy.screen import COLUMNS, ROWS, Screen, ansi_frame
 
 SEQUENCES = {
     "\x1bOP": "F1", "\x1b[11~": "F1", "\x1b[[A": "F1",
@@ -25,6 +31,7 @@ SEQUENCES = {
     "\x1b[17~": "F6", "\x1b[18~": "F7", "\x1b[19~": "F8", "\x1b[20~": "F9", "\x1b[21~": "F10",
 }
 ESCAPE_WAIT = 0.05          # a lone ESC: nothing follows within this time
+RESIZE = "RESIZE"           # the terminal changed its size (SIGWINCH)
 
 
 def key_name(text: str) -> str | None:
@@ -36,6 +43,8 @@ def key_name(text: str) -> str | None:
         return "ESC"
     if text in ("\r", "\n"):
         return "ENTER"
+    if text == "\x0c":
+        return "CTRL-L"
     if len(text) == 1 and (text.isprintable() or text == " "):
         return text.upper()
     return None
@@ -47,6 +56,9 @@ class TerminalKeyboard:
     def __init__(self, stream: IO[str] | None = None) -> None:
         self.fd = (stream or sys.stdin).fileno()
         self._saved = None
+        self._old_winch = None
+        self._wake_read, self._wake_write = os.pipe()     # SIGWINCH wakes the key wait
+        os.set_blocking(self._wake_write, False)
         self.idle = None            # called about once a second while a key is awaited
 
     IDLE_EVERY = 1.0
@@ -55,16 +67,32 @@ class TerminalKeyboard:
         if os.isatty(self.fd):
             self._saved = termios.tcgetattr(self.fd)
             tty.setcbreak(self.fd)
+        self._old_winch = signal.signal(signal.SIGWINCH, self._resized)
         return self
 
     def __exit__(self, *_exc) -> None:
         if self._saved is not None:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+        signal.signal(signal.SIGWINCH, self._old_winch or signal.SIG_DFL)
+        os.close(self._wake_read)
+        os.close(self._wake_write)
 
-    def _read(self, timeout: float | None) -> str | None:
-        ready, _, _ = select.select([self.fd], [], [], timeout)
+    def _resized(self, _signum, _frame) -> None:
+        try:
+            os.write(self._wake_write, b"w")
+        except OSError:              # the pipe is full: a resize is already pending
+            pass
+
+    def _read(self, timeout: float | None, wake: bool = True) -> str | None:
+        """One character, RESIZE (when ``wake``) or None after ``timeout`` seconds."""
+        watched = [self._wake_read, self.fd] if wake else [self.fd]
+        ready, _, _ = select.select(watched, [], [], timeout)
         if not ready:
             return None
+        if self._wake_read in ready:
+            while select.select([self._wake_read], [], [], 0)[0]:   # one RESIZE for them all
+                os.read(self._wake_read, 64)
+            return RESIZE
         data = os.read(self.fd, 1)
         if not data:
             raise EOFError
@@ -81,10 +109,12 @@ class TerminalKeyboard:
                 first = self._read(timeout)
             if first is None:
                 return None
+            if first == RESIZE:
+                return RESIZE
             text = first
             if first == "\x1b":
                 while True:
-                    more = self._read(ESCAPE_WAIT)
+                    more = self._read(ESCAPE_WAIT, wake=False)   # a resize waits its turn
                     if more is None:
                         break
                     text += more
@@ -95,24 +125,50 @@ class TerminalKeyboard:
                 return name
 
 
-class AnsiDisplay:
-    """Draws the screen on a terminal, changed rows only."""
+def too_small_text(columns: int, rows: int) -> list[str]:
+    """What a terminal smaller than the game's screen shows instead, in lines that fit it."""
+    words = (f"Tommy's Gin Rummy needs a terminal of at least {COLUMNS}x{ROWS}; this one is "
+             f"{columns}x{rows}. Make it larger and the table comes back. "
+             "(F7 then Y quits.)").split()
+    width = max(columns, 10)
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines[:max(rows, 1)]
 
-    def __init__(self, out: IO[str] | None = None, mono: bool = False) -> None:
+
+class AnsiDisplay:
+    """Draws the screen on a terminal, changed rows only; ``repaint`` draws all of it again.
+    On a terminal smaller than 80x25 it shows ``too_small_text`` instead of the table."""
+
+    def __init__(self, out: IO[str] | None = None, mono: bool = False,
+                 size: Callable[[], tuple[int, int]] | None = None) -> None:
         self.out = out or sys.stdout
         self.mono = mono
+        self.size = size or self._terminal_size
         self._shown: Screen | None = None
+        self.too_small: tuple[int, int] | None = None     # the size the notice was written for
+
+    def _terminal_size(self) -> tuple[int, int]:
+        try:
+            size = os.get_terminal_size(self.out.fileno())
+        except (OSError, ValueError, AttributeError):
+            return COLUMNS, ROWS
+        return size.columns, size.lines
 
     def __enter__(self) -> "AnsiDisplay":
-        self.out.write("\x1b[?25l")              # no cursor over the cards
+        self._write("\x1b[?25l")              # no cursor over the cards
         return self
 
     def __exit__(self, *_exc) -> None:
-        self.out.write("\x1b[0m\x1b[?25h\x1b[26;1H\n")
-        self.out.flush()
+        self._write("\x1b[0m\x1b[?25h\x1b[26;1H\n")
 
-    def show(self, screen: Screen) -> None:
-        text = ansi_frame(screen, self._shown, self.mono)
+    def _write(self, text: str) -> None:
         raw = getattr(self.out, "buffer", None)
         if raw is not None:             # UTF-8 whatever the locale says (the cards' suits)
             self.out.flush()
@@ -121,4 +177,31 @@ class AnsiDisplay:
         else:
             self.out.write(text)
             self.out.flush()
+
+    def fits(self) -> bool:
+        """Whether the terminal holds the screen; if not, the notice is on it."""
+        columns, rows = self.size()
+        if columns >= COLUMNS and rows >= ROWS:
+            if self.too_small is not None:      # grown back: everything again
+                self.too_small, self._shown = None, None
+            return True
+        if self.too_small != (columns, rows):
+            self.too_small = (columns, rows)
+            self._shown = None
+            self._write("\x1b[0m\x1b[2J" + "".join(
+                f"\x1b[{r};1H{line}" for r, line in enumerate(too_small_text(columns, rows), 1)))
+        return False
+
+    def show(self, screen: Screen) -> None:
+        if not self.fits():
+            return
+        self._write(ansi_frame(screen, self._shown, self.mono))
         self._shown = screen.copy()
+
+    def repaint(self, screen: Screen) -> None:
+        """After a resize or Ctrl-L: the whole screen, from a cleared terminal (or the
+        notice again, when the terminal is still too small)."""
+        self._shown = None
+        if self.too_small is not None:
+            self.too_small = (-1, -1)
+        self.show(screen)

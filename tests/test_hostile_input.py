@@ -281,6 +281,7 @@ def recorded_with_folder(tmp_path):
 def test_replay_never_opens_a_folder_the_session_names(tmp_path):
     import shutil
     folder, session = recorded_with_folder(tmp_path)
+    assert set(session.host_dirs[0].files) == {"IN.TXT"}        # record: the link out not followed
     (folder / "OUT.TXT").unlink()
     path = session.save(tmp_path / "run.session")
     refused = pcemu("replay", path)

@@ -515,6 +515,10 @@ def test_disasm_of_an_impossible_header_is_a_message(tmp_path):
     exe = tmp_path / "HUGE.EXE"
     exe.write_bytes(bytes(header) + bytes(200))
     assert "corrupt header" in one_line_error(pcemu("disasm", exe, "--names"))
+    if Path("/dev/zero").exists():                    # endless input: refused after 16 MB
+        assert "larger than 16 MB" in one_line_error(pcemu("disasm", "/dev/zero", "--names"))
+        endless = pcemu("exe-info", "/dev/zero")
+        assert endless.exit_code != 0 and "larger than 16 MB" in endless.output
 
 
 def test_the_security_contract_names_tests_that_exist():

@@ -59,12 +59,18 @@ def analyse(data: bytes) -> ExeReport:
     return report
 
 
+MAX_PROGRAM = 16 * 1024 * 1024     # bytes: more than any DOS program (the MZ format stops at 1 MB)
+
+
 def analyse_file(path: str | Path) -> ExeReport:
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_PROGRAM + 1)
     except OSError as exc:
         raise ExeError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if len(data) > MAX_PROGRAM:
+        raise ExeError(f"larger than {MAX_PROGRAM // 2**20} MB: not a DOS program")
     return analyse(data)
 
 

@@ -171,3 +171,35 @@ def test_missing_folder_is_reported(tmp_path):
     done = cli("play", "--dir", str(tmp_path / "nowhere"))
     assert done.returncode == 2 and "is not a folder" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
+
+
+# --- yes/no questions (issue 22) --------------------------------------------------
+
+def test_play_another_game_takes_only_yes_or_no(monkeypatch, tmp_path):
+    """"Play another game? (Y/N)": x (or anything but Y, YES, N, NO) asks again; N goes
+    back to the title screen, Y plays another game."""
+    import random
+
+    from games_py.cribbage import rules
+    from games_py.cribbage.terminal import Console, CribbageApp
+    out = io.StringIO()
+    console = Console(io.StringIO("x\n\nmaybe\nyes\nX\nn\n"), out)
+    app = CribbageApp(console, tmp_path, random.Random(1))
+    games = []
+
+    def play_one():
+        games.append(1)
+        return rules.Result(winner=0, scores=(121, 90), skunk=False, wins=1)
+    monkeypatch.setattr(app, "play_one", play_one)
+    app.play_games()
+    text = out.getvalue()
+    assert len(games) == 2                                  # "yes" played a second game
+    assert text.count("Play another game? (Y/N) ") == 6     # x, "", maybe, yes | X, n
+    assert text.count("Please answer Y (yes) or N (no).") == 4
+
+
+def test_quit_this_game_takes_only_yes_or_no(monkeypatch, capsys, tmp_path):
+    code, out = run(monkeypatch, capsys, ["play", "--seed", "3", "--dir", str(tmp_path)],
+                    "b\nq\nx\nn\nq\ny\nq\n")
+    assert out.count("Quit this game? (Y/N) ") == 3
+    assert "Please answer Y (yes) or N (no)." in out and "Game abandoned" in out

@@ -47,6 +47,17 @@ class Console:
             raise EndOfInput
         return line.rstrip("\r\n")
 
+    def yes_no(self, prompt: str) -> bool:
+        """A Y/N question: Y or YES is yes, N or NO is no (any case); anything else is
+        asked again, so a slip of the finger decides nothing."""
+        while True:
+            answer = self.ask(prompt).strip().upper()
+            if answer in ("Y", "YES"):
+                return True
+            if answer in ("N", "NO"):
+                return False
+            self.say("Please answer Y (yes) or N (no).")
+
     def can_show(self, text: str) -> bool:
         try:
             text.encode(self.out.encoding or "ascii")
@@ -199,8 +210,7 @@ class CribbageApp:
                 self.console.say("Game abandoned (not counted in the statistics).")
                 return
             self.record(result)
-            again = self.console.ask("Play another game? (Y/N) ").strip().upper()
-            if again != "Y":
+            if not self.console.yes_no("Play another game? (Y/N) "):
                 return
 
     def play_one(self) -> rules.Result:
@@ -241,7 +251,7 @@ class CribbageApp:
                 self.console.say(f"Hint: {self.describe_action(suggest(view))}.")
                 continue
             if key == "Q":
-                if self.console.ask("Quit this game? (Y/N) ").strip().upper() == "Y":
+                if self.console.yes_no("Quit this game? (Y/N) "):
                     raise QuitGame
                 continue
             try:

@@ -827,3 +827,40 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
         err = uc_hook_add(uc, &handles[4], UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
     return err;
 }
+
+/* ---- Test entry points: tests/test_native_contract.py only, never the machine. -----
+ * Each reaches one static function that mirrors Python, so that the test can compare
+ * the two on the same inputs. */
+uint32_t pcemu_test_cga_status(struct fast_state *s) { return cga_status(s); }
+int64_t pcemu_test_next_timer_due(const struct fast_state *s, int64_t now)
+{
+    return next_timer_due(s, now);
+}
+void pcemu_test_video_set_cursor(struct fast_state *s, uint32_t page, uint32_t row, uint32_t col)
+{
+    video_set_cursor(s, page, row, col);
+}
+int pcemu_test_text_cursor_cell(const struct fast_state *s, uint32_t page, int64_t *cell,
+                                int64_t *page_end)
+{
+    return text_cursor_cell(s->mem, page, cell, page_end);
+}
+int pcemu_test_video_write_cells(struct fast_state *s, uint32_t page, uint32_t ch, uint32_t attr,
+                                 int64_t count)
+{
+    return video_write_cells(s, page, ch, attr, count);
+}
+int pcemu_test_video_read_cell(uc_engine *uc, struct fast_state *s, uint32_t page)
+{
+    return video_read_cell(uc, s, page);
+}
+int pcemu_test_native_service(uc_engine *uc, struct fast_state *s) { return native_service(uc, s); }
+uint32_t pcemu_test_port_in(uc_engine *uc, struct fast_state *s, uint32_t port, int size)
+{
+    return hook_in(uc, port, size, s);
+}
+void pcemu_test_port_out(uc_engine *uc, struct fast_state *s, uint32_t port, int size,
+                         uint32_t value)
+{
+    hook_out(uc, port, size, value, s);
+}

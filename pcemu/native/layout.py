@@ -43,8 +43,7 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "ports_idle": 64,        # any port read leaves a pass idle
           "regs_ignored": 128,     # the probe does not compare the general registers
           "timer_early": 256,      # C's next IRQ 0 comes an instruction early
-          "no_run_whole": 512,     # the ROM stubs always run (a switch, not a fault)
-          "no_carry": 1024}        # no probe goes on into the next slice (a switch)
+          "no_run_whole": 512}     # the ROM stubs always run (a switch, not a fault)
 
 
 def _graphics_modes() -> tuple[int, ...]:

@@ -566,9 +566,14 @@ class Machine:
             # loop whose length divides the slice, caught each time with IF clear, e.g. in a
             # service's stub) runs a single instruction instead, so the next end falls
             # elsewhere and the IRQ is taken once IF is set, as the CPU would take it.
+            # A jump to itself with IF clear never sets IF again: whole slices there change
+            # nothing but the clock, which slices of one instruction would move as far.
             here = self.cpu.linear_ip
-            budget = min(budget, 1 if here == self._if_wait_at else IF_POLL_SLICE)
-            self._if_wait_at = here
+            if self._jumps_to_itself(here):
+                self._if_wait_at = None
+            else:
+                budget = min(budget, 1 if here == self._if_wait_at else IF_POLL_SLICE)
+                self._if_wait_at = here
         else:
             self._if_wait_at = None
         cpu = self.cpu
@@ -580,6 +585,14 @@ class Machine:
             self._run_slice(cpu, budget)
         finally:
             cpu.forget_snapshot()
+
+    def _jumps_to_itself(self, at: int) -> bool:
+        """JMP $ (short or near) at linear address ``at``."""
+        mem = self.memory
+        first = mem[at]
+        if first == 0xEB:
+            return mem[(at + 1) & 0xFFFFF] == 0xFE
+        return first == 0xE9 and mem[(at + 1) & 0xFFFFF] == 0xFD and mem[(at + 2) & 0xFFFFF] == 0xFF
 
     def _run_slice(self, cpu: Cpu, budget: int) -> None:
         clock = self.clock

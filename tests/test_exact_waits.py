@@ -363,3 +363,31 @@ def test_the_inexact_idle_skip_is_opt_in_and_changes_what_programs_count(program
     skipping.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
     counted = int(skipping.screen_text().split("KEYPOLLS")[-1].split()[0], 16)
     assert counted < int(exact["printed"], 16) // 10
+
+
+@needs_native
+def test_a_jump_to_itself_with_interrupts_off_runs_in_whole_slices(programs, tmp_path):
+    """CLI; JMP $ hangs an AT for good (issue 18: `--ticks` must still bound the run).
+    No pass can set IF again, so the machine runs it in whole slices, not one
+    instruction at a time, on both machines, with the same clock and state."""
+    folder = com_program(tmp_path, "CLILOOP.COM", "cli\nspin:\njmp spin\n")
+
+    def run(accelerate: bool) -> tuple:
+        m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
+        m.type("C:{ENTER}CLILOOP")
+        m.press([0x1C])                           # Enter's make code (its break would wait for good)
+        steps = 0
+        step = m.step
+
+        def counted() -> None:
+            nonlocal steps
+            steps += 1
+            step()
+        m.step = counted
+        m.run(18.2065)                            # a second of virtual time
+        assert m.memory[m.cpu.linear_ip] == 0xEB and not m.cpu.interrupts_enabled  # spinning
+        return steps, m.clock.now, m.state_hash(), m.cpu.linear_ip
+
+    fast, reference = run(True), run(False)
+    assert fast[1:] == reference[1:]
+    assert reference[0] < 200 and fast[0] < 200   # a second is about 60 slices, not 1.2 million

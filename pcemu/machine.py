@@ -692,6 +692,10 @@ class Machine:
         deadline = self.clock.now + self.clock.instructions_for_ticks(max_ticks)
         while not self.kbc.idle():
             if self.clock.now >= deadline:
+                if not self.cpu.interrupts_enabled:
+                    raise ScriptTimeout(
+                        f"the program runs with interrupts disabled (at {self.cpu.cs:04X}:"
+                        f"{self.cpu.ip:04X}), so the keys typed are never read")
                 raise ScriptTimeout("the program stopped reading the keyboard (port 60h) "
                                     "while keys were being typed")
             self.step()

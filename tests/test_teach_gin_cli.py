@@ -355,3 +355,54 @@ def test_spade_upcard_marks_the_knock_card_and_laptop_means_no_colour(tmp_path):
     player = TerminalPlayer(Console(io.StringIO(), out, Style(False), None), GameRef(game), "Ann", "RANK")
     player.show_table(observe(game.hand, 0))
     assert "spade upcard: points doubled" in out.getvalue() and "\x1b[" not in out.getvalue()
+
+
+# -- issue 22: the prompt offers what the game takes; the hand comes back after a blank --------
+def _discard_prompts(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "Discard: 1-9,0=card" in line]
+
+
+def test_the_discard_prompt_offers_d_only_for_a_card_drawn_from_the_deck(tmp_path):
+    """Line 77: the card taken from the pile cannot be discarded at once, so that prompt
+    offers U (undo), not D; after a draw from the deck it offers D."""
+    _, text = run(["--seed", "3", "GO", "NODISK"], ["P", "D", "U", "D", "D", "Q", "Y", "Q"], tmp_path)
+    prompts = _discard_prompts(text)
+    assert "U=undo" in prompts[0] and "D=drawn card" not in prompts[0]
+    assert "cannot go straight back" in text                 # D typed anyway: told why
+    deck = [p for p in prompts if "U=undo" not in p]
+    assert deck and all("D=drawn card" in p for p in deck)
+
+
+def test_the_hand_is_shown_again_after_the_boss_key(tmp_path):
+    """Line 97: ESC blanks the screen; the key that brings it back shows the table again
+    before the same question."""
+    _, text = run(["--seed", "3", "GO", "NODISK"], ["D", "\x1b", "", "D", "Q", "Y", "Q"], tmp_path)
+    after = text.split("[screen blanked - press Enter]", 1)[1]
+    table, prompt = after.split("Discard: 1-9,0=card", 1)
+    assert "Your hand (deadwood" in table and "Drawn card:" in table and "Deck:" in table
+    before = text.split("[screen blanked")[0]
+    hand = before[before.rindex("Your hand (deadwood"):before.rindex("Discard: 1-9,0=card")]
+    assert hand in table                                      # the same hand, the same keys
+
+
+def test_the_hand_is_shown_again_after_the_idle_blank():
+    """Lines 95-96: after the blank time without a key the screen blanks; a key brings the
+    table back before the question is asked again."""
+    from games_py.teach_gin.console import Console
+    from games_py.teach_gin.render import Style
+    out = io.StringIO()
+    console = Console(io.StringIO("7\n"), out, Style(False), lambda: 60)
+    timed_out = [True]
+
+    def readline():                                  # the first wait times out: blanked
+        if timed_out:
+            timed_out.pop()
+            console.blank()
+            return None
+        return console.inp.readline()
+    console._readline = readline
+    console.inp = io.StringIO("\n7\n")               # Enter wakes it, then the answer
+    drawn = []
+    assert console.ask("> ", lambda: drawn.append(out.getvalue().count("[screen blanked"))) == "7"
+    assert drawn == [1]                               # redrawn once, after the blank
+    assert out.getvalue().count("> ") == 2

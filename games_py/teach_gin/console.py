@@ -36,18 +36,24 @@ class Console:
         self.out.write(text + "\n")
         self.out.flush()
 
-    def ask(self, prompt: str) -> str:
-        """One line of input, stripped; ESC blanks the screen and asks again."""
+    def ask(self, prompt: str, redraw: Callable[[], object] | None = None) -> str:
+        """One line of input, stripped; ESC blanks the screen and asks again.  After a
+        blank (ESC or the timer) ``redraw`` shows again what the prompt is about (the
+        table), since the blank cleared it."""
         while True:
             self.out.write(prompt)
             self.out.flush()
             line = self._readline()
             if line is None:        # blanked by the timer and woken up again
+                if redraw is not None:
+                    redraw()
                 continue
             if ESC in line:
                 if self.blank_after is None:    # NOBLANK: "also disable the manual screen blanking"
                     return "ESC"
                 self.blank()
+                if redraw is not None:
+                    redraw()
                 continue
             return line.strip()
 

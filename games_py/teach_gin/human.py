@@ -61,29 +61,35 @@ class TerminalPlayer:
     def choose(self, obs: Observation, legal: Sequence[Move]) -> Move:
         hint_card = None
         ordered = self.show_table(obs)
+
+        def redraw() -> None:                    # after the boss key or the idle blank
+            self.show_table(obs, hint_card)
         while True:
             if obs.phase is Phase.DRAW:
-                key = self.console.ask("D=deck  P=discard pile  H=hint  Q=quit > ").upper()
+                key = self.console.ask("D=deck  P=discard pile  H=hint  Q=quit > ", redraw).upper()
                 if key == "D":
                     return DrawDeck()
                 if key == "P":
                     return DrawPile()
             elif obs.phase is Phase.DISCARD:
                 undo = "  U=undo" if obs.drawn_from == "pile" else ""
-                key = self.console.ask(f"Discard: 1-9,0=card  D=drawn card{undo}  H=hint  Q=quit > ").upper()
+                # D only where the drawn card may go: not straight back onto the pile (line 77)
+                drawn = "  D=drawn card" if obs.drawn is not None and Discard(obs.drawn) in legal else ""
+                key = self.console.ask(f"Discard: 1-9,0=card{drawn}{undo}  H=hint  Q=quit > ",
+                                       redraw).upper()
                 if len(key) == 1 and key in KEY_LABELS[:len(ordered)]:
                     return Discard(ordered[KEY_LABELS.index(key)])
-                if key == "D":
-                    if obs.drawn_from == "pile":
-                        self.console.say("A card taken from the pile cannot go straight back: U undoes the draw.")
-                        continue
+                if key == "D" and drawn:
                     return Discard(obs.drawn)
+                if key == "D" and obs.drawn_from == "pile":
+                    self.console.say("A card taken from the pile cannot go straight back: U undoes the draw.")
+                    continue
                 if key == "U" and obs.drawn_from == "pile":
                     return Undo()
             elif obs.phase is Phase.KNOCK:
                 dw = deadwood(obs.hand)
                 key = self.console.ask(f"Deadwood {dw}, knock card {obs.knock_limit}. Knock? "
-                                       "Y=yes  N=no  P=play to gin  H=hint  Q=quit > ").upper()
+                                       "Y=yes  N=no  P=play to gin  H=hint  Q=quit > ", redraw).upper()
                 if key == "Y":
                     return Knock()
                 if key == "N":
@@ -96,7 +102,7 @@ class TerminalPlayer:
                     ordered = self.show_table(obs, hint_card)
                 continue
             if key == "Q":
-                if self.console.ask("Quit this game? Y/N > ").upper() == "Y":
+                if self.console.ask("Quit this game? Y/N > ", redraw).upper() == "Y":
                     raise QuitGame
                 continue
             self.console.say(f"{key!r} is not a choice here.")

@@ -79,7 +79,7 @@ def test_the_offset_check_names_the_first_field_out_of_step():
     class Wrong(ctypes.Structure):
         _fields_ = layout.ctypes_fields(fields)
 
-    with pytest.raises(OSError, match=r"FastState\.scanlines is out of step"):
+    with pytest.raises(layout.LayoutError, match=r"FastState\.scanlines is out of step"):
         layout.check_offsets(LIB, Wrong, fields)
     layout.check_offsets(LIB, native.FastState)          # the true description passes
 
@@ -96,6 +96,11 @@ def test_a_library_built_from_another_description_is_refused(tmp_path, monkeypat
     assert len(built) == 1                                # the cache key covers the header
     native.build_library()                               # the true one builds and passes
     assert len(list((tmp_path / "pcemu").glob("fastcpu-*.so"))) == 2
+    # load() reports it and does not fall back to the Python hooks
+    monkeypatch.setattr(native, "_loaded", None)
+    monkeypatch.setattr(native.layout, "header", lambda *args: wrong)
+    with pytest.raises(layout.LayoutError, match=r"FastState\.reserved is out of step"):
+        native.load()
 
 
 def test_the_shared_constants_are_the_owners():

@@ -1,8 +1,10 @@
 """The native fast paths (``fastcpu.c``), built on first use with the system C compiler.
 
-The library is compiled once per source version into the user's cache folder
-(``$XDG_CACHE_HOME/pcemu``, else ``~/.cache/pcemu``) against the Unicorn the
-Python binding loaded.  When there is no compiler or the build fails, ``load``
+The library is compiled once per version of fastcpu.c and of the header generated
+from pcemu/native/layout.py (``fast_state.h``: the struct, callbacks and constants
+shared with Python) into the user's cache folder (``$XDG_CACHE_HOME/pcemu``, else
+``~/.cache/pcemu``) against the Unicorn the Python binding loaded; ``load`` checks
+each field's offset in it against ``FastState``.  When there is no compiler or the build fails, ``load``
 returns None and the machine keeps its pure-Python hooks, which compute the
 same results more slowly.
 """
@@ -81,7 +83,7 @@ def _build(target: Path, include: Path, libdir: Path, header: str) -> None:
 def build_library(header: str | None = None, structure=None, fields=None) -> ctypes.CDLL:
     """Build (or find in the cache) the library for ``header`` (default: the one from
     layout.py), open it and check it against ``structure``'s fields (default FastState):
-    an OSError names the first field out of step."""
+    a LayoutError (an OSError) names the first field out of step."""
     header = layout.header() if header is None else header
     include, libdir = _unicorn_paths()
     key = hashlib.sha256(SOURCE.read_bytes() + header.encode() + str(libdir).encode())
@@ -122,6 +124,8 @@ def load() -> ctypes.CDLL | None:
         lib.pcemu_deliver.restype = None
         lib.pcemu_deliver.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState), ctypes.c_uint32]
         _loaded = lib
+    except layout.LayoutError:
+        raise                 # fastcpu.c and FastState out of step: a bug, never a fallback
     except (OSError, subprocess.CalledProcessError) as exc:
         detail = getattr(exc, "stderr", "") or exc
         log.warning("native fast paths unavailable, using the Python hooks: %s", detail)

@@ -377,22 +377,27 @@ def header(layout=LAYOUT) -> str:
     return "\n".join(out)
 
 
+class LayoutError(OSError):
+    """fastcpu.c was built from another description than FastState's: a bug, which
+    ``load`` reports (it never falls back to the Python hooks for it)."""
+
+
 def check_offsets(lib, structure, fields=FIELDS) -> None:
-    """Raise OSError naming the first field whose offset in the compiled library is not
+    """Raise LayoutError naming the first field whose offset in the compiled library is not
     the offset ctypes gives it in ``structure`` (or when the counts or sizes differ)."""
     count = lib.pcemu_field_count()
     for i, field in enumerate(fields):
         if i >= count:
-            raise OSError(f"pcemu/native: FastState.{field.name} is not in the compiled "
+            raise LayoutError(f"pcemu/native: FastState.{field.name} is not in the compiled "
                           f"struct fast_state ({count} fields there)")
         c_offset = lib.pcemu_field_offset(i)
         py_offset = getattr(structure, field.name).offset
         if c_offset != py_offset:
-            raise OSError(f"pcemu/native: FastState.{field.name} is out of step with "
+            raise LayoutError(f"pcemu/native: FastState.{field.name} is out of step with "
                           f"struct fast_state: offset {py_offset} in ctypes, {c_offset} in C")
     if count != len(fields):
-        raise OSError(f"pcemu/native: struct fast_state has {count} fields, FastState "
+        raise LayoutError(f"pcemu/native: struct fast_state has {count} fields, FastState "
                       f"{len(fields)}")
     if lib.pcemu_state_size() != ctypes.sizeof(structure):
-        raise OSError(f"pcemu/native: struct fast_state is {lib.pcemu_state_size()} bytes, "
+        raise LayoutError(f"pcemu/native: struct fast_state is {lib.pcemu_state_size()} bytes, "
                       f"FastState {ctypes.sizeof(structure)}")

@@ -173,7 +173,7 @@ class Field(NamedTuple):
         space = "" if self.ctype.endswith("*") else " "
         size = "" if self.length is None else f"[{self.length}]"
         text = f"    {self.ctype}{space}{self.name}{size};"
-        return f"{text:<40}/* {self.comment} */" if self.comment else text
+        return f"{text:<39} /* {self.comment} */" if self.comment else text
 
 
 # Fields in order; a string is a comment for the fields that follow it.

@@ -483,17 +483,32 @@ def _service_differences(machines, case) -> list[str] | None:
     return differences
 
 
+CASE = {"regs": (0, 0, 0, 0), "flags": 0x0202, "live_flags": 0x0202, "sp": 0x1000, "key": None,
+        "ticks": 0x12345, "overflow": 0, "stale": False, "date": _dt.date(1988, 3, 1), "mode": 3,
+        "shape": None, "crtc_shape": 0}
+
+
+EDGES = [{"call": (0x10, 0x01), "crtc_shape": 0x0001}, {"call": (0x10, 0x01), "crtc_shape": 0x0100},
+         {"call": (0x10, 0x01), "shape": 0x0F0F}, {"call": (0x16, 0x01), "key": 0x1C0D},
+         {"call": (0x16, 0x11), "key": 0x011B}, {"call": (0x1A, 0x00), "overflow": 1},
+         {"call": (0x21, 0x2C), "stale": True}, {"call": (0x21, 0x2A), "stale": True},
+         {"call": (0x10, 0x08), "mode": 4}, {"call": (0x10, 0x09), "mode": 6}]
+
+
+def _with_edges(test):
+    """The cases where C must leave the call to Python, each tried for sure."""
+    for edge in EDGES:
+        test = example(case={**CASE, **edge})(test)
+    return test
+
+
 @EXAMPLES
 @given(case=SERVICE)
+@_with_edges
 def test_the_polling_services_answer_in_c_as_in_python(machines, case):
     differences = _service_differences(machines, case)
     event("left to Python" if differences is None else f"answered in C: {case['call']}")
     assert not differences, (case, differences)
-
-
-CASE = {"regs": (0, 0, 0, 0), "flags": 0x0202, "live_flags": 0x0202, "sp": 0x1000, "key": None,
-        "ticks": 0x12345, "overflow": 0, "stale": False, "date": _dt.date(1988, 3, 1), "mode": 3,
-        "shape": None, "crtc_shape": 0}
 
 
 ANSWERED_IN_C = [(0x16, 0x01), (0x16, 0x11), (0x1A, 0x00), (0x21, 0x2C), (0x21, 0x2A),
@@ -511,3 +526,57 @@ def test_a_wrong_answer_in_c_is_caught(machines, call):
     with native.faults("native_answers"):
         assert _service_differences(machines, {**CASE, "call": call})
     assert _service_differences(machines, {**CASE, "call": call}) == []
+
+
+# -- a program's INT 16h/1Ah/21h: the ROM stub run whole in C, or run in Unicorn ------------
+PROGRAM_AT = (0x6000, 0x0100)             # where the program's INT n is
+
+
+def _stub_differences(machines, case, whole: bool, after: int = 0) -> list[str]:
+    """One slice from a program's ``INT n`` through the ROM's stub (to its IRET) and
+    ``after`` NOPs more, in the machine that accelerates (C runs the stub whole, or runs it
+    with the trap answered in C or Python) and in the one that runs every instruction with
+    the services in Python."""
+    from bios.rom import ROM_SEGMENT
+    python, c = machines
+    intno, _ah = case["call"]
+    c.memory.write(0, python.memory.read(0, MEGABYTE))
+    c.video_card.crtc.registers[:] = python.video_card.crtc.registers
+    stub = 5 if intno in (0x16, 0x21) else 3          # INT n, [STI,] trap, [JNC,] IRET
+    cs, ip = PROGRAM_AT
+    for m in machines:
+        _prepare(m, case, ROM_SEGMENT)
+        m.memory.write((cs << 4) + ip, bytes((0xCD, intno)) + b"\x90" * 8)
+        m.cpu._forget_code(cs, ip, 2)                 # (Unicorn translated the last example's)
+        m.cpu.set_registers(cs=cs, ip=ip)
+    fast = c.cpu.fast
+    sync.prepare_slice(c, fast)
+    fast.chain = 0                                    # this one slice only
+    counts = [(m.keyboard_polls, dict(m.service_counts)) for m in machines]
+    with native.faults(*([] if whole else ["no_run_whole"])):
+        results = [m.cpu.run(stub + after) for m in machines]
+    differences = []
+    if results[0] != results[1]:
+        differences.append(f"slices {results}")
+    if c.cpu.registers() != python.cpu.registers():
+        differences.append(f"registers {c.cpu.registers()} != {python.cpu.registers()}")
+    if c.memory.read(0, MEGABYTE) != python.memory.read(0, MEGABYTE):
+        differences.append("memory")
+    after = [(m.keyboard_polls, dict(m.service_counts)) for m in machines]
+    moved = [(a[0] - b[0], {k: v - b[1].get(k, 0) for k, v in a[1].items() if v != b[1].get(k, 0)})
+             for a, b in zip(after, counts)]
+    if moved[0] != moved[1]:
+        differences.append(f"counts {moved}")
+    return differences
+
+
+STUB_CASE = SERVICE.filter(lambda case: case["call"][0] in (0x16, 0x1A, 0x21)
+                           and not case["flags"] & 0x0100)
+
+
+@EXAMPLES
+@given(case=STUB_CASE, live_tf=st.booleans(), after=st.integers(0, 6))
+@pytest.mark.parametrize("stubs", ["run-whole", "trapped"])
+def test_a_programs_polling_call_runs_as_the_rom_stub_runs(machines, stubs, case, live_tf, after):
+    case = {**case, "live_flags": case["live_flags"] & ~0x0100 | (0x0100 if live_tf else 0)}
+    assert _stub_differences(machines, case, stubs == "run-whole", after) == []

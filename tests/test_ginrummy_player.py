@@ -307,3 +307,24 @@ def test_the_session_repaints_on_resize_and_ctrl_l_and_waits_while_too_small():
     assert display.repaints == 3          # Ctrl-L, the shrink, the growth
     draws = [e for e in s.events if e["event"] == "draw"]
     assert len(draws) == 1 and draws[0]["from"] == "deck"     # U, typed while small, was not taken
+
+
+# -- the document: quirks copied on purpose, and no file of cumulative points -----------------------
+def test_the_game_document_lists_the_quirks_copied_and_where_the_points_are_kept():
+    text = (REPO / "docs" / "games" / "ginrummy.md").read_text(encoding="utf-8")
+    quirks = text.split("## The original's quirks, copied on purpose", 1)[1].split("\n## ", 1)[0]
+    for quirk in ("Oklahoma doubling on **clubs**", "**the coin toss**", "**card left out**",
+                  "**Phantom straights**", "**CONF overflow**", "A tie after the lay-offs"):
+        assert quirk in quirks
+    points = text.split("## Cumulative game points", 1)[1].split("\n## ", 1)[0]
+    assert "in no file" in text and "pcemu report 1612 GINRUMMY" in points
+    assert "--only services,files,changes" in points and "OPEN" in points
+
+
+def test_like_the_original_a_session_writes_no_file(tmp_path, monkeypatch):
+    """The original keeps the cumulative game points on the screen only (docs/games/
+    ginrummy.md): a whole game of the Python one leaves the folder as it was."""
+    monkeypatch.chdir(tmp_path)
+    result = _cli("demo", "--seed", "4320000", "--plain")
+    assert result.exit_code == 0 and "win the game" in result.output
+    assert list(tmp_path.iterdir()) == []

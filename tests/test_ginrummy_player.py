@@ -19,10 +19,10 @@ import pytest
 from games_py.cards import Card
 from games_py.ginrummy import computer, game, rules, trace
 from games_py.ginrummy import lines as lines_
-from games_py.ginrummy.terminal import NOTICE_ROW, Session, overflow_notice
+from games_py.ginrummy.terminal import NOTICE_ROW, UNMODELLED_NOTICE, Session, overflow_notice
 from tests.ginrummy_helpers import empty_table, with_hand
 from tests.test_ginrummy_fault import FAULT_CASE, SIX_SHARED, _random
-from tests.test_ginrummy_terminal import REPO, Script, read_screen, run
+from tests.test_ginrummy_terminal import REPO, Script, Shown, read_screen, run
 
 FAULT_START = (15, 52, 59, 45)          # Oklahoma with sound: your hand 1 overflows CONF
 
@@ -115,7 +115,7 @@ def test_demo_seed_and_time_give_the_same_game_and_the_seed_is_printed():
     by_seed = _cli("demo", "--seed", "5717945", "--variant", "oklahoma").output.splitlines()
     assert by_time == by_seed and by_seed[0].endswith("replay with --seed 5717945")
     # the game where the original crashes: the demo plays on past it, through the game's end
-    assert any("GINRUMMY.EXE crashes here" in line for line in by_seed)
+    assert overflow_notice(6) in by_seed
     assert by_seed[-1].startswith(("You win the game", "I win the game"))
     now = _cli("demo", "--games", "1").output.splitlines()
     seed = re.search(r"--seed (\d+)$", now[0])[1]
@@ -328,3 +328,59 @@ def test_like_the_original_a_session_writes_no_file(tmp_path, monkeypatch):
     result = _cli("demo", "--seed", "4320000", "--plain")
     assert result.exit_code == 0 and "win the game" in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+# -- lay-offs the Python game cannot follow: play on by the document ---------------------------------
+def _unmodelled_table() -> computer.Table:
+    """As in tests/test_ginrummy_arrays.py: a stale card number (60) as a phantom row's size
+    makes the program's lay-off scan read FL()'s words, which are not modelled."""
+    from tests.test_ginrummy_arrays import _table
+    t = _table(["6H", "5H", "4H", "3H", "2H", "AH", "AC", "2S", "3S", "4C"],
+               ["QS", "QD", "QC", "3D", "9D", "JC", "7S", "10D", "4S", "7H"])
+    t.arrays.s[computer.cell(2, 1)] = 60
+    return t
+
+
+def test_lay_offs_past_the_model_follow_the_document_when_playing_on():
+    t = _unmodelled_table()
+    with pytest.raises(computer.UnmodelledMemory):
+        computer.program_lay_offs(t, 1, 2)
+    laid, pv = computer.document_lay_offs(_unmodelled_table(), 1, 2)
+    assert [(str(computer.card_of(x.card)), x.flat, x.row) for x in laid] == [("7H", False, 1)]
+    assert pv == t.pv[2] - 7
+
+
+def test_a_hand_whose_lay_offs_cannot_be_followed_ends_with_a_notice_when_playing_on(monkeypatch):
+    """DemoHand._settle with ``on_unmodelled`` set (``play``): the lay-offs follow the document
+    and the hand is scored; without it (``trace``) the error stops the game as before.  (The
+    arrangement at line 2540 rewrites S(), so the unmodelled read is made to happen here.)"""
+    from games_py.ginrummy import rng
+    from games_py.ginrummy.deal import OriginalRandom
+
+    def unmodelled(*_args):
+        raise computer.UnmodelledMemory("the lay-offs read SL(6, 60), past the end of the "
+                                        "array and its heap header, in FL()'s data")
+    monkeypatch.setattr(computer, "program_lay_offs", unmodelled)
+
+    def settled(on_unmodelled):
+        t = _unmodelled_table()
+        t.on_unmodelled = on_unmodelled
+        hand = computer.DemoHand(t, OriginalRandom(rng.QuickBasicRandom(5)), 2, rules.STANDARD)
+        hand.knocker = 1
+        hand._settle()
+        return hand
+    with pytest.raises(computer.UnmodelledMemory):
+        settled(None)
+    said = []
+    hand = settled(said.append)
+    assert len(said) == 1 and "FL()" in said[0]
+    assert [e["card"] for e in hand.events if e["event"] == "layoff"] == ["7H"]
+    assert hand.outcome is not None and hand.outcome[3] == hand.t.pv[2] - 7
+
+
+def test_the_session_tells_the_player_when_it_lays_off_by_the_document():
+    s = Session(lines_.NoKeys(sleep=lambda _s: None), Shown(), (12, 0, 0, 0), pace=0,
+                clock=lambda: 0.0, wall=lambda: "00:00:00")
+    s.unmodelled("the lay-offs read SL(6, 60) ...")
+    assert s.notices == [UNMODELLED_NOTICE] and UNMODELLED_NOTICE in s.screen.row_text(NOTICE_ROW)
+    assert len(UNMODELLED_NOTICE) <= 80

@@ -85,6 +85,10 @@ class Table:
     # called with (P, shared cards) and the hand is arranged by the document's rule instead
     # (``play``: the original crashes here, the player plays on)
     on_overflow: Callable[[int, int], None] | None = None
+    # likewise for lay-offs that read memory past SL() that is not modelled
+    # (UnmodelledMemory): None raises; else called with the reason, and the lay-offs follow
+    # the document instead
+    on_unmodelled: Callable[[str], None] | None = None
 
     def pile_top(self) -> int | None:
         n = self.hands[PILE][0]
@@ -489,6 +493,26 @@ def program_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLa
             return laid, pv
 
 
+def document_lay_offs(t: Table, knocker: int, other: int) -> tuple[list[ProgramLayOff], int]:
+    """The lay-offs by GINRUMMY.DOC ("ANY OF HIS UNMATCHED CARDS THAT FIT", ``rules.lay_off``)
+    in the shape ``program_lay_offs`` gives them, where the program's own scan cannot be
+    followed (``UnmodelledMemory``)."""
+    melds = t.melds[knocker]
+    hand = t.hands[other][1:t.hands[other][0] + 1]
+    unmatched = [_card(c) for c in hand[len(hand) - t.unmatched[other]:] if c > 0]
+    if t.pv[other] < 1 or not unmatched:                                # line 5980
+        return [], t.pv[other]
+    result = rules.lay_off(unmatched, melds)
+    straight_rows = [i for i, m in enumerate(melds) if rules.is_straight(m)]
+    flat_rows = [i for i, m in enumerate(melds) if not rules.is_straight(m)]
+    laid = []
+    for item in result.lay_offs:
+        flat = item.meld in flat_rows
+        row = (flat_rows if flat else straight_rows).index(item.meld) + 1
+        laid.append(ProgramLayOff(number_of(item.card), flat, row))
+    return laid, result.pv
+
+
 def _apply(combination: int, conflicts, straights, flats):
     """Line 9200: each shared card leaves the straight when its bit is set, else the
     flat (-1 marks it); the sum of the ranks taken out ([11EA])."""
@@ -891,7 +915,13 @@ class DemoHand:
                                                        left_out=left_out))
         knocker_pv, other_pv = t.pv[k], t.pv[other]
         if knocker_pv > 0:                                              # line 2630
-            laid, other_pv = program_lay_offs(t, k, other)
+            try:
+                laid, other_pv = program_lay_offs(t, k, other)
+            except UnmodelledMemory as exc:
+                if t.on_unmodelled is None:
+                    raise
+                t.on_unmodelled(str(exc))                   # play on: the document's lay-offs
+                laid, other_pv = document_lay_offs(t, k, other)
             straights, flats = straights_and_flats(melds)
             rows = {False: straights, True: flats}
             for item in laid:

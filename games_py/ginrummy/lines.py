@@ -72,28 +72,28 @@ def describe(event: dict) -> list[str]:
         points = event["points"]
         return [f"{winner} win the game: {event['game_points']} game points{shutout}. "
                 f"Points: you {points[trace.YOU]}, me {points[trace.COMPUTER]}."]
-    if kind == "fault":
-        return [f"GINRUMMY.EXE crashes here ({event['shared']} cards shared by a straight and a "
-                "flat overflow its CONF array); playing on by GINRUMMY.DOC's rules."]
-    return []
+    return []              # a ``fault`` is told by the session's notice (LineDisplay)
 
 
 class LineDisplay:
-    """Writes the session's new events as sentences whenever the screen would be shown."""
+    """Writes the session's new events as sentences whenever the screen would be shown, and
+    its notices (where the original crashes, say) as the table shows them."""
 
     def __init__(self, out: IO[str]) -> None:
         self.out = out
         self.session = None
-        self._written = 0
+        self._written = self._noticed = 0
 
     def show(self, _screen=None) -> None:
-        events = self.session.events if self.session is not None else []
-        for event in events[self._written:]:
-            for line in describe(event):
-                self.out.write(line + "\n")
-        if len(events) > self._written:
+        if self.session is None:
+            return
+        events, notices = self.session.events, self.session.notices
+        lines = [line for event in events[self._written:] for line in describe(event)]
+        lines += notices[self._noticed:]
+        self._written, self._noticed = len(events), len(notices)
+        if lines:
+            self.out.write("".join(line + "\n" for line in lines))
             self.out.flush()
-        self._written = len(events)
 
 
 class NoKeys:

@@ -48,6 +48,9 @@ def overflow_notice(shared: int) -> str:
     return f"GINRUMMY.EXE CRASHES HERE ({shared} SHARED CARDS). PLAYING ON BY GINRUMMY.DOC"
 
 
+UNMODELLED_NOTICE = "GINRUMMY.EXE READS UNMODELLED MEMORY HERE. LAYING OFF BY GINRUMMY.DOC"
+
+
 # pauses of the original, in seconds of its TIMER (line 3590 and the deal, 10460)
 STEP_PAUSE, DEAL_PAUSE, HAND_END_PAUSE, MESSAGE_PAUSE = 0.3, 0.05, 3.0, 0.6
 
@@ -177,8 +180,16 @@ class Session:
         self._overflowed = self.hand
         name = YOU_NAME if player == YOU else COMPUTER_NAME
         self.events.append(computer.shared_cards_fault(name))
-        self.notices.append(overflow_notice(shared))
-        self.screen.put(NOTICE_ROW, 0, overflow_notice(shared).center(80), NOTICE_COLOUR)
+        self._notice(overflow_notice(shared))
+
+    def unmodelled(self, reason: str) -> None:
+        """The lay-offs of the original read memory past SL() that the Python game does not
+        model (computer.UnmodelledMemory): the hand's lay-offs follow the document instead."""
+        self._notice(UNMODELLED_NOTICE)
+
+    def _notice(self, text: str) -> None:
+        self.notices.append(text)
+        self.screen.put(NOTICE_ROW, 0, text.center(80), NOTICE_COLOUR)
         self.show()
         self.pause(HAND_END_PAUSE)
 
@@ -455,6 +466,7 @@ class Session:
                                   self.open_hands, self.meld_arrays)
         hand.session, hand.policy = self, KeyboardPolicy(self)
         hand.t.on_overflow = self.conf_overflow            # play on where the original crashes
+        hand.t.on_unmodelled = self.unmodelled             # ... or reads what is not modelled
         hand.first_event = len(self.events)
         hand.events = self.events                          # the hand's events, as they happen
         self.hand = hand

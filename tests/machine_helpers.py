@@ -63,3 +63,15 @@ END = """
     mov ax, 0x4c00
     int 0x21
 """
+
+
+def run_to_exit(folder, program: str, accelerate: bool = True):
+    """Boot with ``folder`` as C:, run PROGRAM until it exits, and two ticks more."""
+    from pcemu import Machine
+    m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
+    exits = []
+    m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+    m.type(f"C:{{ENTER}}{program}{{ENTER}}")
+    m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
+    m.run(2)
+    return m

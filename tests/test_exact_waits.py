@@ -22,7 +22,7 @@ import pytest
 
 from pcemu import Machine, native
 from pcemu.errors import ScriptTimeout
-from tests.machine_helpers import END, PRINT_HEX, com_program
+from tests.machine_helpers import END, PRINT_HEX, com_program, run_to_exit
 
 needs_native = pytest.mark.skipif(native.load() is None,
                                   reason="no C compiler here: the native fast paths cannot be built")
@@ -282,12 +282,7 @@ BROKEN_BY = {
 
 def outcome(folder, program: str, accelerate: bool) -> tuple:
     """Run C:PROGRAM to its end and two ticks more; what the run computed."""
-    m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
-    exits = []
-    m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
-    m.type(f"C:{{ENTER}}{program}{{ENTER}}")
-    m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
-    m.run(2)
+    m = run_to_exit(folder, program, accelerate)
     printed = m.screen_text().split(program)[-1].split()[0]
     return {"printed": printed, "screen": m.screen_text(), "state": m.state_hash(),
             "time": m.clock.now, "instructions": m.cpu.instructions,

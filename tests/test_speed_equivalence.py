@@ -17,7 +17,7 @@ import pytest
 
 from pcemu import Machine, native
 from pcemu.clock import TICK_HZ
-from tests.machine_helpers import DISK1612, com_program, needs_originals
+from tests.machine_helpers import DISK1612, PRINT_HEX, com_program, needs_originals, run_to_exit
 
 needs_native = pytest.mark.skipif(native.load() is None,
                                   reason="no C compiler here: the native fast paths cannot be built")
@@ -174,17 +174,6 @@ def _program_source() -> str:
     return PROGRAM.replace("offset_handler3", "handler3").replace("offset_handler60", "handler60")
 
 
-def run_to_exit(folder, program: str, accelerate: bool) -> Machine:
-    """Run C:PROGRAM from ``folder`` until it exits, and two ticks more."""
-    m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
-    exits = []
-    m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
-    m.type(f"C:{{ENTER}}{program}{{ENTER}}")
-    m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
-    m.run(2)
-    return m
-
-
 def run_both_ways(tmp_path, program: str, source: str) -> Machine:
     """Run our PROGRAM.COM with the native library and without: the two runs must end with
     the same screen, RAM and registers, virtual time and instruction count.  Returns the
@@ -273,26 +262,6 @@ def test_statement_breakpoints_fire_the_same_with_the_int3_filter_in_c():
     assert fast.cpu.fast.int3_segment == -1             # detached: no filter left behind
 
 
-# AX as four hex digits through INT 21h AH=02h (for the programs below).
-PRINT_HEX = """
-print_hex:
-    mov cx, 4
-digit:
-    rol ax, 4
-    push ax
-    and al, 0x0f
-    add al, 0x30
-    cmp al, 0x39
-    jbe emit
-    add al, 7
-emit:
-    mov dl, al
-    mov ah, 2
-    int 0x21
-    pop ax
-    loop digit
-    ret
-"""
 
 
 # Three ways to wait for the BIOS tick: a pure wait (a call, a push and a read, the same

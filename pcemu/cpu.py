@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from unicorn import (UC_ARCH_X86, UC_ERR_INSN_INVALID, UC_HOOK_INSN, UC_HOOK_INTR,
-                     UC_MODE_16, UC_PROT_ALL, Uc, UcError)
+from unicorn import (UC_ARCH_X86, UC_ERR_FETCH_UNMAPPED, UC_ERR_INSN_INVALID, UC_HOOK_INSN,
+                     UC_HOOK_INTR, UC_MODE_16, UC_PROT_ALL, Uc, UcError)
 from unicorn import x86_const as X
 
 from pcemu.memory import MEGABYTE, WRAP_SIZE, Memory, linear
@@ -521,10 +521,14 @@ class Cpu:
             else:
                 self.uc.emu_start(self.linear_ip, 0xFFFFFFFF, count=count)
         except UcError as err:
-            if err.errno != UC_ERR_INSN_INVALID:
+            wrapped = err.errno == UC_ERR_FETCH_UNMAPPED and self._wrap_top_of_segment()
+            if wrapped:
+                self._stop_requested = self._stop_requested or wrapped != "halt"
+            elif err.errno != UC_ERR_INSN_INVALID:
                 raise
-            self._invalid_instruction()
-            self._stop_requested = True
+            else:
+                self._invalid_instruction()
+                self._stop_requested = True
         if self._needs_fresh_context:
             self._refresh_context()
         self.snapshot()                       # FLAGS, CS, IP for what follows, in one call
@@ -539,6 +543,48 @@ class Cpu:
         finally:
             if not keep_snapshot:
                 self._snap = None
+
+    def _wrap_top_of_segment(self) -> bool | str:
+        """Unicorn could not fetch above 10FFFFh: code in segment FFFF runs off its top.
+
+        A 286 wraps IP to 0000 within the segment; Unicorn does not wrap and fails the
+        whole translation block that reaches past 10FFFFh, running none of it.  So run
+        that block's instructions one at a time (a page mapped above 10FFFFh for the
+        while, so that translating one instruction does not fail) until IP passes FFFF,
+        then IP &= FFFF.  Not exact for an instruction that straddles FFFF:FFFF: it
+        reads its last bytes from 10FFF0h (0000:FFF0 with A20 off), not FFFF:0000.
+        Returns "halt" when a HLT ended the steps (the slice ends as after any HLT),
+        True when done, False if the failed fetch was not in segment FFFF.
+        """
+        self._refresh_context()
+        if self.cs != 0xFFFF:
+            return False
+        top = MEGABYTE + WRAP_SIZE
+        self.uc.mem_map(top, 0x1000, UC_PROT_ALL)
+        try:
+            for _ in range(WRAP_SIZE):
+                ip = self._reg(X.UC_X86_REG_EIP)
+                if self.cs != 0xFFFF:
+                    break
+                if ip > 0xFFFF:
+                    self._set_reg(X.UC_X86_REG_EIP, ip & 0xFFFF)
+                    break
+                halt = self.memory[(0xFFFF0 + ip) & 0xFFFFF] == 0xF4
+                try:
+                    self._run_one(0xFFFF0 + ip)
+                except UcError as err:
+                    if err.errno != UC_ERR_INSN_INVALID:
+                        raise
+                    self._invalid_instruction()
+                    break
+                if halt:
+                    ip = self._reg(X.UC_X86_REG_EIP)
+                    self._set_reg(X.UC_X86_REG_EIP, ip & 0xFFFF)
+                    return "halt"
+        finally:
+            self.uc.mem_unmap(top, 0x1000)
+            self.uc.ctl_remove_cache(top - 0x1000, top + 0x1000)
+        return True
 
     def _run_native(self, count: int, idle_watch: int | None) -> bool:
         """The slice through pcemu_run_slice (C): True when it also took the snapshot,

@@ -468,7 +468,7 @@ def test_an_invalid_opcode_hangs_as_on_an_at_and_strict_stops_with_the_reason(tm
 
 
 @pytest.mark.parametrize("program, reason", [
-    (b"\xea\xf0\xff\xff\xff", "ran off the top of segment FFFF"),      # JMP FAR FFFF:FFF0
+    (b"\xea\xf0\xff\xff\xff", "restarted the machine"),                 # JMP FAR FFFF:FFF0: IP wraps
     (b"\xea\x00\x00\xff\xff", "restarted the machine"),                 # JMP FAR FFFF:0000
     (b"\xea\x5b\xe0\x00\xf0", "restarted the machine"),                 # JMP FAR F000:E05B
 ])
@@ -478,6 +478,33 @@ def test_jumps_to_the_top_of_memory_stop_with_a_reason(tmp_path, program, reason
     (folder / "JUMP.COM").write_bytes(program)
     result = pcemu("run", folder, "JUMP", "--headless")
     assert reason in one_line_error(result)
+
+
+@pytest.mark.parametrize("accelerate", [True, False])
+def test_ip_wraps_at_the_top_of_segment_ffff_as_on_a_286(accelerate):
+    """Unicorn does not wrap IP at FFFF in 16-bit code (it fails the fetch from 110000h);
+    the CPU steps to the top and wraps, as a 286 does: the INCs before the top run, and a
+    NOP at FFFF:FFFF goes on at FFFF:0000, the reset vector."""
+    from unicorn import x86_const as X
+    from pcemu.cpu import STOP_REQUESTED
+    from pcemu.machine import Machine
+    m = Machine(accelerate=accelerate, boot=False)
+    m.memory.write(0xFFE8, b"\x40" * 7 + b"\x90")        # FFFF:FFF8: 7 x INC AX, NOP (A20 off)
+    m.cpu.jump(0xFFFF, 0xFFF8)
+    m.cpu.uc.reg_write(X.UC_X86_REG_AX, 0)
+    result = m.cpu.run(100)
+    assert (m.cpu.cs, m.cpu.ip) == (0xFFFF, 0x0000) and result.reason == STOP_REQUESTED
+    assert m.cpu.uc.reg_read(X.UC_X86_REG_AX) == 7
+
+
+def test_a_nop_at_ffff_ffff_goes_on_at_the_reset_vector(tmp_path):
+    folder = tmp_path / "progs"
+    folder.mkdir()
+    # ES=0; a NOP at 0000:FFEF, which is FFFF:FFFF with A20 off; JMP FAR FFFF:FFFF
+    (folder / "TOP.COM").write_bytes(b"\x31\xc0\x8e\xc0\x26\xc6\x06\xef\xff\x90"
+                                     b"\xea\xff\xff\xff\xff")
+    result = pcemu("run", folder, "TOP", "--headless")
+    assert "the program restarted the machine" in one_line_error(result)
 
 
 # ---------------------------------------------------------------- 7: the speaker's log is bounded

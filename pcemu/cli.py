@@ -136,7 +136,11 @@ def machine_options(function):
                      help="Capture file for what is printed (LPT1, COPY FILE PRN)."),
         click.option("--strict", is_flag=True, help="Stop at the first BIOS or DOS service pcemu lacks."),
         click.option("--host-dir", multiple=True, metavar="X:FOLDER",
-                     help="Mount a host folder as a drive, e.g. C:./work (repeatable)."),
+                     help="Mount a host folder as a drive, e.g. C:./work (repeatable); "
+                          "programs change a private copy, not the folder."),
+        click.option("--host-dir-writes", is_flag=True,
+                     help="Let programs write the host folders (--host-dir, or a folder given "
+                          "as the disk) themselves."),
         click.option("-v", "--verbose", count=True, help="Log more (-v: warnings of unimplemented services)."),
     ]
     for option in reversed(options):
@@ -155,6 +159,8 @@ def _build_machine(disk: str | None, opts: dict):
     from pcemu.machine import Machine
     level = logging.ERROR - 10 * opts["verbose"]
     logging.basicConfig(level=max(level, logging.DEBUG), format="%(message)s")
+    from pcemu.storage.mount import HostFolder
+    writes = bool(opts.get("host_dir_writes"))
     host_dirs = {}
     for spec in opts["host_dir"]:
         letter, sep, folder = spec.partition(":")
@@ -162,12 +168,12 @@ def _build_machine(disk: str | None, opts: dict):
             raise _fail(f"--host-dir wants X:FOLDER (a drive letter and a folder), not {spec!r}")
         if not Path(folder).is_dir():
             raise _fail(f"--host-dir {spec}: {folder} is not an existing folder")
-        host_dirs[letter.upper()] = folder
+        host_dirs[letter.upper()] = HostFolder(folder, writes=writes)
     disks = []
     if disk is not None:
         letter, path = (disk[0].upper(), disk[2:]) if len(disk) > 2 and disk[1] == ":" else (None, disk)
         if Path(path).is_dir():                      # a host folder becomes a drive (C: unless named)
-            host_dirs[letter or "C"] = path
+            host_dirs[letter or "C"] = HostFolder(path, writes=writes)
         else:                                        # an image, or a catalogue name, goes in B:
             disks.append(f"{letter or 'B'}:{path}")
     machine = Machine(disks=disks, date=opts["date"], time=opts["time_"],
@@ -202,11 +208,32 @@ def _save_disk(machine, opts: dict) -> None:
     click.echo(f"saved the disk with this run's changes to {opts['save_disk']}", err=True)
 
 
+def overlay_notice(machine) -> str | None:
+    """One line when the program changed a host folder mounted copy-on-write: the folder
+    itself was not changed, and how to let programs write it."""
+    from pcemu.storage.overlay import HostDirOverlay
+    drives = getattr(getattr(machine, "dos", None), "drives", {}) or {}
+    changed = [f"{letter}: ({drive.root})" for letter, drive in sorted(drives.items())
+               if isinstance(drive, HostDirOverlay) and drive.changed]
+    if not changed:
+        return None
+    return (f"the program's changes to {', '.join(changed)} were made in a temporary copy and "
+            f"are gone: the folder{'s were' if len(changed) > 1 else ' was'} not changed "
+            "(--host-dir-writes lets programs write host folders)")
+
+
+def _overlay_notice(machine, opts: dict) -> None:
+    line = overlay_notice(machine)
+    if line:
+        click.echo(f"pcemu: {line}", err=True)
+
+
 def _finish(machine, opts: dict) -> None:
     """What the run leaves behind: the disk first (it is the user's work), then the rest;
     a failure in one is reported after the others are done."""
     problems = []
-    for step in (_save_disk, _close_trace, _print_screen, _screenshot, _wav, _printer_check):
+    for step in (_save_disk, _close_trace, _print_screen, _screenshot, _wav, _printer_check,
+                 _overlay_notice):
         try:
             step(machine, opts)
         except click.exceptions.Exit as exit_:
@@ -265,6 +292,13 @@ def _after_failure(machine, opts: dict, err: BaseException) -> "click.exceptions
             _close_trace(machine, opts)
         except Exception:
             pass
+        try:
+            notice = overlay_notice(machine)
+        except Exception:
+            notice = None
+        if notice:
+            first, newline, rest = message.partition("\n")
+            message = f"{first} ({notice}){newline}{rest}"
     return _fail(message)
 
 

@@ -291,7 +291,10 @@ def test_replay_never_opens_a_folder_the_session_names(tmp_path):
     copy = tmp_path / "copy"
     copy.mkdir()
     shutil.copy(folder / "IN.TXT", copy / "IN.TXT")
-    good = pcemu("replay", path, "--host-dir", f"D:{copy}")
+    good = pcemu("replay", path, "--host-dir", f"D:{copy}")     # on a private copy of copy
+    assert good.exit_code == 0, good.output
+    assert not (copy / "OUT.TXT").exists() and "--host-dir-writes" in good.output
+    good = pcemu("replay", path, "--host-dir", f"D:{copy}", "--host-dir-writes")
     assert good.exit_code == 0, good.output
     assert (copy / "OUT.TXT").read_bytes() == b"in\r\n"
     assert not (folder / "OUT.TXT").exists()
@@ -553,7 +556,8 @@ def test_the_security_contract_names_tests_that_exist():
     repo = Path(__file__).resolve().parent.parent
     cited = set(re.findall(r"`(test_\w+)`", (repo / "docs" / "security.md").read_text()))
     defined = set()
-    for name in ("test_hostile_input.py", "test_fuzz.py", "test_disk_cli.py"):
+    for name in ("test_hostile_input.py", "test_fuzz.py", "test_disk_cli.py",
+                 "test_storage_overlay.py"):
         defined |= set(re.findall(r"^(?:def )?(test_\w+)", (repo / "tests" / name).read_text(), re.M))
     assert len(cited) > 20 and cited <= defined, cited - defined
 

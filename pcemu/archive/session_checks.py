@@ -94,7 +94,8 @@ def map_host_folders(session: "Session", given: dict[str, str]) -> dict[str, str
             raise SessionCheckError(
                 f"the session mounted a host folder as drive {letter}: (recorded as {record.path!r}); "
                 f"pcemu does not open folders a session names: give one with --host-dir "
-                f"{letter}:FOLDER (the program may write to it, so a copy is best)")
+                f"{letter}:FOLDER (the program changes a private copy of it, unless "
+                f"--host-dir-writes is given)")
         folder = given[letter]
         if not folder or not Path(folder).is_dir():
             raise SessionCheckError(f"--host-dir {letter}:{folder}: not an existing folder")
@@ -187,11 +188,15 @@ def folder_manifest(root: Path) -> dict[str, str]:
     return manifest
 
 
-def replayable(session: "Session", folders: dict[str, str]) -> "Session":
+def replayable(session: "Session", folders: dict[str, str], writes: bool = True) -> "Session":
     """A copy of ``session`` that mounts ``folders`` (the user's) and whose host folders
-    the replayer neither looks up nor hashes (``compare_folder`` has done that)."""
+    the replayer neither looks up nor hashes (``compare_folder`` has done that).  Without
+    ``writes`` the folders are mounted copy-on-write: the replayed program changes a
+    private copy, never the folder."""
     import dataclasses
     from pcemu.archive.session import Session
+    from pcemu.storage.mount import HostFolder
+    folders = {letter: HostFolder(folder, writes=writes) for letter, folder in folders.items()}
 
     @dataclasses.dataclass
     class _Mapped(Session):
@@ -274,9 +279,11 @@ def check_session_disks(session: "Session", overrides: dict[str, str] | None = N
                                     f"--disk {disk.letter}:PATH")
 
 
-def prepare_replay(path, host_dir_specs=(), disks: dict[str, str] | None = None):
+def prepare_replay(path, host_dir_specs=(), disks: dict[str, str] | None = None, *,
+                   writes: bool = True):
     """The session at ``path``, ready for `Replayer`: loaded with its bounds, its host
-    folders replaced by the ones the user named (``X:FOLDER`` specs) and compared.
+    folders replaced by the ones the user named (``X:FOLDER`` specs) and compared, and
+    mounted copy-on-write unless ``writes`` (the command line's ``--host-dir-writes``).
     Returns (session, divergences of the folders)."""
     from pcemu.archive.session import Divergence
     given = {}
@@ -296,4 +303,4 @@ def prepare_replay(path, host_dir_specs=(), disks: dict[str, str] | None = None)
             changed.append(Divergence("host folder", f"drive {record.letter}: the folder {folder} "
                                       "differs from the recorded one: " + ", ".join(names[:8])
                                       + (" ..." if len(names) > 8 else "")))
-    return replayable(session, folders), changed
+    return replayable(session, folders, writes), changed

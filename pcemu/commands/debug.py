@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from pcemu.cli import _build_machine, _fail, _user_errors, machine_options
+from pcemu.cli import _build_machine, _fail, _overlay_notice, _user_errors, machine_options
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -54,6 +54,7 @@ def debug(disk: str, program: str | None, args: tuple[str, ...], breaks: tuple[s
                 run_script(machine, "", None, program)
         except DebuggerQuit:
             click.echo("quit")
+            _overlay_notice(machine, opts)
             return
         except ScriptTimeout:
             click.echo(f"{program} was still running after {RUN_LIMIT_TICKS / 18.2065:.0f} s of "
@@ -62,6 +63,7 @@ def debug(disk: str, program: str | None, args: tuple[str, ...], breaks: tuple[s
                    f"{dbg.stops} stops")
         if opts["print_screen"]:
             click.echo(machine.screen_text())
+        _overlay_notice(machine, opts)
     except (DebuggerError,) + _user_errors() as err:
         raise _fail(str(err))
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import click
 
-from pcemu.cli import _build_machine, _check_outputs, _fail, _finish, _user_errors, machine_options
+from pcemu.cli import (
+    _build_machine, _check_outputs, _fail, _finish, _overlay_notice, _user_errors, machine_options,
+)
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
@@ -53,6 +55,7 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
                 raise _fail(f"the session can't be replayed: {result.first.message}")
             if not result.matches:
                 click.echo(f"pcemu: warning: the replay diverged ({result.first.message})", err=True)
+            _overlay_notice(result.machine, opts)
         else:
             from pcemu.archive.cli_support import run_script, start_program
             title = " ".join(x for x in (source, program) + args if x)
@@ -72,7 +75,8 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
 def _session(source: str, opts: dict):
     """A session file to replay: bounded, and its host folders only those named with --host-dir."""
     from pcemu.archive.session_checks import prepare_replay
-    session, changed = prepare_replay(source, opts.get("host_dir", ()))
+    session, changed = prepare_replay(source, opts.get("host_dir", ()),
+                                      writes=bool(opts.get("host_dir_writes")))
     for divergence in changed:
         click.echo(f"pcemu: warning: {divergence.message}", err=True)
     return session

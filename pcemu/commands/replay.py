@@ -8,7 +8,8 @@ the screen is compared before each input and at the end.  The exit status is
 
 A host folder the session mounted is never taken from the session file: the
 user names it with ``--host-dir X:FOLDER`` (see docs/security.md), and only the
-files the recording listed are read to compare it.
+files the recording listed are read to compare it.  The replayed program changes a
+private copy of the folder unless ``--host-dir-writes`` is given.
 """
 from __future__ import annotations
 
@@ -26,6 +27,9 @@ from pcemu.cli import _fail, _user_errors
               help="Use this image for drive X: (repeatable).")
 @click.option("--host-dir", "host_dirs", multiple=True, metavar="X:FOLDER",
               help="The host folder for drive X: if the session mounted one (repeatable).")
+@click.option("--host-dir-writes", is_flag=True,
+              help="Let the replayed program write the host folders themselves (by default it "
+                   "changes a private copy).")
 @click.option("--window", is_flag=True, help="Show the replay in a window, at the recorded pace.")
 @click.option("--speed", type=float, default=1.0, help="With --window: times the recorded pace.")
 @click.option("--keep-going", is_flag=True, help="Report every divergence, not only the first.")
@@ -34,7 +38,8 @@ from pcemu.cli import _fail, _user_errors
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Save a PNG of the final screen.")
 @trace_options
-def replay(session_file: Path, disks: tuple[str, ...], host_dirs: tuple[str, ...], window: bool,
+def replay(session_file: Path, disks: tuple[str, ...], host_dirs: tuple[str, ...],
+           host_dir_writes: bool, window: bool,
            speed: float, keep_going: bool, force: bool, print_screen: bool, screenshot: Path | None, **opts) -> None:
     """Replay SESSION exactly; report the first divergence if a disk or the emulator changed."""
     from pcemu.archive.session import Replayer, SessionError
@@ -50,7 +55,8 @@ def replay(session_file: Path, disks: tuple[str, ...], host_dirs: tuple[str, ...
         if path is not None:
             check_output_path(path, force=True, what=what)
     try:
-        session, changed = prepare_replay(session_file, host_dirs, overrides)
+        session, changed = prepare_replay(session_file, host_dirs, overrides,
+                                          writes=host_dir_writes)
         if changed and not force:
             for divergence in changed if keep_going else changed[:1]:
                 click.echo(f"divergence ({divergence.what}): {divergence.message}")
@@ -74,6 +80,10 @@ def replay(session_file: Path, disks: tuple[str, ...], host_dirs: tuple[str, ...
         raise _fail(str(err))
     except OSError as err:
         raise _fail(f"{err.filename or 'replay'}: {err.strerror or err}")
+    from pcemu.cli import overlay_notice
+    notice = overlay_notice(result.machine)
+    if notice:
+        click.echo(f"pcemu: {notice}", err=True)
     ips = session.profile["ips"]
     for note in result.notes:
         click.echo(f"note ({note.what}): {note.describe(ips)}")

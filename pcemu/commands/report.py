@@ -11,7 +11,9 @@ from pathlib import Path
 
 import click
 
-from pcemu.cli import _build_machine, _check_outputs, _fail, _finish, _user_errors, machine_options
+from pcemu.cli import (
+    _build_machine, _check_outputs, _fail, _finish, _overlay_notice, _user_errors, machine_options,
+)
 
 
 def source_kind(source: str) -> str:
@@ -75,6 +77,7 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
                 if not result.matches:
                     click.echo(f"pcemu: warning: the replay diverged ({result.first.message}); "
                                "the report is of the replay", err=True)
+                _overlay_notice(result.machine, opts)
             else:
                 from pcemu.archive.cli_support import run_script, start_program
                 machine = _build_machine(source, opts)
@@ -91,7 +94,8 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
 def _session(source: str, opts: dict):
     """A session file to replay: bounded, and its host folders only those named with --host-dir."""
     from pcemu.archive.session_checks import prepare_replay
-    session, changed = prepare_replay(source, opts.get("host_dir", ()))
+    session, changed = prepare_replay(source, opts.get("host_dir", ()),
+                                      writes=bool(opts.get("host_dir_writes")))
     for divergence in changed:
         click.echo(f"pcemu: warning: {divergence.message}", err=True)
     return session

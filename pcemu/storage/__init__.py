@@ -4,6 +4,7 @@
 * `image` - raw diskette images behind a copy-on-write overlay (`FloppyImage`);
 * `fat` - the FAT12/16 engine with DOS 3.x directory semantics (`FatVolume`);
 * `hostdir` - a host folder as a drive (`HostDirDrive`);
+* `overlay` - a host folder mounted copy-on-write (`HostDirOverlay`);
 * `names` - 8.3 names, the FCB form and DOS wildcard matching;
 * `layout` - BPBs, standard diskette formats and layout detection;
 * `pcjs` - PCjs diskette JSON import;
@@ -15,9 +16,10 @@ from .drive import DirEntry, Drive, DriveFile
 from .errors import DosError, ImageError, MountError
 from .fat import FatVolume
 from .hostdir import HostDirDrive
+from .overlay import HostDirOverlay
 from .image import Change, FloppyImage, format_image
 
 __all__ = [
     "Change", "DirEntry", "DosError", "Drive", "DriveFile", "FatVolume", "FloppyImage",
-    "HostDirDrive", "ImageError", "MountError", "format_image",
+    "HostDirDrive", "HostDirOverlay", "ImageError", "MountError", "format_image",
 ]

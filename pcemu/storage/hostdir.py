@@ -66,6 +66,9 @@ class HostDirDrive(Drive):
         root = str(self.root)
         return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
+    def _may_open(self, host: Path) -> bool:
+        return self._inside(host.parent) and (not host.exists() or self._inside(host))
+
     def _visible(self, host_dir: Path) -> list[tuple[str, Path]]:
         """(DOS name, host path) of the entries DOS can see, in listing order."""
         try:
@@ -256,7 +259,7 @@ class HostFile(DriveFile):
     """An open host file seen through a DOS handle."""
 
     def __init__(self, drive: HostDirDrive, host: Path, mode: str, writable: bool):
-        if not drive._inside(host.parent) or (host.exists() and not drive._inside(host)):
+        if not drive._may_open(host):
             raise DosError(E.ACCESS_DENIED, f"{host.name} is outside the mounted folder")
         self._drive = drive
         self._host = host

@@ -6,7 +6,11 @@
   image path, optionally prefixed with a drive letter ("B:1612",
   "B:/tmp/x.img").  Disks without a letter take the free letters from A:
   on, in order.
-* `host_dirs`: drive letter -> host folder, mounted with `HostDirDrive`.
+* `host_dirs`: drive letter -> host folder.  A path is mounted with
+  `HostDirDrive`: programs write the folder itself.  A `HostFolder` is mounted
+  copy-on-write (`pcemu.storage.overlay.HostDirOverlay`: programs change a private
+  copy, the folder never) unless it says ``writes=True``; the command line gives
+  folders as `HostFolder` (see docs/security.md).
 
 It returns letter -> drive: a `FloppyImage` for images (its ``filesystem`` is
 the `Drive` DOS uses, the image itself serves INT 13h) or a `HostDirDrive`.
@@ -19,9 +23,25 @@ import re
 from pathlib import Path
 from typing import Iterable
 
+from dataclasses import dataclass
+
 from .errors import MountError
 from .hostdir import HostDirDrive
 from .image import FloppyImage
+from .overlay import HostDirOverlay
+
+
+@dataclass(frozen=True)
+class HostFolder(os.PathLike):
+    """A host folder to mount: copy-on-write unless ``writes`` (programs write the folder)."""
+    path: str | os.PathLike
+    writes: bool = False
+
+    def __fspath__(self) -> str:
+        return os.fspath(self.path)
+
+    def mount(self) -> HostDirDrive:
+        return HostDirDrive(self.path) if self.writes else HostDirOverlay(self.path)
 
 _LETTER = re.compile(r"^([A-Za-z]):(?=.)")
 
@@ -53,7 +73,7 @@ def mount_disks(disks: Iterable[str | os.PathLike] | str | os.PathLike | None,
         if not os.fspath(folder):
             raise MountError(f"drive {letter}: needs a host folder (an empty name is not the "
                              "current folder)")
-        mounted[letter] = HostDirDrive(folder)
+        mounted[letter] = folder.mount() if isinstance(folder, HostFolder) else HostDirDrive(folder)
     pending = [_split_letter(d) for d in disks]
     # Lettered disks first, so the others fill the letters left free.
     order = [p for p in pending if p[0] is not None] + [p for p in pending if p[0] is None]

@@ -429,14 +429,6 @@ class Cpu:
         self.uc.reg_write(X.UC_X86_REG_CS, new_cs)
         set_reg(X.UC_X86_REG_IP, new_ip)
 
-    def interrupt_return(self) -> None:
-        """What IRET does, for traps that finish a service without guest code."""
-        ip = self.pop()
-        cs = self.pop()
-        flags = self.pop()
-        self.jump(cs, ip)
-        self.flags = (flags & FLAGS_286_MASK) | FLAGS_286_FIXED
-
     def deliver_exception(self, intno: int) -> bool:
         """If Unicorn's interrupt ``intno`` is a fault the CPU raised, deliver it.
 

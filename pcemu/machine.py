@@ -221,11 +221,6 @@ class Machine:
     def get_vector(self, vector: int) -> tuple[int, int]:
         return self.memory.read_word(vector * 4 + 2), self.memory.read_word(vector * 4)
 
-    def add_trap(self, linear_address: int, name: str, handler: Callable, kind: str = "stack") -> None:
-        """Register a Python service at a trap in RAM (the DOS kernel's own entry points)."""
-        self.traps[linear_address] = name
-        self._services[name] = (handler, kind)
-
     def register_service(self, name: str, handler: Callable, kind: str) -> None:
         self._services[name] = (handler, kind)
 
@@ -303,8 +298,6 @@ class Machine:
 
     def _port_out(self, port: int, size: int, value: int) -> None:
         self.bus.write(port, size, value)
-        if port == 0x20 or port == 0xA0:
-            pass                              # EOIs are seen by the PIC itself
 
     # ------------------------------------------------------------------ interrupts
     def _on_interrupt(self, intno: int) -> None:
@@ -543,12 +536,6 @@ class Machine:
     def video_mode_changed(self, mode: int) -> None:
         for listener in self.listeners.get("video_mode", ()):
             listener(mode)
-
-    def wait_virtual(self, seconds: float) -> None:
-        """INT 15h AH=86h: the BIOS waits; virtual time simply moves on."""
-        self.clock.now += self.clock.instructions_for_seconds(seconds)
-        if self.cpu.fast is not None:
-            self.cpu.fast.clock_now = self.clock.now
 
     def floppy(self, number: int):
         return self.dos.floppy_image(number)

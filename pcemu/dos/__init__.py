@@ -263,8 +263,5 @@ class Dos:
     def control_break_seen(self) -> None:
         self.ctrl_break_pending = True
 
-    def dispatch(self, m: "Machine") -> None:
-        dos_services.dispatch(m)
-
     def now(self) -> _dt.datetime:
         return self.m.now_datetime()

@@ -6,6 +6,12 @@ exit status; a Python traceback is never the answer to a user mistake.
 """
 from __future__ import annotations
 
+if __name__ == "__main__":
+    # `python -m pcemu.cli`: run the module the subcommands import, not a second copy of it
+    # (they import pcemu.cli while this copy would still be registering them)
+    from pcemu.cli import main as _main
+    _main()
+
 import importlib
 import logging
 import os
@@ -434,7 +440,3 @@ for _module, _attribute in (("pcemu.commands.disk", "disk"), ("pcemu.commands.di
                             ("pcemu.commands.report", "report"), ("pcemu.commands.debug", "debug"),
                             ("pcemu.commands.debug", "disasm"), ("pcemu.commands.filmstrip", "filmstrip")):
     _register_optional(_module, _attribute)
-
-
-if __name__ == "__main__":
-    main()

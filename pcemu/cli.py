@@ -353,16 +353,25 @@ def boot(disk: str | None, **opts) -> None:
       Right Ctrl+M  sound on / off      Right Ctrl+Q  quit
     Without a display the machine runs in the terminal; Ctrl-] quits.
     """
-    _check_outputs(opts)
-    machine = None
-    try:
-        machine = _build_machine(disk, opts)
+    def session(machine) -> None:
         if opts["headless"] or opts["keys"] or opts["ticks"] is not None:
             _run(machine, opts, default_ticks=None if opts["keys"] else 1.0)
             if not opts["headless"] and not (opts["print_screen"] or opts["screenshot"]):
                 _interactive(machine, opts)
         else:
             _interactive(machine, opts)
+
+    _keeping_the_disk(disk, opts, session)
+
+
+def _keeping_the_disk(disk: str | None, opts: dict, session) -> None:
+    """Build the machine and run ``session(machine)`` on it; whatever happens, the disk's
+    changes are kept (--save-disk) before anything is reported."""
+    _check_outputs(opts)
+    machine = None
+    try:
+        machine = _build_machine(disk, opts)
+        session(machine)
     except _user_errors() as err:
         raise _after_failure(machine, opts, err)
     except BaseException:
@@ -387,13 +396,13 @@ def run(disk: str, program: str, args: tuple[str, ...], **opts) -> None:
     Headless, the run ends when the program returns to the prompt (the exit
     status is the program's exit code) or when the keys and ticks are done.
     """
-    _check_outputs(opts)
-    machine = None
-    try:
-        machine = _build_machine(disk, opts)
+    seen: dict = {}
+
+    def session(machine) -> None:
         command = " ".join((program,) + args)
-        shell = machine.dos.shell
-        lines_before, codes_before = shell.lines_run, len(shell.exit_codes)
+        shell = seen["shell"] = machine.dos.shell
+        lines_before = shell.lines_run
+        seen["codes_before"] = len(shell.exit_codes)
         machine.type(command + "{ENTER}")
         _run(machine, opts, default_ticks=None)
         if not opts["headless"]:
@@ -402,17 +411,9 @@ def run(disk: str, program: str, args: tuple[str, ...], **opts) -> None:
             # a program, a batch file or a built-in: done when the prompt is back
             machine.run_until(condition=lambda m: shell.back_at_prompt(lines_before),
                               max_ticks=18.2 * 600, text=f"{program} to end")
-    except _user_errors() as err:
-        raise _after_failure(machine, opts, err)
-    except BaseException:
-        # Ctrl-C, a window's quit, a bug of ours: the disk's changes are kept all the same
-        if machine is not None:
-            try:
-                _save_disk(machine, opts)
-            except click.exceptions.Exit:
-                pass
-        raise
-    _finish(machine, opts)
+
+    _keeping_the_disk(disk, opts, session)
+    shell, codes_before = seen["shell"], seen["codes_before"]
     if not opts["headless"]:
         return
     if shell.load_error:

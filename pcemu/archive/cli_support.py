@@ -121,3 +121,13 @@ def run_script(machine: "Machine", keys: str, ticks: float | None, program: str 
 def disk_argument(disk: str) -> str:
     """How the CLI names the disk for ``Machine`` (B: unless a letter is given)."""
     return disk if len(disk) > 2 and disk[1] == ":" else f"B:{disk}"
+
+
+def session_to_replay(source: str, opts: dict):
+    """A session file to replay: bounded, and its host folders only those named with --host-dir."""
+    from pcemu.archive.session_checks import prepare_replay
+    session, changed = prepare_replay(source, opts.get("host_dir", ()),
+                                      writes=bool(opts.get("host_dir_writes")))
+    for divergence in changed:
+        click.echo(f"pcemu: warning: {divergence.message}", err=True)
+    return session

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from pcemu.archive.cli_support import session_to_replay
 from pcemu.cli import (
     _build_machine, _check_outputs, _fail, _finish, _overlay_notice, _user_errors, machine_options,
 )
@@ -50,7 +51,7 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
     try:
         if source_kind(source) == "session":
             title = Path(source).name
-            result = Replayer(_session(source, opts), attach=attach).run()
+            result = Replayer(session_to_replay(source, opts), attach=attach).run()
             if result.machine is None:
                 raise _fail(f"the session can't be replayed: {result.first.message}")
             if not result.matches:
@@ -70,13 +71,3 @@ def filmstrip(source: str, program: str | None, args: tuple[str, ...], output: P
     note = "" if films[0].pictures.uses_renderer else " (plain text-cell renderings: " \
         + films[0].pictures.fallback_reason + ")"
     click.echo(f"{len(frames)} frames{note} in {output}: frame_*.png, film.gif, index.html")
-
-
-def _session(source: str, opts: dict):
-    """A session file to replay: bounded, and its host folders only those named with --host-dir."""
-    from pcemu.archive.session_checks import prepare_replay
-    session, changed = prepare_replay(source, opts.get("host_dir", ()),
-                                      writes=bool(opts.get("host_dir_writes")))
-    for divergence in changed:
-        click.echo(f"pcemu: warning: {divergence.message}", err=True)
-    return session

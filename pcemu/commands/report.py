@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from pcemu.archive.cli_support import session_to_replay
 from pcemu.cli import (
     _build_machine, _check_outputs, _fail, _finish, _overlay_notice, _user_errors, machine_options,
 )
@@ -71,7 +72,7 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
                 tracers.append(Tracer(machine, categories, sinks=[summary.add]))
 
             if kind == "session":
-                result = Replayer(_session(source, opts), attach=attach).run()
+                result = Replayer(session_to_replay(source, opts), attach=attach).run()
                 if result.machine is None:
                     raise _fail(f"the session can't be replayed: {result.first.message}")
                 if not result.matches:
@@ -89,13 +90,3 @@ def report(source: str, program: str | None, args: tuple[str, ...], only: str | 
     except (ReportError, SessionError, TraceError, SessionCheckError) + _user_errors() as err:
         raise _fail(str(err))
     click.echo(summary.text(sections))
-
-
-def _session(source: str, opts: dict):
-    """A session file to replay: bounded, and its host folders only those named with --host-dir."""
-    from pcemu.archive.session_checks import prepare_replay
-    session, changed = prepare_replay(source, opts.get("host_dir", ()),
-                                      writes=bool(opts.get("host_dir_writes")))
-    for divergence in changed:
-        click.echo(f"pcemu: warning: {divergence.message}", err=True)
-    return session

@@ -101,8 +101,7 @@ class Machine:
         self.scheduler = Scheduler(self.clock)
         self.bus = IoBus()
         self.unimplemented_log: list[dict] = []
-        self._service_counts: dict[str, int] = {}
-        self._native_folded = [0] * len(NATIVE_SERVICES)    # C's service_calls counted so far
+        self._service_counts: dict[str, int] = {}        # counted in Python (C counts its own)
         self.listeners: dict[str, list[Callable]] = {}
         self._start = _parse_datetime(date, time)
         self.dos_clock = DosClock(self._start)
@@ -459,20 +458,22 @@ class Machine:
     @property
     def service_counts(self) -> dict[str, int]:
         """How often each counted service was asked for (in Python or answered in C)."""
+        counts = dict(self._service_counts)
         fast = self.cpu.fast
         if fast is not None:
-            for i, (_what, counted, _poll) in enumerate(NATIVE_SERVICES):
-                new = fast.service_calls[i] - self._native_folded[i]
-                if new and counted is not None:
-                    self._service_counts[counted] = self._service_counts.get(counted, 0) + new
-                self._native_folded[i] += new
-        return self._service_counts
+            for calls, (_what, counted, _poll) in zip(fast.service_calls, NATIVE_SERVICES):
+                if calls and counted is not None:
+                    counts[counted] = counts.get(counted, 0) + calls
+        return counts
 
     @property
     def keyboard_polls(self) -> int:
         """How often the program has asked for a key (in Python or answered in C)."""
         fast = self.cpu.fast
-        return self._poll_count + (fast.service_calls[0] if fast is not None else 0)
+        if fast is None:
+            return self._poll_count
+        return self._poll_count + sum(calls for calls, (_what, _counted, poll)
+                                      in zip(fast.service_calls, NATIVE_SERVICES) if poll)
 
     def halt(self, reason: str) -> None:
         self.impure()

@@ -75,3 +75,41 @@ def run_to_exit(folder, program: str, accelerate: bool = True):
     m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
     m.run(2)
     return m
+
+
+# The BASIC music runtime's timer, for our programs: INT 08h to the program's `handler`
+# (the BIOS's vector kept in its words `old_off` and `old_seg`) and channel 0 at 582 Hz
+# (reload 0800h); and the BIOS's vector and rate put back.
+TIMER_582HZ_ON = """
+    mov ax, 0x3508
+    int 0x21
+    mov word ptr [old_off], bx
+    mov word ptr [old_seg], es
+    mov ax, 0x2508
+    mov dx, handler
+    int 0x21
+    cli
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    mov al, 0x08
+    out 0x40, al
+    sti
+"""
+
+TIMER_582HZ_OFF = """
+    cli
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    sti
+    push ds
+    mov dx, word ptr [old_off]
+    mov ds, word ptr [old_seg]
+    mov ax, 0x2508
+    int 0x21
+    pop ds
+"""

@@ -22,7 +22,7 @@ import pytest
 
 from pcemu import Machine, native
 from pcemu.errors import ScriptTimeout
-from tests.machine_helpers import END, PRINT_HEX, com_program, run_to_exit
+from tests.machine_helpers import END, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, com_program, run_to_exit
 
 needs_native = pytest.mark.skipif(native.load() is None,
                                   reason="no C compiler here: the native fast paths cannot be built")
@@ -201,39 +201,13 @@ wait:
     # until 200 interrupts have come, then the BIOS's vector and rate come back.  (It
     # starts a tick after the key that ran it: a key still waiting for IRQ 1 would wait
     # behind IRQ 0 until the end, as pcemu takes IRQs only between slices.)
-    "FASTTICK": PROLOGUE + """
-    mov ax, 0x3508
-    int 0x21
-    mov word ptr [old], bx
-    mov word ptr [old + 2], es
-    mov ax, 0x2508
-    mov dx, handler
-    int 0x21
-    cli
-    mov al, 0x36
-    out 0x43, al
-    mov al, 0
-    out 0x40, al
-    mov al, 8
-    out 0x40, al
-    sti
+    "FASTTICK": PROLOGUE + TIMER_582HZ_ON + """
     xor si, si
 busy:
     inc si
     cmp word ptr [ticks], 200
     jb busy
-    cli
-    mov al, 0x36
-    out 0x43, al
-    xor al, al
-    out 0x40, al
-    out 0x40, al
-    push ds
-    lds dx, dword ptr [old]
-    mov ax, 0x2508
-    int 0x21
-    pop ds
-    sti
+""" + TIMER_582HZ_OFF + """
     mov ax, si
     call print_hex
 """ + END + PRINT_HEX + """
@@ -246,8 +220,9 @@ handler:
     iret
 ticks:
     .word 0
-old:
+old_off:
     .word 0
+old_seg:
     .word 0
 """,
     # code that writes into itself as it runs (Unicorn runs the writing instruction

@@ -17,7 +17,8 @@ import pytest
 
 from pcemu import Machine, native
 from pcemu.clock import TICK_HZ
-from tests.machine_helpers import DISK1612, PRINT_HEX, com_program, needs_originals, run_to_exit
+from tests.machine_helpers import (DISK1612, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, com_program,
+                                   needs_originals, run_to_exit)
 
 needs_native = pytest.mark.skipif(native.load() is None,
                                   reason="no C compiler here: the native fast paths cannot be built")
@@ -343,22 +344,7 @@ TIMER = """
 settle:
     cmp word ptr es:[0x6c], bx
     jb settle
-    mov ax, 0x3508
-    int 0x21
-    mov word ptr [old_off], bx
-    mov word ptr [old_seg], es
-    mov ax, 0x2508
-    mov dx, handler
-    int 0x21
-    cli
-    mov al, 0x36
-    out 0x43, al
-    xor al, al
-    out 0x40, al
-    mov al, 0x08
-    out 0x40, al
-    sti
-wait_ticks:
+""" + TIMER_582HZ_ON + """wait_ticks:
     cmp word ptr [ticks], 200
     jb wait_ticks
     xor si, si
@@ -389,20 +375,7 @@ wait_slow:
     cmp word ptr [ticks], bx
     jb wait_slow
     mov byte ptr [slow], 0
-    cli
-    mov al, 0x36
-    out 0x43, al
-    xor al, al
-    out 0x40, al
-    out 0x40, al
-    sti
-    push ds
-    mov dx, word ptr [old_off]
-    mov ds, word ptr [old_seg]
-    mov ax, 0x2508
-    int 0x21
-    pop ds
-    mov ax, word ptr [ticks]
+""" + TIMER_582HZ_OFF + """    mov ax, word ptr [ticks]
     call print_hex
     mov ax, si
     call print_hex

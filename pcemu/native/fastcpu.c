@@ -385,14 +385,15 @@ static int rom_service_run_whole(uc_engine *uc, struct fast_state *s, uint32_t i
     if ((v[W_FLAGS] & FLAG_TF) || !polling_answer(s, intno, (uint32_t)(v[W_AX] & 0xFFFF), &a))
         return 0;
     uint32_t base = (uint32_t)(v[W_SS] & 0xFFFF) << 4, sp = (uint32_t)(v[W_SP] & 0xFFFF);
-    uint32_t flags = (uint32_t)((v[W_FLAGS] & FLAGS_286_MASK) | FLAGS_286_FIXED);  /* as pcemu_deliver */
+    /* FLAGS as pcemu_deliver pushes them, with the service's ZF: what IRET pops */
+    uint32_t flags = (uint32_t)((v[W_FLAGS] & FLAGS_286_MASK) | FLAGS_286_FIXED);
+    if (a.zf)
+        flags |= FLAG_ZF;
     put_word(s, base, sp - 2, flags);
     put_word(s, base, sp - 4, (uint32_t)v[W_CS]);
     put_word(s, base, sp - 6, (uint32_t)v[W_IP]);
-    if (a.zf)
-        set_returned_zf(s, (base + ((sp - 2) & 0xFFFF)) & 0xFFFFF);
     give_answer(uc, s, &a);
-    set_reg(uc, UC_X86_REG_FLAGS, get_word(mem, (base + ((sp - 2) & 0xFFFF)) & 0xFFFFF));
+    set_reg(uc, UC_X86_REG_FLAGS, flags);
     s->native_interrupts++;
     s->executed += stub;
     s->last_address = -1;

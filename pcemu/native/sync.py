@@ -200,7 +200,7 @@ def beam_from_c(m: "Machine", fast) -> None:
 def status_word_read(m: "Machine", port: int, size: int) -> int:
     """A read of the status port that the C hook left to Python (IN AX): share its beam."""
     fast, beam = m.cpu.fast, m.video_card.beam
-    beam._base, beam.reads = fast.beam_base, fast.beam_reads
+    beam_from_c(m, fast)
     value = m.bus.read(port, size)
     fast.beam_base, fast.beam_reads = beam._base, beam.reads
     return value

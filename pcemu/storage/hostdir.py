@@ -134,17 +134,20 @@ class HostDirDrive(Drive):
     def volume_label(self) -> str | None:
         return self._label
 
+    def _leading_entries(self, root: bool, here: Path, parent: Path) -> list[DirEntry]:
+        """What DOS lists before a directory's files: the volume label in the root,
+        . and .. (``here`` and ``parent`` on the host) anywhere else."""
+        if not root:
+            return [self._entry(".", here, 0), self._entry("..", parent, 1)]
+        if not self._label:
+            return []
+        date, time = self.clock()
+        return [DirEntry(self._label, ATTR_VOLUME | ATTR_ARCHIVE, 0, date, time, 0)]
+
     def listdir(self, dir_path: list[str]) -> list[DirEntry]:
         dir_path = check_path(dir_path)
         host = self._host_dir(dir_path)
-        out: list[DirEntry] = []
-        if not dir_path:
-            if self._label:
-                date, time = self.clock()
-                out.append(DirEntry(self._label, ATTR_VOLUME | ATTR_ARCHIVE, 0, date, time, 0))
-        else:
-            out.append(self._entry(".", host, 0))
-            out.append(self._entry("..", host.parent, 1))
+        out = self._leading_entries(not dir_path, host, host.parent)
         for dos, child in self._visible(host):
             out.append(self._entry(dos, child, len(out)))
         return out

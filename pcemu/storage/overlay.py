@@ -30,7 +30,7 @@ from pathlib import Path
 
 from . import errors as E
 from .drive import (
-    ATTR_CHANGEABLE, ATTR_DIRECTORY, ATTR_READ_ONLY, ATTR_VOLUME, ATTR_ARCHIVE, Clock, DirEntry,
+    ATTR_CHANGEABLE, ATTR_DIRECTORY, ATTR_READ_ONLY, Clock, DirEntry,
     check_path, epoch_clock,
 )
 from .errors import DosError
@@ -234,14 +234,7 @@ class HostDirOverlay(HostDirDrive):
     def listdir(self, dir_path: list[str]) -> list[DirEntry]:
         d = tuple(check_path(dir_path))
         self._check_dir(d)
-        out: list[DirEntry] = []
-        if not d:
-            if self._label:
-                date, time = self.clock()
-                out.append(DirEntry(self._label, ATTR_VOLUME | ATTR_ARCHIVE, 0, date, time, 0))
-        else:
-            out.append(self._entry(".", self._dir_host(d), 0))
-            out.append(self._entry("..", self._dir_host(d[:-1]), 1))
+        out = self._leading_entries(not d, self._dir_host(d), self._dir_host(d[:-1]))
         for dos, _host, dated in self._children(d):
             out.append(self._entry(dos, dated, len(out)))
         return out

@@ -129,6 +129,34 @@ count:
     pop ax
     call print_hex
 """ + END + PRINT_HEX,
+    # services Python answers: an idle wait on DOS's input status (INT 21h AH=0Bh, a pure
+    # call: its passes may be skipped), a wait for the next tick that asks DOS its version
+    # (AH=30h, not declared pure: no pass skipped), then the AH=0Bh polls of 2 ticks counted
+    "DOSPOLL": PROLOGUE + """
+    mov bx, word ptr es:[0x6c]
+idle:
+    mov ah, 0x0b
+    int 0x21
+    cmp bx, word ptr es:[0x6c]
+    je idle
+    mov di, word ptr es:[0x6c]
+version:
+    mov ah, 0x30
+    int 0x21
+    cmp di, word ptr es:[0x6c]
+    je version
+    xor si, si
+    mov bx, word ptr es:[0x6c]
+    add bx, 2
+count:
+    inc si
+    mov ah, 0x0b
+    int 0x21
+    cmp bx, word ptr es:[0x6c]
+    jne count
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
     # the CGA status port: per frame, an idle wait for the vertical retrace's end and
     # start, then the reads counted while the retrace lasts; over 4 frames
     "RETRACE": """
@@ -249,6 +277,7 @@ BROKEN_BY = {
     "DOSTIME": ["native_answers", "regs_ignored"],
     "RETRACE": ["status_passes", "regs_ignored"],
     "RTCPOLL": ["ports_idle"],
+    "DOSPOLL": ["pure_counters", "all_calls_pure"],
     "HLTWAIT": [],
     "FASTTICK": ["timer_early"],
     "SELFMOD": ["repeats"],
@@ -303,6 +332,8 @@ def test_the_accelerations_did_the_work(programs):
     retrace = native_stats("RETRACE")
     # retrace waits computed, not run (only while bit 0, the scan line's blanking, holds)
     assert retrace.skipped_status_reads > 400
+    dos = native_stats("DOSPOLL")
+    assert dos.pure_calls > 1_000                          # AH=0Bh: pure calls, passes skipped
     timer = native_stats("DOSTIME")
     assert timer.service_calls[2] > 1_000 and timer.skipped > 10_000   # 2Ch in C, idle skipped
 

@@ -439,5 +439,6 @@ for _module, _attribute in (("pcemu.commands.disk", "disk"), ("pcemu.commands.di
                             ("pcemu.commands.trace", "trace"), ("pcemu.commands.diff", "diff"),
                             ("pcemu.commands.record", "record"), ("pcemu.commands.replay", "replay"),
                             ("pcemu.commands.report", "report"), ("pcemu.commands.debug", "debug"),
-                            ("pcemu.commands.debug", "disasm"), ("pcemu.commands.filmstrip", "filmstrip")):
+                            ("pcemu.commands.debug", "disasm"), ("pcemu.commands.filmstrip", "filmstrip"),
+                            ("pcemu.commands.survey", "survey")):
     _register_optional(_module, _attribute)

@@ -170,6 +170,12 @@ class Shell:
         return (self.lines_run > lines_before and self.at_prompt and st.running is None
                 and not st.batch)
 
+    def run_lines(self, lines: list[str]) -> None:
+        """Run ``lines`` as a batch file with no file behind it, as DOSBox runs its
+        autoexec (the survey starts each program so): the interpreter takes them at its
+        next turn, before the command line it is editing."""
+        self.state.batch.append(Batch(list(lines), ["AUTOEXEC"], echo_before=self.state.echo))
+
     def prompt_text(self) -> str:
         env = builtins.environment(self)
         return env.get("PROMPT", "$N$G")

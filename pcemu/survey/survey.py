@@ -1,0 +1,54 @@
+"""A whole survey: the tasks, spread over processes, scored, written as JSON Lines and HTML."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+from pcemu.survey.html_report import page
+from pcemu.survey.outcome import OUTCOMES
+from pcemu.survey.programs import Task
+from pcemu.survey.runner import Request, Settings, survey_one
+from pcemu.survey.score import VERDICTS, score, truth_for
+
+
+def run_survey(tasks: list[Task], settings: Settings, *, jsonl: Path, html_path: Path | None,
+               truth: dict | None = None, backend: str = "auto", workers: int | None = None,
+               address: str | None = None, command: str = "pcemu survey",
+               progress: Callable[[dict], None] | None = None) -> list[dict]:
+    """Run every task; each record is scored and written to ``jsonl`` as it comes in (so a
+    long survey stopped half-way keeps what it did), the HTML page at the end."""
+    from pcemu.sweep import sweep
+    requests = [Request(task.as_dict(), settings) for task in tasks]
+    records: list[dict | None] = [None] * len(requests)
+    with open(jsonl, "w", encoding="utf-8") as out:
+        def arrived(index: int, record: dict) -> None:
+            if truth is not None:
+                found = truth_for(truth, record)
+                record.update(score(record, found) if found else {"verdict": None,
+                                                                  "truth": "none for this program"})
+            records[index] = record
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            out.flush()
+            if progress is not None:
+                progress(record)
+        sweep(survey_one, requests, backend=backend, workers=workers, address=address,
+              on_result=arrived)
+    done = [r for r in records if r is not None]
+    if html_path is not None:
+        html_path.write_text(page(done, title="pcemu survey", command=command), encoding="utf-8")
+    return done
+
+
+def summary(records: list[dict]) -> str:
+    """Counts per verdict and per outcome, in one line each."""
+    outcomes = Counter(r.get("outcome") for r in records)
+    verdicts = Counter(r.get("verdict") for r in records if r.get("verdict"))
+    lines = [f"{len(records)} programs: " + ", ".join(f"{outcomes[o]} {o}" for o in OUTCOMES
+                                                      if outcomes.get(o))]
+    if verdicts:
+        text = sum(n for v, n in verdicts.items() if v != "graphics")
+        lines.append(f"against the truth: {verdicts.get('match', 0)} of {text} text screens "
+                     "match; " + ", ".join(f"{verdicts[v]} {v}" for v in VERDICTS if verdicts.get(v)))
+    return "\n".join(lines)

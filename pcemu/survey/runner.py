@@ -92,5 +92,5 @@ def _died(child: subprocess.CompletedProcess, settings: Settings) -> dict:
                           (f" (near the memory limit of {settings.memory_mb} MB?)"
                            if name in ("SIGSEGV", "SIGABRT", "SIGKILL") else "")}
     return {"outcome": "machine error",
-            "reason": f"the run's process failed (status {child.returncode})"
-                      + (f": {tail[0][:200]}" if tail else "")}
+            "reason": f"the run's process failed (status {child.returncode}, under the memory "
+                      f"limit of {settings.memory_mb} MB)" + (f": {tail[0][:200]}" if tail else "")}

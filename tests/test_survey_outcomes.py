@@ -42,6 +42,28 @@ PROGRAMS = {
         int 0x16
         int 0x20
     """,
+    "GRAPH6.COM": """
+        mov ax, 6
+        int 0x10
+        mov dx, msg
+        mov ah, 9
+        int 0x21
+        mov ah, 0
+        int 0x16
+        int 0x20
+    msg: .ascii "Stars [640x200]$"
+    """,
+    "GRAPH4.COM": """
+        mov ax, 4
+        int 0x10
+        mov dx, msg
+        mov ah, 9
+        int 0x21
+        mov ah, 0
+        int 0x16
+        int 0x20
+    msg: .ascii "Moon (320)$"
+    """,
     "BUSY.COM": """
     spin:
         jmp spin
@@ -93,6 +115,16 @@ def test_a_service_pcemu_lacks_is_named(records):
     record = records["MISSING.COM"]
     assert record["outcome"] == "unimplemented service"
     assert record["unimplemented"] == ["unimplemented: INT 17h AH=55h AL=00h (printer function 55h)"]
+
+
+@pytest.mark.parametrize("program, mode, columns, text", [
+    ("GRAPH6.COM", 6, 80, "Stars [640x200]"), ("GRAPH4.COM", 4, 40, "Moon (320)")])
+def test_text_the_bios_drew_in_a_graphics_mode_is_read_from_the_pixels(records, program, mode,
+                                                                       columns, text):
+    screen = records[program]["screens"][-1]
+    assert (screen["mode"], screen["kind"], screen["cols"]) == (mode, "graphics", columns)
+    assert screen["lines"][0] == text.ljust(columns)
+    assert all(line == " " * columns for line in screen["lines"][1:])
 
 
 def test_a_program_busy_at_the_end_timed_out(records):

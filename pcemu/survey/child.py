@@ -100,7 +100,7 @@ def _run(image: str, program: str, settings: dict) -> dict:
     out["seconds_run"] = round(_secs(start, machine), 3)
     exits = shell.exit_codes[codes_before:]
     ended = shell.at_prompt and shell.state.running is None and not shell.state.batch
-    out["exit_code"] = (exits[-1][1] if exits else 0) if ended else None
+    out["exit_code"] = exits[-1][1] if ended and exits else None
     if shell.load_error:
         out.update(outcome="cannot load", reason=shell.load_error)
     elif error is not None:
@@ -109,7 +109,7 @@ def _run(image: str, program: str, settings: dict) -> dict:
         out.update(outcome="unimplemented service", reason=out["unimplemented"][0])
     else:
         polled = polls_before_end is not None and machine.keyboard_polls > polls_before_end
-        out["outcome"] = end_state(exit_code=out["exit_code"], polled_at_end=polled)
+        out["outcome"] = end_state(ended=ended, polled_at_end=polled)
     return out
 
 

@@ -21,9 +21,9 @@ OUTCOMES = ("bad input", "cannot load", "machine error", "memory limit", "unimpl
             "exited", "waits for input", "timed out")
 
 
-def end_state(*, exit_code: int | None, polled_at_end: bool) -> str:
+def end_state(*, ended: bool, polled_at_end: bool) -> str:
     """Where the program was when the span ended (no error, no unimplemented service)."""
-    if exit_code is not None:
+    if ended:
         return "exited"
     return "waits for input" if polled_at_end else "timed out"
 
@@ -31,6 +31,7 @@ def end_state(*, exit_code: int | None, polled_at_end: bool) -> str:
 def describe(outcome: str, record: dict) -> str:
     """One line for the outcome, as reports print it."""
     if outcome == "exited":
-        return f"exited with code {record.get('exit_code')}"
+        code = record.get("exit_code")
+        return "exited" if code is None else f"exited with code {code}"
     reason = record.get("reason")
     return f"{outcome}: {reason}" if reason else outcome

@@ -162,3 +162,19 @@ def test_running_out_of_memory_mid_run_is_the_memory_limit_outcome(tmp_path, mon
     path = disk_with(tmp_path, {"EXIT5.COM": PROGRAMS["EXIT5.COM"]})
     record = run_task(tasks_for_image(path)[0].as_dict(), SETTINGS)
     assert record["outcome"] == "memory limit"
+
+
+def test_a_folder_of_images_and_pcjs_json_is_surveyed_alike(tmp_path):
+    import json
+
+    from tests.test_pcjs_import import encode_v2
+    folder = tmp_path / "library"
+    folder.mkdir()
+    raw = disk_with(folder, {"EXIT5.COM": PROGRAMS["EXIT5.COM"]}, "RAW.IMG")
+    (folder / "FROMPCJS.json").write_text(json.dumps(encode_v2(raw.read_bytes(), 40, 2, 9)))
+    (folder / "notes.txt").write_text("not a disk")
+    tasks = tasks_for_sources([str(folder)])
+    assert [(t.disk, t.program, t.problem) for t in tasks] == [
+        ("FROMPCJS", "EXIT5.COM", None), ("RAW", "EXIT5.COM", None)]
+    record = run_task(tasks[0].as_dict(), SETTINGS)
+    assert record["outcome"] == "exited" and record["exit_code"] == 5

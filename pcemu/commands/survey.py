@@ -106,7 +106,9 @@ def survey(sources, corpus, program, truth, output, html_path, at, date, time_, 
                    f"{describe(record['outcome'], record)}{score}"
                    + (f" [{wall:.1f} s]" if wall is not None else ""), err=True)
 
-    command = "pcemu survey " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    # the command line as typed, for the page (not when called from Python, e.g. by tests)
+    command = "pcemu survey" + ("".join(f" {shlex.quote(a)}" for a in sys.argv[2:])
+                                if sys.argv[1:2] == ["survey"] else "")
     from concurrent.futures.process import BrokenProcessPool
 
     from pcemu.sweep import SweepError

@@ -50,7 +50,7 @@ def _moments(text: str) -> tuple[float, ...]:
               show_default=True, help="Video card.")
 @click.option("--memory-limit", type=click.IntRange(min=150, max=65536), default=300,
               show_default=True, help="MB of address space each program's process may use.")
-@click.option("--time-limit", type=click.FloatRange(min=1, max=86400), default=300,
+@click.option("--time-limit", type=click.FloatRange(min=1, max=86400), default=1200,
               show_default=True, help="Host seconds one program may take before it is stopped.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Local processes at once (default: every core).")

@@ -19,7 +19,8 @@ import pcemu
 
 DEFAULT_TIMES = (10.0, 20.0)         # seconds of virtual time, as the corpus's DOSBox screens
 DEFAULT_MEMORY_MB = 300
-DEFAULT_WALL_LIMIT = 300.0           # host seconds for one program, a guard against a hang
+DEFAULT_WALL_LIMIT = 1200.0          # host seconds for one program: a guard against a hang, far above
+                                     # the slowest corpus program on a loaded machine (227 s)
 
 
 @dataclass(frozen=True)

@@ -178,3 +178,10 @@ def test_a_folder_of_images_and_pcjs_json_is_surveyed_alike(tmp_path):
         ("FROMPCJS", "EXIT5.COM", None), ("RAW", "EXIT5.COM", None)]
     record = run_task(tasks[0].as_dict(), SETTINGS)
     assert record["outcome"] == "exited" and record["exit_code"] == 5
+
+
+def test_a_program_over_the_host_time_limit_is_stopped_and_reported(tmp_path):
+    path = disk_with(tmp_path, {"BUSY.COM": PROGRAMS["BUSY.COM"]})
+    task = tasks_for_image(path)[0].as_dict()
+    record = survey_one(Request(task, Settings(times=(3600.0,), wall_limit=1.0)))
+    assert record["outcome"] == "timed out" and "host time limit of 1 s" in record["reason"]

@@ -185,3 +185,11 @@ def test_a_program_over_the_host_time_limit_is_stopped_and_reported(tmp_path):
     task = tasks_for_image(path)[0].as_dict()
     record = survey_one(Request(task, Settings(times=(3600.0,), wall_limit=1.0)))
     assert record["outcome"] == "timed out" and "host time limit of 1 s" in record["reason"]
+
+
+def test_a_corpus_line_cannot_name_a_file_outside_its_images_folder(tmp_path):
+    from pcemu.survey.programs import tasks_for_corpus
+    corpus = tmp_path / "corpus.tsv"
+    corpus.write_text("../../etc\tPASSWD\nDISK1\t..\\X.EXE\nDISK2\tA.EXE\textra\n")
+    tasks = tasks_for_corpus(corpus)
+    assert len(tasks) == 3 and all(t.problem and "bad corpus line" in t.problem for t in tasks)

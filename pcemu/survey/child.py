@@ -102,15 +102,20 @@ def _run(image: str, program: str, settings: dict) -> dict:
     ended = shell.at_prompt and shell.state.running is None and not shell.state.batch
     out["exit_code"] = exits[-1][1] if ended and exits else None
     if shell.load_error:
-        out.update(outcome="cannot load", reason=shell.load_error)
+        out.update(outcome="cannot load", reason=_without(shell.load_error, "cannot load "))
     elif error is not None:
         out.update(outcome="machine error", reason=error)
     elif out["unimplemented"]:
-        out.update(outcome="unimplemented service", reason=out["unimplemented"][0])
+        out.update(outcome="unimplemented service",
+                   reason=_without(out["unimplemented"][0], "unimplemented: "))
     else:
         polled = polls_before_end is not None and machine.keyboard_polls > polls_before_end
         out["outcome"] = end_state(ended=ended, polled_at_end=polled)
     return out
+
+
+def _without(text: str, prefix: str) -> str:
+    return text[len(prefix):] if text.startswith(prefix) else text
 
 
 def _secs(start: int, machine) -> float:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from pcemu.survey.html_report import page
-from pcemu.survey.outcome import OUTCOMES
+from pcemu.survey.outcome import OUTCOMES, describe
 from pcemu.survey.programs import Task
 from pcemu.survey.runner import Request, Settings, survey_one
 from pcemu.survey.score import VERDICTS, score, truth_for
@@ -42,7 +42,7 @@ def run_survey(tasks: list[Task], settings: Settings, *, jsonl: Path, html_path:
 
 
 def summary(records: list[dict]) -> str:
-    """Counts per verdict and per outcome, in one line each."""
+    """Counts per outcome and per verdict, then a line for each program that does not match."""
     outcomes = Counter(r.get("outcome") for r in records)
     verdicts = Counter(r.get("verdict") for r in records if r.get("verdict"))
     lines = [f"{len(records)} programs: " + ", ".join(f"{outcomes[o]} {o}" for o in OUTCOMES
@@ -51,4 +51,9 @@ def summary(records: list[dict]) -> str:
         text = sum(n for v, n in verdicts.items() if v != "graphics")
         lines.append(f"against the truth: {verdicts.get('match', 0)} of {text} text screens "
                      "match; " + ", ".join(f"{verdicts[v]} {v}" for v in VERDICTS if verdicts.get(v)))
+        for r in records:
+            if r.get("verdict") not in (None, "match"):
+                share = "" if r.get("share") is None else f" ({r['share']:.0%})"
+                lines.append(f"  {r['verdict']}{share}: {r['disk']} {r.get('program') or '-'}, "
+                             f"{describe(r['outcome'], r)}")
     return "\n".join(lines)

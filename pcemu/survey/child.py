@@ -75,6 +75,8 @@ def _run(image: str, program: str, settings: dict) -> dict:
                           time=settings.get("time"), video=settings.get("video", "cga"))
     except (ImageError, MountError, DiskError) as err:
         return {"outcome": "bad input", "reason": f"unusable disk: {err}", "screens": []}
+    except PcemuError as err:                    # a setting the machine refuses (date, card)
+        return {"outcome": "machine error", "reason": str(err), "screens": []}
     shell = machine.dos.shell
     codes_before = len(shell.exit_codes)
     shell.run_lines(["@ECHO OFF", "A:", "CLS", program])

@@ -77,6 +77,8 @@ def _run(image: str, program: str, settings: dict) -> dict:
         return {"outcome": "bad input", "reason": f"unusable disk: {err}", "screens": []}
     except PcemuError as err:                    # a setting the machine refuses (date, card)
         return {"outcome": "machine error", "reason": str(err), "screens": []}
+    from pcemu.survey.absent import watch_absent_drivers
+    absent = watch_absent_drivers(machine)
     shell = machine.dos.shell
     codes_before = len(shell.exit_codes)
     shell.run_lines(["@ECHO OFF", "A:", "CLS", program])
@@ -98,7 +100,7 @@ def _run(image: str, program: str, settings: dict) -> dict:
                 "screens": screens, **_services(machine)}
     except Exception as err:                     # a fault of pcemu's own: reported, not raised
         error = f"internal error: {type(err).__name__}: {err}"
-    out.update(_services(machine))
+    out.update(_services(machine, absent))
     out["seconds_run"] = round(_secs(start, machine), 3)
     exits = shell.exit_codes[codes_before:]
     ended = shell.at_prompt and shell.state.running is None and not shell.state.batch
@@ -148,8 +150,9 @@ def _screen(machine, moment: float) -> dict:
             "kind": "graphics" if graphics else "text", "cols": columns, "lines": lines}
 
 
-def _services(machine) -> dict:
-    """The services pcemu lacks that the program asked for, each once, in order of first use."""
+def _services(machine, absent: list[str] = ()) -> dict:
+    """The services pcemu lacks that the program asked for, each once: those the BIOS and DOS
+    tables reported in order of first use, then calls to drivers the machine lacks."""
     seen: list[str] = []
     if machine is not None:
         for entry in machine.unimplemented_log:
@@ -158,7 +161,7 @@ def _services(machine) -> dict:
                 seen.append(what)
             if len(seen) >= MAX_UNIMPLEMENTED:
                 break
-    return {"unimplemented": seen}
+    return {"unimplemented": seen + list(absent)[:MAX_UNIMPLEMENTED]}
 
 
 def main() -> None:

@@ -1,14 +1,15 @@
-"""Calls to drivers the machine does not have: INT 67h (EMS) and INT 33h (the mouse driver,
-unless the machine has a mouse) while their vector is still empty (0000:0000, as the
-BIOS leaves INT 67h) or leads to the ROM's bare IRET.
+"""Calls to a driver the machine does not have: INT 67h, the expanded-memory manager
+(EMS), while its vector is still empty (0000:0000, as the BIOS leaves it) or leads to
+the ROM's bare IRET.
 
-pcemu's DOS installs no expanded-memory manager and, without ``mouse=True``, no mouse
-driver, so these calls return with nothing done; DOSBox provides both.  They are
-services the program asked for and pcemu lacks, so the survey lists them with the
-services the BIOS and DOS tables report (``Machine.unimplemented_log``).  Only these
-vectors are watched: watching a vector makes the C hooks hand its interrupts to
-Python, which computes the same, but watching all of them would slow every INT 3 of
-a compiled BASIC program.
+pcemu's DOS installs no EMS manager; DOSBox provides one (LIM 4.0), and a program
+that calls INT 67h without looking for it first runs the vector table as code here.
+The call is a service the program asked for and pcemu lacks, so the survey lists it
+with those the BIOS and DOS tables report (``Machine.unimplemented_log``).  (INT 33h
+is not listed: the survey's machine has no mouse, and programs probe for a mouse
+driver with INT 33h AX=0 and go on without one.)  Only this vector is watched:
+watching a vector makes the C hooks hand its interrupts to Python, which computes
+the same, but watching all of them would slow every INT 3 of compiled BASIC.
 """
 from __future__ import annotations
 
@@ -17,8 +18,7 @@ from typing import TYPE_CHECKING, Callable
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
-DRIVERS = {0x67: "no EMS driver (LIM expanded memory) is installed",
-           0x33: "no mouse driver is installed"}
+DRIVERS = {0x67: "no EMS driver (LIM expanded memory) is installed"}
 
 
 def watch_absent_drivers(m: "Machine") -> list[str]:

@@ -89,7 +89,7 @@ class Dos:
         self.last_drive: str | None = None       # the drive the current call works on
         self.fcb_files: dict[int, object] = {}   # files opened through FCBs (fcb.FcbFile)
         self.ctrl_c_sp: int | None = None        # SP before DOS's INT 23h, to see how it returned
-        from pcemu.dos import console, fcb, files, process, system   # noqa: F401  (register services)
+        from pcemu.dos import console, fcb, files, ioctl, process, system   # noqa: F401  (register services)
 
     # ---------------------------------------------------------------- drives
     def mount(self, letter: str, drive) -> None:

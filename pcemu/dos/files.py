@@ -1,4 +1,4 @@
-"""DOS file services: handles (3Ch-46h, 56h, 57h, 5Ah, 5Bh), FINDFIRST/FINDNEXT,
+"""DOS file services: handles (3Ch-43h, 45h, 46h, 56h, 57h, 5Ah, 5Bh), FINDFIRST/FINDNEXT,
 directories (39h-3Bh, 47h) and attributes (43h).
 
 Files live on the mounted drives (``pcemu.storage``); character devices (CON,
@@ -264,57 +264,6 @@ def force_duplicate(m: "Machine") -> None:
     entry.references += 1
     m.memory.wb(seg, off + target, dos.files.index(entry))
     dos.succeed()
-
-
-@dos_services.function(0x44)
-def ioctl(m: "Machine") -> None:
-    dos = m.dos
-    cpu = m.cpu
-    sub = cpu.al
-    if sub == 0x00:
-        entry = dos.handle_file(cpu.bx)
-        if entry.is_device:
-            info = 0x80 | {"CON": 0x03 | 0x10, "NUL": 0x04, "CLOCK$": 0x08}.get(entry.device, 0)
-            if entry.device == "CON" and getattr(entry, "raw", False):
-                info |= 0x20
-        else:
-            info = ord(entry.drive) - ord("A")
-        cpu.dx = info
-        cpu.ax = info
-        dos.succeed()
-    elif sub == 0x01:
-        entry = dos.handle_file(cpu.bx)
-        if entry.is_device:
-            entry.raw = bool(cpu.dl & 0x20)
-        dos.succeed()
-    elif sub in (0x06, 0x07):
-        entry = dos.handle_file(cpu.bx)
-        if entry.is_device:
-            ready = entry.device != "CON" or sub == 0x07 or console._key_waiting(m)
-        else:
-            ready = sub == 0x07 or entry.file.tell() < entry.file.size
-        cpu.al = 0xFF if ready else 0x00
-        dos.succeed()
-    elif sub == 0x08:
-        drive = cpu.bl
-        letter = dos.current_drive if drive == 0 else chr(64 + drive)
-        if letter not in dos.drives:
-            raise DosError(0x0F, "invalid drive")
-        cpu.ax = 0 if letter in ("A", "B") else 1
-        dos.succeed()
-    elif sub == 0x09:
-        drive = cpu.bl
-        letter = dos.current_drive if drive == 0 else chr(64 + drive)
-        if letter not in dos.drives:
-            raise DosError(0x0F, "invalid drive")
-        cpu.dx = 0x1000 if dos.floppy_image(ord(letter) - 65) is None else 0
-        dos.succeed()
-    elif sub == 0x0E:
-        cpu.al = 0
-        dos.succeed()
-    else:
-        m.unimplemented(0x21, f"IOCTL subfunction {sub:02X}h")
-        dos.fail(0x01)
 
 
 @dos_services.function(0x57)

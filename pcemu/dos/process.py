@@ -240,9 +240,10 @@ def exe_header(data: bytes) -> dict | None:
     image_size = pages * 512 - ((512 - last) if last else 0) - header_paras * 16
     if pages == 0 or image_size < 0 or header_paras * 16 > len(data):
         raise ProgramLoadError("the EXE header describes an impossible image size")
-    if header_paras * 16 + image_size > len(data):
-        raise ProgramLoadError(f"the EXE is truncated: its header promises "
-                               f"{header_paras * 16 + image_size} bytes, the file has {len(data)}")
+    # A file shorter than its header says still loads: DOS 3.30 reads the image with
+    # ordinary reads, takes a short last read as it comes and sizes the memory block
+    # from the header; the part the file lacks keeps whatever memory held (DOS zeroes
+    # nothing).  load_image copies what there is.
     if reloc_off + relocs * 4 > len(data):
         raise ProgramLoadError("the EXE's relocation table runs past the end of the file")
     return dict(image_size=image_size, header=header_paras * 16, relocs=relocs,

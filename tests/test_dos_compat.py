@@ -84,18 +84,15 @@ data: .asciz "DATA.TXT"
     assert run.carry(4) and run.ax(4) == 0x01                 # no subfunction 10h in DOS 3.30
 
 
-def short_exe(code: bytes, promised: int) -> bytes:
-    """An MZ file whose header promises ``promised`` bytes of image; the file holds ``code``."""
+def mz(code: bytes, pages: int, last_page_bytes: int = 0, max_alloc: int = 0xFFFF) -> bytes:
+    """An MZ file with a 32-byte header, entry at 0:0, stack at 100:1000h, then ``code``."""
     header = bytearray(0x20)
-    total = 0x20 + promised
-    struct.pack_into("<2s13H", header, 0, b"MZ", total % 512, -(-total // 512), 0, 2,
-                     0x10, 0xFFFF, 0, 0x1000, 0, 0, 0, 0x1C, 0)
+    struct.pack_into("<2s13H", header, 0, b"MZ", last_page_bytes, pages, 0, 2,
+                     0x110, max_alloc, 0x100, 0x1000, 0, 0, 0, 0x1C, 0)
     return bytes(header) + code
 
 
-def test_an_exe_shorter_than_its_header_says_loads_and_runs_as_dos_loads_it(tmp_path):
-    from tests.machine_helpers import assemble
-    code = assemble("""
+PRINT_AT_10H_AND_EXIT_7 = """
     push cs
     pop ds
     mov ah, 9
@@ -103,13 +100,58 @@ def test_an_exe_shorter_than_its_header_says_loads_and_runs_as_dos_loads_it(tmp_
     int 0x21
     mov ax, 0x4c07
     int 0x21
-""", origin=0)
-    code = code.ljust(0x10, b"\x90") + b"SHORT BUT LOADED$"
-    run = machine_with(tmp_path, {}, files={"SHORT.EXE": short_exe(code, promised=3000)})
+"""
+
+
+def exe_run(tmp_path, files: dict[str, bytes], command: str):
+    run = machine_with(tmp_path, {}, files=files)
     run.machine.type("C:{ENTER}")
-    run_command(run, "SHORT")
+    run_command(run, command)
+    return run
+
+
+def test_an_exe_shorter_than_its_header_says_loads_and_runs_as_dos_loads_it(tmp_path):
+    from tests.machine_helpers import assemble
+    code = assemble(PRINT_AT_10H_AND_EXIT_7, origin=0).ljust(0x10, b"\x90") + b"SHORT BUT LOADED$"
+    run = exe_run(tmp_path, {"SHORT.EXE": mz(code, pages=8)}, "SHORT")     # promises 3.5 KB
     assert "SHORT BUT LOADED" in run.screen
     assert run.machine.dos.shell.exit_codes[-1] == ("C:\\SHORT.EXE", 7)
+
+
+def test_dos_loads_whole_pages_past_the_last_page_byte_count(tmp_path):
+    """A BASIC runtime's loader stub keeps the runtime's name after the bytes its header
+    counts in the last page; DOS reads whole pages, so the name is in memory."""
+    from tests.machine_helpers import assemble
+    code = assemble(PRINT_AT_10H_AND_EXIT_7, origin=0).ljust(0x10, b"\x90")
+    assert len(code) == 0x10
+    run = exe_run(tmp_path, {"STUB.EXE": mz(code + b"PAST THE COUNT$", pages=1,
+                                             last_page_bytes=0x20 + len(code))}, "STUB")
+    assert "PAST THE COUNT" in run.screen
+
+
+def test_max_allocation_zero_loads_the_image_at_the_top_of_its_block(tmp_path):
+    from tests.machine_helpers import assemble
+    code = assemble("""
+    mov cx, es:[2]
+    mov ax, cs
+    sub cx, ax
+    mov al, cl
+    mov ah, 0x4c
+    int 0x21
+""", origin=0)
+    run = exe_run(tmp_path, {"HIGH.EXE": mz(code, pages=1, max_alloc=0),
+                             "LOW.EXE": mz(code, pages=1)}, "HIGH")
+    # PSP:2 (the end of the block) minus CS: the image's 480 bytes, 1Eh paragraphs
+    assert run.machine.dos.shell.exit_codes[-1] == ("C:\\HIGH.EXE", 0x1E)
+    run_command(run, "LOW")
+    assert run.machine.dos.shell.exit_codes[-1][1] != 0x1E
+
+
+def test_a_file_too_short_for_an_exe_header_runs_as_a_com_program(tmp_path):
+    from tests.machine_helpers import assemble
+    program = b"MZ" + assemble("mov ax, 0x4c2a; int 0x21")    # DEC BP; POP DX; then the exit
+    run = exe_run(tmp_path, {"TINY.EXE": program}, "TINY")
+    assert run.machine.dos.shell.exit_codes[-1] == ("C:\\TINY.EXE", 0x2A)
 
 
 # A loop with IF clear whose JNE is never taken and jumps back 12 bytes: its second

@@ -71,8 +71,11 @@ class Machine:
                  mips: float = DEFAULT_MIPS, video: str = "cga", mouse: bool = False,
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
-                 inexact_idle_skip: bool = False, accelerate: bool = True) -> None:
+                 inexact_idle_skip: bool = False, accelerate: bool = True,
+                 ems: int | bool = False) -> None:
         self.strict = strict
+        # LIM 4.0 expanded memory (pcemu.dos.ems): off, True for 4 MB, or the size in KB
+        self.ems_kilobytes = (4096 if ems is True else int(ems or 0))
         # Opt-in and INEXACT: after IDLE_POLLS fruitless polls in a row, jump virtual time to
         # the next device event.  A program that counts its polls computes something else
         # than on an AT; never on for traces, sweeps, replays or tests of faithfulness.

@@ -147,8 +147,11 @@ class Machine:
             raise MachineError(f"unknown video card {video!r}: choose cga, mda or hercules")
         self.cmos = CmosRtc(self.rtc_datetime)
         self.printer = Printer(Path(printer_capture) if printer_capture else None)
+        from pcemu.devices.uart import Uart8250
+        self.serial_ports = [Uart8250(0x3F8, lambda: self._device_irq(4)),
+                             Uart8250(0x2F8, lambda: self._device_irq(3))]
         for device in (*self.pic.devices, self.pit, self.kbc, self.speaker, self.video_card,
-                       self.cmos, GamePort(), self.printer):
+                       self.cmos, GamePort(), self.printer, *self.serial_ports):
             self.bus.attach(device)
         self._timer_event: int | None = None
         self._timer_due: int | None = None     # when _timer_event falls due
@@ -613,6 +616,13 @@ class Machine:
         self._deliver_hardware_interrupt()
         if self._stopped:
             raise MachineError(f"the machine has stopped: {self._stopped}")
+
+    def _device_irq(self, line: int) -> None:
+        """A device raised its line during an instruction (a port write): the slice ends
+        there, charged whole as every early end is, so the CPU takes it next."""
+        self.pic.raise_irq(line)
+        self.impure()
+        self.cpu.request_stop()
 
     def _deliver_hardware_interrupt(self) -> None:
         if not self.cpu.interrupts_enabled:

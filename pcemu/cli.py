@@ -287,7 +287,16 @@ def _printer_check(machine, opts: dict) -> None:
 
 def _after_failure(machine, opts: dict, err: BaseException) -> "click.exceptions.Exit":
     """The run stopped with an error: keep its disk changes, then say what happened."""
+    from pcemu.errors import MachineError
     message = _describe(err, machine)
+    if machine is not None and isinstance(err, MachineError):
+        # the machine stopped (a HLT with interrupts off, a reset ...): what the program
+        # drew is still there, and asked for
+        for show in (_print_screen, _screenshot):
+            try:
+                show(machine, opts)
+            except Exception:
+                pass
     if machine is not None:
         try:
             _save_disk(machine, opts)

@@ -608,7 +608,9 @@ class Machine:
                 clock.now = due
         if result.reason == STOP_HALT:
             if not self.cpu.flags & FLAG_IF:
-                self.halt("the CPU halted with interrupts disabled")
+                cs, ip = self.cpu.cs, (self.cpu.ip - 1) & 0xFFFF
+                self.halt(f"the CPU halted with interrupts disabled (HLT at {cs:04X}:{ip:04X}): "
+                          "nothing but a reset or an NMI wakes it")
             elif not self.pic.pending():
                 # waiting for an interrupt: skip straight to the next device event
                 due = self.scheduler.next_due()

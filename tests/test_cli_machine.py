@@ -113,6 +113,19 @@ def test_an_exe_dos_cannot_size_gets_the_dos_message_not_a_crash(tmp_path):
     assert result.stdout.rstrip().endswith("C:\\>")
 
 
+def test_a_real_hlt_with_interrupts_off_shows_what_the_program_drew_and_why(tmp_path):
+    from tests.machine_helpers import assemble
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "STOP.COM").write_bytes(assemble(
+        'mov ah, 9; mov dx, msg; int 0x21; cli; hlt; msg: .ascii "DRAWN BEFORE HLT$"'))
+    result = pcemu("run", f"C:{folder}", "STOP", "--headless", "--print-screen")
+    assert result.returncode == 2
+    assert "DRAWN BEFORE HLT" in result.stdout
+    assert "halted with interrupts disabled (HLT at " in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_strict_mode_stops_at_an_unimplemented_service(tmp_path):
     from tests.machine_helpers import assemble
     folder = tmp_path / "c"

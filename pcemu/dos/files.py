@@ -147,18 +147,15 @@ def ioctl(m: "Machine") -> None:
 
 @dos_services.function(0x57)
 def file_date_time(m: "Machine") -> None:
-    dos = m.dos
     cpu = m.cpu
-    entry = dos.handle_file(cpu.bx)
-    if entry.is_device:
-        raise DosError(0x06, "invalid handle")
     if cpu.al == 0:
-        cpu.dx, cpu.cx = entry.file.get_datetime()
+        cpu.dx, cpu.cx = kernel.get_file_time(m.dos, cpu.bx)
     elif cpu.al == 1:
-        entry.file.set_datetime(cpu.dx, cpu.cx)
+        kernel.set_file_time(m.dos, cpu.bx, cpu.dx, cpu.cx)
     else:
+        kernel.get_file_time(m.dos, cpu.bx)         # a bad handle is reported first
         raise DosError(0x01, "invalid function")
-    dos.succeed()
+    m.dos.succeed()
 
 
 # -- names: delete, rename, attributes -------------------------------------------------------------

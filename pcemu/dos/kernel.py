@@ -266,6 +266,22 @@ def force_duplicate(dos: "Dos", handle: int, target: int) -> None:
     dos.m.memory.wb(seg, off + target, dos.files.index(entry))
 
 
+def get_file_time(dos: "Dos", handle: int) -> tuple[int, int]:
+    """AH=5700h: (date, time) words of an open file."""
+    entry = dos.handle_file(handle)
+    if entry.is_device:
+        raise DosError(0x06, "invalid handle")
+    return entry.file.get_datetime()
+
+
+def set_file_time(dos: "Dos", handle: int, date: int, time: int) -> None:
+    """AH=5701h: the stamp the file gets when it is closed."""
+    entry = dos.handle_file(handle)
+    if entry.is_device:
+        raise DosError(0x06, "invalid handle")
+    entry.file.set_datetime(date, time)
+
+
 # -- names ----------------------------------------------------------------------------------
 def delete(dos: "Dos", text: str) -> None:
     """AH=41h: one file, no wildcards; read-only files are "access denied"."""
@@ -353,9 +369,9 @@ def find(dos: "Dos", drive: str, directory: list[str], pattern: bytes, attribute
     raise DosError(0x12, "no more files")
 
 
-def find_all(dos: "Dos", text: str, attributes: int = 0) -> tuple[str, list[str], list[DirEntry]]:
-    """Every entry FINDFIRST and FINDNEXT would return for ``text``, in directory order."""
-    drive, directory, pattern = split_search(dos, text)
+def list_matching(dos: "Dos", drive: str, directory: list[str], pattern: bytes,
+                  attributes: int = 0) -> list[DirEntry]:
+    """Every entry FINDFIRST and FINDNEXT would return, in directory order."""
     found: list[DirEntry] = []
     slot = -1
     while True:
@@ -363,7 +379,7 @@ def find_all(dos: "Dos", text: str, attributes: int = 0) -> tuple[str, list[str]
             entry = find(dos, drive, directory, pattern, attributes, slot)
         except DosError as err:
             if err.code == 0x12:
-                return drive, directory, found
+                return found
             raise
         found.append(entry)
         slot = entry.slot

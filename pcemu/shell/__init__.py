@@ -242,7 +242,7 @@ class Shell:
         self._execute_command(line)
 
     def _execute_command(self, line: str) -> None:
-        word, rest = builtins.split_command(line.strip())
+        word, rest = builtins.split_command(line.lstrip())    # ECHO x > F keeps "x "
         upper = word.upper()
         if len(upper) == 2 and upper[1] == ":" and upper[0].isalpha() and not rest.strip():
             builtins.change_drive(self, upper[0])
@@ -391,6 +391,9 @@ class Shell:
         tail = rest.encode("cp437", "replace")
         try:
             process.exec_program(self.m, found, tail, return_state=self.return_state())
+            # the new program may sit where the last one ran: Unicorn must not run
+            # that one's translated code (INT 21h's EXEC flushes the same way)
+            self.m.cpu.flush_translations()
         except ProgramLoadError as err:
             self.load_error = f"cannot load {found}: {err}"
             self.console.write(f"Program too big to fit in memory\r\n".encode()

@@ -216,12 +216,12 @@ class _CopyTarget:
         if text is None or text.endswith(("\\", ":", "/")):
             self.directory = dos.resolve(text or ".")
             return
-        drive, parts = dos.resolve(text)
         last = text.replace("/", "\\").rsplit("\\", 1)[-1].split(":")[-1]
         if names.has_wildcards(last):
-            self.directory = (drive, parts[:-1])
+            self.directory = dos.resolve(text[:len(text) - len(last)] or ".")
             self.template = names.pattern_to_fcb(last)
             return
+        drive, parts = dos.resolve(text)
         entry = dos.drives[drive].stat(parts) if parts else None
         if not parts or (entry is not None and entry.is_dir):
             self.directory = (drive, parts)

@@ -332,3 +332,24 @@ def test_a_program_started_where_another_ran_runs_its_own_code(tmp_path):
                               "P2.COM": _five_bytes_to_handle_1("BBBBB", padding=3)})
     typed(run, "P1")
     assert "BBBBB" in typed(run, "P2")
+
+
+def test_console_output_functions_write_to_redirected_standard_output(tmp_path):
+    source = f"""
+    mov ah, 0x09
+    mov dx, text
+    int 0x21
+    mov ah, 0x02
+    mov dl, 0x21
+    int 0x21
+    mov ah, 0x06
+    mov dl, 0x0a
+    int 0x21
+    {END_OF_PROGRAM}
+text: .ascii "via 09h$"
+"""
+    run = on_c(tmp_path, {}, {"T.COM": source})
+    assert "via 09h!" in typed(run, "T")
+    screen = typed(run, "T > OUT.TXT")
+    assert screen.count("via 09h!") == 1
+    assert listing(run)["OUT.TXT"] == b"via 09h!\n"

@@ -225,6 +225,20 @@ def write(dos: "Dos", handle: int, data: bytes) -> int:
     return written
 
 
+def write_redirected(dos: "Dos", data: bytes) -> bool:
+    """The console output functions (02h, 06h, 09h) write to standard output: when
+    the current process's handle 1 is not CON (``PROG > FILE``) the bytes go there
+    and this is True; otherwise the caller writes to the screen as CON does."""
+    try:
+        entry = dos.handle_file(1)
+    except DosError:
+        return False
+    if entry.device == "CON":
+        return False
+    write(dos, 1, data)
+    return True
+
+
 def seek(dos: "Dos", handle: int, offset: int, whence: int) -> int:
     """AH=42h: the new position (32-bit, wrapping as DOS's does); devices stay at 0."""
     entry = dos.handle_file(handle)

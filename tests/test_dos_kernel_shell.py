@@ -353,3 +353,12 @@ text: .ascii "via 09h$"
     screen = typed(run, "T > OUT.TXT")
     assert screen.count("via 09h!") == 1
     assert listing(run)["OUT.TXT"] == b"via 09h!\n"
+
+
+def test_if_exist_finds_files_as_findfirst_does(tmp_path):
+    run = on_c(tmp_path, {"A.TXT": b"a", "SUB/B.DAT": b"b"})
+    assert typed(run, "IF EXIST *.TXT ECHO seen-txt").count("seen-txt") == 2
+    assert typed(run, "IF EXIST SUB\\?.DAT ECHO seen-dat").count("seen-dat") == 2
+    assert typed(run, "IF EXIST *.XYZ ECHO seen-xyz").count("seen-xyz") == 1
+    assert typed(run, "IF EXIST SUB ECHO seen-dir").count("seen-dir") == 1     # files only
+    assert typed(run, "IF NOT EXIST Q:X ECHO seen-none").count("seen-none") == 2

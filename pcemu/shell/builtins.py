@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from bios import video
 from pcemu.dos import kernel
-from pcemu.shell.file_commands import cmd_cd, cmd_copy, cmd_del, cmd_md, cmd_rd, cmd_ren, cmd_type, read_file
+from pcemu.shell.file_commands import cmd_cd, cmd_copy, cmd_del, cmd_md, cmd_rd, cmd_ren, cmd_type, exists, read_file  # noqa: F401
 from pcemu.storage.errors import DosError
 from pcemu.storage import names
 
@@ -177,7 +177,9 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
         if "." not in pattern:
             pattern += ".*"
     try:
-        entries = fs.listdir(parts)
+        # FINDFIRST/FINDNEXT with the directory bit: no label, hidden or system entries
+        entries = kernel.list_matching(dos, drive, parts, names.pattern_to_fcb(pattern),
+                                       kernel.ATTR_DIRECTORY)
     except DosError:
         shell.console.write(b"Path not found\r\n")
         return
@@ -186,14 +188,9 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
     out.append(f" Volume in drive {drive} is {label}" if label else f" Volume in drive {drive} has no label")
     out.append(f" Directory of  {drive}:\\" + "\\".join(parts))
     out.append("")
-    pat = names.pattern_to_fcb(pattern)
     count = 0
     wide = []
     for e in entries:
-        if e.is_label or e.attr & 0x06:
-            continue
-        if not names.fcb_matches(pat, names.entry_fcb(e.name)):
-            continue
         count += 1
         base, _, ext = e.name.partition(".") if e.name not in (".", "..") else (e.name, "", "")
         if "/W" in switches:
@@ -310,7 +307,7 @@ def cmd_if(shell: "Shell", rest: str) -> None:
         result = shell.state.errorlevel >= int(words[1]) if words[1].isdigit() else False
         command = " ".join(words[2:])
     elif kind == "EXIST" and len(words) >= 3:
-        result = read_file(shell, words[1]) is not None
+        result = exists(shell, words[1])
         command = " ".join(words[2:])
     elif "==" in words[0]:
         left, _, right = words[0].partition("==")

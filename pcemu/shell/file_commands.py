@@ -170,6 +170,17 @@ def _read_all(dos, handle: int) -> bytes:
         data += chunk
 
 
+def exists(shell: "Shell", spec: str) -> bool:
+    """IF EXIST: does FINDFIRST find a file (wildcards allowed) for ``spec``?"""
+    dos = shell.m.dos
+    try:
+        return bool(kernel.list_matching(dos, *kernel.split_search(dos, spec)))
+    except DosError as err:
+        if err.code in _critical_codes():
+            raise
+        return False
+
+
 def cmd_type(shell: "Shell", rest: str) -> None:
     name = rest.strip()
     if not name:

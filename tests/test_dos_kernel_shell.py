@@ -362,3 +362,49 @@ def test_if_exist_finds_files_as_findfirst_does(tmp_path):
     assert typed(run, "IF EXIST *.XYZ ECHO seen-xyz").count("seen-xyz") == 1
     assert typed(run, "IF EXIST SUB ECHO seen-dir").count("seen-dir") == 1     # files only
     assert typed(run, "IF NOT EXIST Q:X ECHO seen-none").count("seen-none") == 2
+
+
+# ---------------------------------------------------------------- hostile names, both paths
+DIRECTORY_PROGRAM = f"""
+    mov ah, 0x39
+    mov dx, long
+    {dos_call(0)}
+    mov ah, 0x39
+    mov dx, long
+    {dos_call(1)}
+    mov ah, 0x3a
+    mov dx, dots
+    {dos_call(2)}
+    mov ah, 0x3b
+    mov dx, wild
+    {dos_call(3)}
+    mov ah, 0x41
+    mov dx, wild
+    {dos_call(4)}
+    {END_OF_PROGRAM}
+long: .asciz "VERYLONGDIRNAME.EXTRA"
+dots: .asciz "..\\\\.."
+wild: .asciz "*.*"
+"""
+
+
+def test_hostile_names_through_int21_and_at_the_prompt(tmp_path):
+    run = on_c(tmp_path, {"A.TXT": b"a"}, {"T.COM": DIRECTORY_PROGRAM})
+    typed(run, "T")
+    assert not run.carry(0) and (run.folder / "VERYLONG.EXT").is_dir()     # cut to 8.3
+    assert run.carry(1) and run.ax(1) == 5                       # it exists now
+    assert run.carry(2)                                          # the root is no directory to remove
+    assert run.carry(3) and run.ax(3) == 3                       # no directory is called *.*
+    assert run.carry(4) and run.ax(4) == 2                       # handle delete takes no wildcards
+    assert "Unable to create directory" in typed(run, "MD VERYLONGDIRNAME.EXTRA")
+    typed(run, "MD ANOTHERLONGNAME")
+    assert (run.folder / "ANOTHERL").is_dir()
+    assert "Invalid path, not directory," in typed(run, "RD ..\\..")
+    assert "Invalid directory" in typed(run, "CD *.*")
+    assert "File not found" in typed(run, 'DEL A"B.TXT')
+    assert "File creation error" in typed(run, 'COPY A.TXT B"C.TXT')
+    assert "File creation error" in typed(run, "COPY A.TXT NODIR\\X.TXT")
+    typed(run, "CD ANOTHERL")
+    assert "        1 File(s) copied" in typed(run, "COPY ..\\A.TXT")
+    assert (run.folder / "ANOTHERL" / "A.TXT").read_bytes() == b"a"
+    assert listing(run)["A.TXT"] == b"a"

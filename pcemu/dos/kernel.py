@@ -47,8 +47,14 @@ def full_name(drive: str, parts: list[str]) -> str:
 
 # -- directories ----------------------------------------------------------------------------
 def change_dir(dos: "Dos", text: str) -> None:
-    """INT 21h AH=3Bh and CD: the drive must be ready and the path a directory."""
-    drive, parts = dos.resolve(text)
+    """INT 21h AH=3Bh and CD: the drive must be ready and the path a directory.
+    A name DOS cannot make (``*.*``) is "path not found" too: 3Bh returns only 03h."""
+    try:
+        drive, parts = dos.resolve(text)
+    except DosError as err:
+        if err.code == 0x02:
+            raise DosError(0x03, f"{text}: path not found") from None
+        raise
     dos.check_ready(drive)
     if parts:
         entry = dos.drives[drive].stat(parts)

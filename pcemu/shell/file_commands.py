@@ -259,7 +259,7 @@ def cmd_copy(shell: "Shell", rest: str) -> None:
     try:
         target = _CopyTarget(dos, target_text)
     except DosError as err:
-        _say(shell, "Invalid drive specification\r\n" if err.code == 0x0F else "Invalid directory\r\n")
+        _say(shell, "Invalid drive specification\r\n" if err.code == 0x0F else "File creation error\r\n")
         _say(shell, COPIED.format(0))
         return
     found: list[tuple[str, str]] = []          # (what to show, full path) for each source file

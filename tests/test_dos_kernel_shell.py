@@ -408,3 +408,10 @@ def test_hostile_names_through_int21_and_at_the_prompt(tmp_path):
     assert "        1 File(s) copied" in typed(run, "COPY ..\\A.TXT")
     assert (run.folder / "ANOTHERL" / "A.TXT").read_bytes() == b"a"
     assert listing(run)["A.TXT"] == b"a"
+
+
+def test_copy_con_makes_a_file_from_the_lines_typed(tmp_path):
+    run = on_c(tmp_path, {})
+    screen = typed(run, "COPY CON NOTE.TXT", keys="first line{ENTER}second{ENTER}{F6}{ENTER}")
+    assert "^Z" in screen and "        1 File(s) copied" in screen
+    assert listing(run)["NOTE.TXT"] == b"first line\r\nsecond\r\n"

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 SHELL_ENVIRONMENT = b"COMSPEC=A:\\COMMAND.COM\0PATH=\0PROMPT=$P$G\0\0"
 SHELL_STACK_TOP = 0x0FFE
 SHELL_PARAGRAPHS = 0x0100
+F6_SCAN = 0x40
 
 
 @dataclass
@@ -202,8 +203,9 @@ class Shell:
             if key is None:
                 return None
             if key == 0:
-                console._next_key(m)                 # F-keys do nothing at this prompt
-                continue
+                if console._next_key(m) != F6_SCAN:  # other F-keys do nothing at this prompt
+                    continue
+                key = 0x1A                           # F6 types Ctrl-Z, as DOS's line editor does
             if key == 0x0D:
                 self.console.write(b"\r\n")
                 text = st.line.decode("cp437")
@@ -225,7 +227,7 @@ class Shell:
                 return ""
             if len(st.line) < 127:
                 st.line.append(key)
-                self.console.write(bytes([key]))
+                self.console.write(b"^Z" if key == 0x1A else bytes([key]))   # F6 or Ctrl-Z
 
     # ------------------------------------------------------------------ commands
     def execute(self, line: str, batch_args: list[str] | None = None) -> None:
@@ -341,6 +343,21 @@ class Shell:
             answered(line)
             return
         self.state.question = answered
+
+    def read_console_text(self, then: Callable[[bytes], None]) -> None:
+        """Lines typed on CON (COPY CON) up to a Ctrl-Z (F6), then ``then(text)``."""
+        text = bytearray()
+
+        def line_done(line: str) -> None:
+            raw = line.encode("cp437", "replace")
+            if b"\x1a" in raw:
+                text.extend(raw.split(b"\x1a")[0])
+                then(bytes(text))
+                return
+            text.extend(raw + b"\r\n")
+            self.state.question = line_done
+
+        self.state.question = line_done
 
     def _read_stdin_line(self) -> str:
         from pcemu.dos import kernel

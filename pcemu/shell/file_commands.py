@@ -264,6 +264,9 @@ def cmd_copy(shell: "Shell", rest: str) -> None:
         return
     found: list[tuple[str, str]] = []          # (what to show, full path) for each source file
     wildcards = False
+    if len(sources) == 1 and dos.device_name(sources[0]) == "CON" and target_text:
+        _copy_from_console(shell, target)
+        return
     for source in sources:
         if dos.device_name(source):
             _say(shell, f"Cannot copy from device {source.upper()}\r\n")
@@ -290,6 +293,15 @@ def cmd_copy(shell: "Shell", rest: str) -> None:
     else:
         copied = _copy_each(shell, found, target, show=wildcards)
     _say(shell, COPIED.format(copied))
+
+
+def _copy_from_console(shell: "Shell", target: _CopyTarget) -> None:
+    """COPY CON NAME: the lines typed until Ctrl-Z (F6) become the file."""
+    def typed(text: bytes) -> None:
+        copied = _write_whole(shell, target.path_for("CON"), text)
+        _say(shell, COPIED.format(1 if copied else 0))
+
+    shell.read_console_text(typed)
 
 
 def _same(dos, one: str, other: str) -> bool:

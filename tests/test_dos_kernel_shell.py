@@ -415,3 +415,9 @@ def test_copy_con_makes_a_file_from_the_lines_typed(tmp_path):
     screen = typed(run, "COPY CON NOTE.TXT", keys="first line{ENTER}second{ENTER}{F6}{ENTER}")
     assert "^Z" in screen and "        1 File(s) copied" in screen
     assert listing(run)["NOTE.TXT"] == b"first line\r\nsecond\r\n"
+
+
+def test_copy_nul_makes_an_empty_file(tmp_path):
+    run = on_c(tmp_path, {"OLD.TXT": b"old"})
+    assert "        1 File(s) copied" in typed(run, "COPY NUL OLD.TXT")
+    assert listing(run)["OLD.TXT"] == b""

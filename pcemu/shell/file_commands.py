@@ -264,17 +264,19 @@ def cmd_copy(shell: "Shell", rest: str) -> None:
         return
     found: list[tuple[str, str]] = []          # (what to show, full path) for each source file
     wildcards = False
-    if len(sources) == 1 and dos.device_name(sources[0]) == "CON" and target_text:
+    device = dos.device_name(sources[0]) if len(sources) == 1 else None
+    if device == "CON" and target_text:
         _copy_from_console(shell, target)
+        return
+    if device is not None:                     # NUL, AUX, PRN read as empty: COPY NUL X makes X empty
+        _say(shell, COPIED.format(1 if _write_whole(shell, target.path_for(device), b"") else 0))
         return
     for source in sources:
         if dos.device_name(source):
-            _say(shell, f"Cannot copy from device {source.upper()}\r\n")
-            _say(shell, COPIED.format(0))
-            return
-        wildcards |= names.has_wildcards(source)
+            continue                           # nothing to read from it
         try:
             drive, directory, pattern = _directory_spec(dos, source)
+            wildcards |= b"?" in pattern            # a pattern, or a directory's files
             entries = kernel.list_matching(dos, drive, directory, pattern)
         except DosError as err:
             if err.code in _critical_codes():

@@ -146,6 +146,12 @@ def cmd_ren(shell: "Shell", rest: str) -> None:
 # ---------------------------------------------------------------- reading whole files
 def read_file(shell: "Shell", path: str) -> bytes | None:
     """The whole file through the kernel's handle calls; None if it cannot be read."""
+    read = read_file_and_stamp(shell, path)
+    return None if read is None else read[0]
+
+
+def read_file_and_stamp(shell: "Shell", path: str) -> tuple[bytes, tuple[int, int]] | None:
+    """The whole file and its (date, time) words, from one open; None if it cannot be read."""
     dos = shell.m.dos
     if dos.device_name(path):
         return None
@@ -156,7 +162,7 @@ def read_file(shell: "Shell", path: str) -> bytes | None:
             raise
         return None
     try:
-        return _read_all(dos, handle)
+        return _read_all(dos, handle), kernel.get_file_time(dos, handle)
     finally:
         kernel.close(dos, handle)
 
@@ -320,10 +326,10 @@ def _copy_each(shell: "Shell", found: list[tuple[str, str]], target: _CopyTarget
         if not target.device and _same(dos, path, destination):
             _say(shell, "File cannot be copied onto itself\r\n")
             continue
-        data = read_file(shell, path)
-        if data is None:
+        read = read_file_and_stamp(shell, path)
+        if read is None:
             continue
-        if not _write_whole(shell, destination, data, stamp_from=path):
+        if not _write_whole(shell, destination, read[0], stamp=read[1]):
             return copied
         copied += 1
     return copied
@@ -348,7 +354,8 @@ def _concatenate(shell: "Shell", found: list[tuple[str, str]], target: _CopyTarg
     return 1 if _write_whole(shell, destination, bytes(data)) else 0
 
 
-def _write_whole(shell: "Shell", destination: str, data: bytes, stamp_from: str | None = None) -> bool:
+def _write_whole(shell: "Shell", destination: str, data: bytes,
+                 stamp: tuple[int, int] | None = None) -> bool:
     """Create ``destination`` and write ``data``; a short write removes the partial
     file ("Insufficient disk space").  A plain copy keeps the source's date and time."""
     dos = shell.m.dos
@@ -361,12 +368,8 @@ def _write_whole(shell: "Shell", destination: str, data: bytes, stamp_from: str 
         return False
     try:
         written = kernel.write(dos, handle, data)
-        if stamp_from is not None and written == len(data) and not dos.device_name(destination):
-            source = kernel.open_file(dos, stamp_from, 0)
-            try:
-                kernel.set_file_time(dos, handle, *kernel.get_file_time(dos, source))
-            finally:
-                kernel.close(dos, source)
+        if stamp is not None and written == len(data) and not dos.device_name(destination):
+            kernel.set_file_time(dos, handle, *stamp)
     finally:
         kernel.close(dos, handle)
     if written < len(data):

@@ -421,3 +421,16 @@ def test_copy_nul_makes_an_empty_file(tmp_path):
     run = on_c(tmp_path, {"OLD.TXT": b"old"})
     assert "        1 File(s) copied" in typed(run, "COPY NUL OLD.TXT")
     assert listing(run)["OLD.TXT"] == b""
+
+
+def test_a_dos_error_no_command_words_is_one_line_not_a_traceback(tmp_path, monkeypatch):
+    from pcemu.shell import builtins
+    from pcemu.storage.errors import DosError
+
+    def failing(shell, rest):
+        raise DosError(0x04)
+    monkeypatch.setitem(builtins.COMMANDS, "VER", failing)
+    run = on_c(tmp_path, {})
+    assert "Too many open files" in typed(run, "VER > OUT.TXT")
+    assert run.machine.dos.handle_file(1).device == "CON"
+    assert "C:\\>" in typed(run, "ECHO still here")

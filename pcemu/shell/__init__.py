@@ -163,9 +163,13 @@ class Shell:
                 action()
             except DosError as err:
                 device = critical.from_dos_error(self.m, err.code, 0)
-                if device is None:
-                    raise
-                raise device from None
+                if device is not None:
+                    raise device from None
+                # a failure no command words itself: one line, as DOS's extended error text
+                what = ERROR_NAMES.get(err.code, f"DOS error {err.code}")
+                self.console.screen(f"{what[:1].upper()}{what[1:]}\r\n".encode())
+                self._end_pipeline()
+                self.state.need_prompt = True
             return True
         except CriticalError as err:
             critical.interrupt_shell(self.m, err, lambda answer: self._critical_answered(answer, action))

@@ -15,6 +15,7 @@ TENTH = MBF.from_hex("CD CC 4C 7D")
 HALF, QUARTER = C(0.5), C(0.25)
 SPACE = 0x20
 SIDEWAYS = ("LEFT", "RIGHT")
+UNSET = 0                                         # DGROUP:1018, read at line 1960, never written
 
 
 class DemoPlayer:
@@ -43,8 +44,9 @@ class DemoPlayer:
         """Lines 1950-2060."""
         g = self.g
         if g.direction in SIDEWAYS:
-            nx = g.px + 1 if g.direction == "LEFT" else g.px - 1
-            nx = wrap_column(nx)
+            # line 1960 reads a variable nothing ever sets (DGROUP:1018, always 0) where
+            # the player's column was meant: NX is 1 or, wrapped, 80 (a bug of the original)
+            nx = wrap_column(UNSET + 1 if g.direction == "LEFT" else UNSET - 1)
             if g.screen.char(g.py, nx) == SPACE and g.py != 1 \
                     and g.screen.char(g.py - 1, g.px) != SPACE and g.py < 24:
                 g.direction = "DOWN"

@@ -15,7 +15,7 @@ def python_trace(settings: trace.Settings, frames: int, start_state: int | None 
     else:
         game.random.state = start_state
     game.start()
-    game.play(lambda g: g.frames > frames)
+    game.play(lambda g: g.total_frames > frames)
     return game.events
 
 

@@ -68,7 +68,7 @@ class Meteors:
         self.px = self.py = 0
         self.direction = ""
         self.countdown = 0
-        self.block = 0
+        self.block = 0xDB                 # line 350
         self.top_row = self.bottom_row = 0
         self.background = 0
         self.shown = False
@@ -76,7 +76,8 @@ class Meteors:
         self.mx = self.my = mbf.ZERO
         self.absorbed = False
         self.flag = False
-        self.frames = 0
+        self.frames = 0                  # this game's
+        self.total_frames = 0            # the session's, the one asked for included
         self.frame: dict | None = None
         self.player = demo.DemoPlayer(self)
 
@@ -201,6 +202,7 @@ class Meteors:
             for col in BLOCK_COLUMNS:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
+        self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
         self.flag = False
         if self.top_row > self.py or self.bottom_row < self.py:
             return
@@ -297,9 +299,10 @@ class Meteors:
 
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:
-        self.frames += 1
-        if self.frames > 1 and self.stop(self):
+        self.total_frames += 1
+        if self.stop(self):
             raise StopIteration
+        self.frames += 1
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
         self.frame = {"event": "frame", "n": self.frames, "player": [self.px, self.py],
                       "dir": self.direction, "meteor": [mx, my], "score": self.score,

@@ -36,6 +36,7 @@ LINE_HIT = 1430                # the player is hit (line 1210 jumped to 1420)
 LINE_LEVEL = 3330              # after LEVEL = LEVEL - 1 (the countdown ran out)
 LINE_GAME_OVER = 1620          # after HIGH = score
 LINE_ATE_BLOCK, LINE_ATE_METEOR = 3010, 3060
+LINE_BLOCKS_DRAWN = 4000       # COLOR 7,0 after the blocks' rows were printed
 SOUND_LINES = {5110: "fall", 5150: "hit", 5180: "absorbed", 5220: "ate_block",
                5250: "ate_meteor", 5280: "level"}
 
@@ -106,6 +107,7 @@ class MeteorsTracer:
         p.at_line(LINE_HIT, self._hit)
         p.at_line(LINE_LEVEL, self._level)
         p.at_line(LINE_GAME_OVER, self._game_over)
+        p.at_line(LINE_BLOCKS_DRAWN, self._blocks)
         p.at_line(LINE_ATE_BLOCK, lambda: self._ate("block"))
         p.at_line(LINE_ATE_METEOR, lambda: self._ate("meteor"))
         offsets = sorted(o for o, line in p.image.line_offsets.items() if line == LINE_METEOR)
@@ -207,6 +209,10 @@ class MeteorsTracer:
 
     def _meteor(self) -> None:
         pass
+
+    def _blocks(self) -> None:
+        self.events.append({"event": "blocks", "char": self._int(BLOCK),
+                            "rows": [self._int(TOP_ROW), self._int(BOTTOM_ROW)]})
 
     def _hit(self) -> None:
         self.events.append({"event": "hit", "player": [self._int(PX), self._int(PY)],

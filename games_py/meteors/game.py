@@ -36,6 +36,10 @@ def sqr(x: MBF) -> MBF:
     return MBF.from_float(math.sqrt(x.to_float()))
 
 
+class Unmodelled(Exception):
+    """The original does something here the Python game cannot know (the time of day)."""
+
+
 class GameOver(Exception):
     """FLAG set: line 720 goes to 1600."""
 
@@ -80,6 +84,11 @@ class Meteors:
         self.total_frames = 0            # the session's, the one asked for included
         self.frame: dict | None = None
         self.player = demo.DemoPlayer(self)
+        self.policy = None
+        self.pending: str | None = None
+        if s.human is not None:
+            from games_py.meteors.human import policy_from
+            self.policy = policy_from(s.human)
 
     # -- the runtime's pieces ---------------------------------------------------------
     def rnd(self) -> MBF:
@@ -105,6 +114,8 @@ class Meteors:
                 self.game()
         except StopIteration:
             pass
+        except Unmodelled as exc:
+            self.events.append({"event": "unmodelled", "reason": str(exc)})
 
     def game(self) -> None:
         # lines 430-550
@@ -309,6 +320,8 @@ class Meteors:
                       "countdown": self.countdown, "level": self.level, "game": self.games,
                       "rnd": self.random.state}
         self.events.append(self.frame)
+        if self.policy is not None and self.pending is None:
+            self.pending = self.policy.choose(self.frame)
         if self.demo_on:
             self.player.decide()
         if self.direction:
@@ -399,12 +412,24 @@ class Meteors:
             self.add_score()
         self.screen.put(self.py, self.px, PLAYER)
 
+    def key_pressed(self, name: str) -> None:
+        """ON KEY(11-14), lines 4930-5070, run while the program waits at line 3231."""
+        if mbf.compare(self.rnd(), TENTH) < 0:
+            raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
+                             "the time of day is not modelled")
+        self.direction = name
+        self.frame["key"] = name
+        self.frame["rnd_after_key"] = self.random.state
+
     def add_score(self) -> None:
         """GOSUB 3120: an integer ADD, which wraps before the clamps could act."""
         self.score = wrap16(self.score + self.ds)
 
     def tick(self, wait: bool = True) -> None:
         """GOSUB 3230: the frame's pace and the countdown."""
+        if wait and self.pending is not None:
+            self.key_pressed(self.pending)
+            self.pending = None
         self.flag = False
         self.countdown -= 1
         if self.countdown > 0:

@@ -37,6 +37,11 @@ LINE_LEVEL = 3330              # after LEVEL = LEVEL - 1 (the countdown ran out)
 LINE_GAME_OVER = 1620          # after HIGH = score
 LINE_ATE_BLOCK, LINE_ATE_METEOR = 3010, 3060
 LINE_BLOCKS_DRAWN = 4000       # COLOR 7,0 after the blocks' rows were printed
+LINE_NAME = 5910               # PRINT "WHAT IS YOUR NAME? ": a top-10 score, not in demo mode
+NAME = "PLAYER"
+LINE_TICK = 3231               # the frame's pace: WHILE ABS(TIMER - T0) < .05: WEND
+KEY_LINES = {4950: "UP", 4990: "LEFT", 5030: "RIGHT", 5070: "DOWN"}   # D$ = ... in ON KEY(11-14)
+RESEED_LINES = (4940, 4980, 5020, 5060)  # IF RND < .1 THEN RANDOMIZE TIMER
 SOUND_LINES = {5110: "fall", 5150: "hit", 5180: "absorbed", 5220: "ate_block",
                5250: "ate_meteor", 5280: "level"}
 
@@ -46,6 +51,7 @@ LEVEL, GAME, HIGH, METEOR_CHAR = 0x0F9E, 0x0FA4, 0x0FA6, 0x0FA8
 SCORE, PX, PY, FLAG = 0x0FAE, 0x0FB2, 0x0FB4, 0x0FB6
 Y1, X1, X2, Y2 = 0x0FBC, 0x0FC0, 0x0FC4, 0x0FC8
 MX, MY, ABSORBED = 0x0F1E, 0x0FE2, 0x0FE0
+T0 = 0x0FCC
 DEMO, DIRECTION = 0x0FF2, 0x0FF6
 SOUND_ON, COLOUR, FAST = 0x0F2E, 0x0F28, 0x0F26
 COUNTDOWN, BLOCK = 0x101C, 0x0F92
@@ -92,12 +98,12 @@ class MeteorsTracer:
         self.events: list[dict] = []
         self.frame: dict | None = None
         self.frames = 0
+        self.total_frames = 0
         self.games_done = 0
         self.done = False
         self.seed_read: tuple[int, int, int, int] | None = None
         self.game_tick = 0
         self.stop_tick: float | None = None
-        self.policy = trace.human_policy(settings.human) if settings.human else None
         self.keys: list[str] = []
         p = self.process
         p.before_randomize_timer(self._set_clock)
@@ -111,8 +117,16 @@ class MeteorsTracer:
         p.at_line(LINE_ATE_BLOCK, lambda: self._ate("block"))
         p.at_line(LINE_ATE_METEOR, lambda: self._ate("meteor"))
         offsets = sorted(o for o, line in p.image.line_offsets.items() if line == LINE_METEOR)
-        p.at_offset(offsets[1], self._meteor)       # IF FLAG THEN 1600, after GOSUB 780 returned
         p.at_offset(offsets[0], self._new_meteor)   # GOSUB 780: the path is chosen
+        self.policy = None
+        self.pending: str | None = None
+        if settings.human is not None:
+            from games_py.meteors.human import policy_from
+            self.policy = policy_from(settings.human)
+            p.at_offset(p.image.first_offset(LINE_TICK), self._tick)
+            p.at_line(LINE_NAME, lambda: self.keys.append(NAME + "{ENTER}"))
+            for line, name in KEY_LINES.items():
+                p.at_line(line, functools.partial(self._key_handled, name))
         for line, name in SOUND_LINES.items():
             p.at_line(line, functools.partial(self._sound, name))
 
@@ -130,10 +144,10 @@ class MeteorsTracer:
             m.run(1.0)
             while self.keys:
                 m.type(self.keys.pop(0))
-            if self.stop_tick is None and self.events and len(self.events) > 1:
+            if self.stop_tick is None and s.frames is None and len(self.events) > 1:
                 self.stop_tick = self._bios_ticks() + s.seconds * TICK_HZ
             if limit is None:
-                limit = m.ticks + TICK_HZ * (s.seconds + 600)
+                limit = m.ticks + TICK_HZ * (s.seconds + (s.frames or 0) + 600)
             if m.ticks > limit:
                 raise TraceFailure("the run went on far longer than asked; screen:\n" + m.screen_text())
         self.process.detach()
@@ -173,6 +187,8 @@ class MeteorsTracer:
 
     # -- events -----------------------------------------------------------------------
     def _game_start(self) -> None:
+        if self.done:
+            return
         self.game_tick = self._bios_ticks()
         self.frames = 0
         if self.events and self.events[0]["event"] == "start":
@@ -186,6 +202,10 @@ class MeteorsTracer:
             return
         if self.done:
             return
+        if self.settings.frames is not None and self.total_frames >= self.settings.frames:
+            self._stop()
+            return
+        self.total_frames += 1
         self.frames += 1
         self.frame = {
             "event": "frame", "n": self.frames, "tick": self._bios_ticks() - self.game_tick,
@@ -194,35 +214,64 @@ class MeteorsTracer:
             "score": self._int(SCORE), "countdown": self._int(COUNTDOWN),
             "level": self._int(LEVEL), "game": self._int(GAME), "rnd": self._rnd()}
         self.events.append(self.frame)
+        if self.policy is not None and self.pending is None:
+            self.pending = self.policy.choose(self.frame)
+
+    def _tick(self) -> None:
+        """Line 3231: the program is about to wait for the next tick; a key chosen at
+        this frame's start is pressed now (not when T0 < 0: the countdown's restart)."""
+        if self.done or self.pending is None or self._single(T0).negative:
+            return
+        from pcemu import keys
+        codes = [c for action in keys.parse_script(human_key(self.pending)) for c in action.codes]
+        self.pending = None
+        self.machine.kbc.send_scancodes(codes)
+
+    def _key_handled(self, name: str) -> None:
+        if self.done or self.frame is None:
+            return
+        self.frame["key"] = name
+        self.frame["rnd_after_key"] = self._rnd()
 
     def _ate(self, what: str) -> None:
+        if self.done:
+            return
         if self.frame is not None:
             self.frame["ate"] = what
 
     def _sound(self, name: str) -> None:
+        if self.done:
+            return
         if self.frame is not None:
             self.frame.setdefault("sound", []).append(name)
 
     def _new_meteor(self) -> None:
+        if self.done:
+            return
         self.events.append({"event": "meteor", "from": [self._single_int(X1), self._single_int(Y1)],
                             "to": [self._single_int(X2), self._single_int(Y2)], "rnd": self._rnd()})
 
-    def _meteor(self) -> None:
-        pass
-
     def _blocks(self) -> None:
+        if self.done:
+            return
         self.events.append({"event": "blocks", "char": self._int(BLOCK),
                             "rows": [self._int(TOP_ROW), self._int(BOTTOM_ROW)]})
 
     def _hit(self) -> None:
+        if self.done:
+            return
         self.events.append({"event": "hit", "player": [self._int(PX), self._int(PY)],
                             "meteor": [self._single_int(MX), self._single_int(MY)]})
 
     def _level(self) -> None:
+        if self.done:
+            return
         self.events.append({"event": "level", "level": self._int(LEVEL), "score": self._int(SCORE),
                             "tick": self._bios_ticks() - self.game_tick})
 
     def _game_over(self) -> None:
+        if self.done:
+            return
         self.events.append({"event": "game_over", "game": self._int(GAME), "score": self._int(SCORE),
                             "high": self._int(HIGH), "frames": self.frames,
                             "tick": self._bios_ticks() - self.game_tick})
@@ -232,6 +281,11 @@ class MeteorsTracer:
     def _stop(self) -> None:
         self.done = True
         self.machine.cpu.request_stop()
+
+
+def human_key(name: str) -> str:
+    from games_py.meteors.human import KEY_NAMES
+    return KEY_NAMES[name]
 
 
 def _statement_after(image: QuickBasicImage, offset: int | None) -> int:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GAME = "meteors"
-METADATA_KEYS = ["source"]
+# what may differ between two runs of the same session: who wrote the trace, how long
+# it was asked to run (seconds on the machine, frames in Python), and the frames'
+# BIOS ticks, which the Python game does not model yet (docs/meteors-internals.md, 6)
+METADATA_KEYS = ["source", "seconds", "frames", "fast", "tick"]
 
 
 @dataclass(frozen=True)
@@ -15,7 +18,8 @@ class Settings:
     sound: bool = True
     demo: bool = True
     human: str | None = None
-    seconds: float = 120.0
+    seconds: float = 120.0                 # virtual time after the first game starts
+    frames: int | None = None              # or: this many frames (the Python game needs it)
 
     @property
     def colour(self) -> bool:
@@ -27,14 +31,23 @@ def format_time(t: tuple[int, int, int, int]) -> str:
 
 
 def start_event(s: Settings, rnd_seed: int, source: str, **more) -> dict:
-    return {"event": "start", "game": GAME, "time": format_time(s.time),
+    return {"seconds": s.seconds, "frames": s.frames, "event": "start", "game": GAME, "time": format_time(s.time),
             "display": {None: "card", True: "colour", False: "mono"}[s.colour_switch],
-            "sound": s.sound, "demo": s.demo, "human": s.human, "seconds": s.seconds,
+            "sound": s.sound, "demo": s.demo, "human": s.human,
             "rnd_seed": rnd_seed, "source": source, "metadata_keys": METADATA_KEYS, **more}
 
 
-def human_policy(spec: str):
-    raise NotImplementedError
+def parse_time(text: str) -> tuple[int, int, int, int]:
+    """HH:MM:SS.hh (or HH:MM:SS) as the four numbers DOS returns."""
+    try:
+        clock, _, hundredths = text.partition(".")
+        h, m, s = (int(p) for p in clock.split(":"))
+        hs = int((hundredths + "0")[:2]) if hundredths else 0
+    except ValueError:
+        raise ValueError(f"the time must look like HH:MM:SS.hh, not {text!r}") from None
+    if not (0 <= h <= 23 and 0 <= m <= 59 and 0 <= s <= 59):
+        raise ValueError(f"{text!r} is not a time of day")
+    return h, m, s, hs
 
 # fields the Python game does not model yet: when a frame starts, in BIOS ticks
-UNMODELLED = ("tick", "fast")
+UNMODELLED = ("tick", "fast", "seconds", "frames")

@@ -85,7 +85,7 @@ class Meteors:
         self.frame: dict | None = None
         self.player = demo.DemoPlayer(self)
         self.policy = None
-        self.pending: str | None = None
+        self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -320,8 +320,10 @@ class Meteors:
                       "countdown": self.countdown, "level": self.level, "game": self.games,
                       "rnd": self.random.state}
         self.events.append(self.frame)
-        if self.policy is not None and self.pending is None:
-            self.pending = self.policy.choose(self.frame)
+        if self.policy is not None:
+            key = self.policy.choose(self.frame)
+            if key is not None:
+                self.pending.append(key)
         if self.demo_on:
             self.player.decide()
         if self.direction:
@@ -413,7 +415,9 @@ class Meteors:
         self.screen.put(self.py, self.px, PLAYER)
 
     def key_pressed(self, name: str) -> None:
-        """ON KEY(11-14), lines 4930-5070, run while the program waits at line 3231."""
+        """ON KEY(11-14), lines 4930-5070.  The key was pressed at a frame's start; in the
+        original its handler runs during the next wait for the timer tick (line 3231,
+        or just after it), so before anything else of the frame spends an RND."""
         if mbf.compare(self.rnd(), TENTH) < 0:
             raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
                              "the time of day is not modelled")
@@ -427,9 +431,8 @@ class Meteors:
 
     def tick(self, wait: bool = True) -> None:
         """GOSUB 3230: the frame's pace and the countdown."""
-        if wait and self.pending is not None:
-            self.key_pressed(self.pending)
-            self.pending = None
+        while wait and self.pending:
+            self.key_pressed(self.pending.pop(0))
         self.flag = False
         self.countdown -= 1
         if self.countdown > 0:

@@ -119,11 +119,9 @@ class MeteorsTracer:
         offsets = sorted(o for o, line in p.image.line_offsets.items() if line == LINE_METEOR)
         p.at_offset(offsets[0], self._new_meteor)   # GOSUB 780: the path is chosen
         self.policy = None
-        self.pending: str | None = None
         if settings.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(settings.human)
-            p.at_offset(p.image.first_offset(LINE_TICK), self._tick)
             p.at_line(LINE_NAME, lambda: self.keys.append(NAME + "{ENTER}"))
             for line, name in KEY_LINES.items():
                 p.at_line(line, functools.partial(self._key_handled, name))
@@ -214,17 +212,16 @@ class MeteorsTracer:
             "score": self._int(SCORE), "countdown": self._int(COUNTDOWN),
             "level": self._int(LEVEL), "game": self._int(GAME), "rnd": self._rnd()}
         self.events.append(self.frame)
-        if self.policy is not None and self.pending is None:
-            self.pending = self.policy.choose(self.frame)
+        if self.policy is not None:
+            self._press(self.policy.choose(self.frame))
 
-    def _tick(self) -> None:
-        """Line 3231: the program is about to wait for the next tick; a key chosen at
-        this frame's start is pressed now (not when T0 < 0: the countdown's restart)."""
-        if self.done or self.pending is None or self._single(T0).negative:
+    def _press(self, name: str | None) -> None:
+        """The policy's key goes to the keyboard at once, at the frame's first statement:
+        IRQ 1 comes before the next statement, whose INT 3 runs the ON KEY handler."""
+        if name is None:
             return
         from pcemu import keys
-        codes = [c for action in keys.parse_script(human_key(self.pending)) for c in action.codes]
-        self.pending = None
+        codes = [c for action in keys.parse_script(human_key(name)) for c in action.codes]
         self.machine.kbc.send_scancodes(codes)
 
     def _key_handled(self, name: str) -> None:

@@ -14,6 +14,14 @@ import click
 from games_py.meteors import trace
 
 
+def _user_errors() -> tuple[type[BaseException], ...]:
+    """What a bad disk, image or run raises: one clear line, never a traceback."""
+    from disks.catalog import DiskError
+    from pcemu.errors import PcemuError
+    from pcemu.storage.errors import MountError
+    return (PcemuError, DiskError, MountError)
+
+
 def trace_options(function):
     options = [
         click.option("--time", "time_", default="12:00:00.00", show_default=True,
@@ -73,13 +81,11 @@ def write_events(events: list[dict], output: Path) -> None:
               help="The disk with METEORS.EXE: a catalogue name or an image file.")
 def trace_command(disk: str, **opts) -> None:
     """Run the unmodified METEORS.EXE in the exact machine and write its events."""
-    from disks.catalog import DiskError
     from games_py.meteors.original import trace_original
-    from pcemu.errors import PcemuError
     settings = settings_from(opts)
     try:
         events = trace_original(settings, disk)
-    except (PcemuError, DiskError) as exc:
+    except _user_errors() as exc:
         raise click.ClickException(str(exc)) from None
     write_events(events, opts["output"])
 
@@ -120,6 +126,8 @@ def sweep_command(count: int, seconds: float, seed: int, human: str | None, jobs
     try:
         results = run_sweep(cases, jobs=jobs, disk=disk, progress=keep, backend=backend, address=address)
     except SweepError as exc:
+        raise click.ClickException(str(exc)) from None
+    except _user_errors() as exc:
         raise click.ClickException(str(exc)) from None
     finally:
         if handle is not None:

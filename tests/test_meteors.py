@@ -126,3 +126,35 @@ def test_sweep_command_reports_the_match_rate(tmp_path) -> None:
                                                 "--disk", str(DISK1612), "-o", str(out)])
     assert "1 of 1 sessions equal frame for frame" in result.output, result.output
     assert json.loads(out.read_text())["equal"] is True
+
+
+class _Keys:
+    """A terminal that sends ``keys`` one character a read (None: nothing now), then Esc."""
+
+    def __init__(self, keys: list[str | None]) -> None:
+        self.keys = list(keys) + ["\x1b"]
+
+    def _read(self, timeout, wake=True):
+        return self.keys.pop(0) if self.keys else None
+
+
+class _Screens:
+    def __init__(self) -> None:
+        self.shown = []
+
+    def show(self, screen) -> None:
+        self.shown.append(screen.text())
+
+
+def test_play_shows_the_show_the_status_line_and_quits_on_f7(monkeypatch) -> None:
+    from games_py.meteors import terminal
+    monkeypatch.setattr(terminal, "FRAME_SECONDS", 0.0)
+    seq = [" "] + [None] * 30 + ["\x1b", "[", "1", "8", "~"]
+    keys = _Keys(seq)
+    screens = _Screens()
+    session = terminal.Session(trace.Settings(colour_switch=True, demo=False), keys, screens, None)
+    session.run()
+    assert "PRESS ANY KEY TO START" in screens.shown[0]
+    assert "TOMMY'S METEORS  SCORE:" in screens.shown[-1].splitlines()[24]
+    assert "LEVEL:1 GAME:1" in screens.shown[-1]
+    assert chr(0x263B) in screens.shown[-1]        # the player, ☻

@@ -160,5 +160,21 @@ def python_trace_command(**opts) -> None:
     write_events(python_trace(settings, settings.frames or 2400), opts["output"])
 
 
+@main.command("play")
+@click.argument("switches", nargs=-1)
+@click.option("--disk", default="1612", show_default=True,
+              help="Where F5 finds METEORS.DOC (a catalogue name or an image); the game itself needs no disk.")
+def play_command(switches: tuple[str, ...], disk: str) -> None:
+    """Play Tommy's Meteors in this terminal.  SWITCHES: /M (monochrome) or /C (colour),
+    as on the original's command line."""
+    from games_py.meteors.terminal import play
+    upper = [s.upper() for s in switches]
+    unknown = [s for s in upper if s not in ("/M", "/C")]
+    if unknown:
+        raise click.UsageError(f"the switches are /M and /C, not {' '.join(unknown)}")
+    colour = False if "/M" in upper else True
+    play(trace.Settings(colour_switch=colour, demo=False), disk)
+
+
 if __name__ == "__main__":
     main()

@@ -84,6 +84,7 @@ class Meteors:
         self.total_frames = 0            # the session's, the one asked for included
         self.frame: dict | None = None
         self.player = demo.DemoPlayer(self)
+        self.on_tick = None               # play: called at each frame's tick (the pace, the keys)
         self.policy = None
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
         if s.human is not None:
@@ -182,10 +183,26 @@ class Meteors:
     def level_screen(self) -> None:
         """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
         new blocks."""
+        self.status_colour()
+        self.screen.write(25, 1, b" " * 79)
+        self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
         self.countdown = 101
         self.tick(wait=False)
+        self.status_colour()
+        if self.high > MIN_INT:
+            self.screen.write(25, 46, f"HIGH SCORE:{self.high:6d}".encode())
+        self.screen.write(25, 64, f"LEVEL:{self.level}".encode())
+        self.screen.write(25, 72, f"GAME:{self.games}".encode())
+        self.screen.color(7, 0)
         self.draw_blocks()
+
+    def status_colour(self, foreground: int = 7) -> None:
+        """Lines 3680/3190: the status line's colours (the border's, 4 for grey's 8)."""
+        if self.colour:
+            self.screen.color(foreground, 4 if self.background == 8 else self.background)
+        else:
+            self.screen.color(0 if foreground == 7 else foreground, 7)
 
     def draw_blocks(self) -> None:
         """GOSUB 3820."""
@@ -208,12 +225,15 @@ class Meteors:
                 if self.bottom_row - self.top_row >= 4:
                     break
         if self.colour:
-            self.int_rnd(FIVE, TWO)
+            self.screen.color(self.int_rnd(FIVE, TWO), 0)
+        else:
+            self.screen.color(7, 0)
         for row in range(self.top_row, self.bottom_row + 1):
             for col in BLOCK_COLUMNS:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
         self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
+        self.screen.color(7, 0)
         self.flag = False
         if self.top_row > self.py or self.bottom_row < self.py:
             return
@@ -342,9 +362,9 @@ class Meteors:
         my = min(my, 24)
         self.mx, self.my = mbf.from_int(mx), mbf.from_int(my)
         if self.absorbed:
-            if self.colour:
-                self.fnr(7)
+            self.screen.color(self.fnr(7) + 8 if self.colour else 15, 0)
             self.screen.put(my, mx, self.meteor_char)
+            self.screen.color(7, 0)
             self.ds = -2
             self.add_score()
             self.sound_effect("absorbed")
@@ -359,8 +379,7 @@ class Meteors:
         """Lines 1420-1570."""
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
         self.events.append({"event": "hit", "player": [self.px, self.py], "meteor": [mx, my]})
-        if self.colour:
-            self.int_rnd(FIVE, TWO)
+        self.screen.color(self.int_rnd(FIVE, TWO) if self.colour else 7, 0)
         self.screen.put(self.py, self.px, SPACE)
         word = WORDS[self.fnr(11) - 1]
         length = len(word)
@@ -372,10 +391,12 @@ class Meteors:
             self.px = 80 - length - 3
         self.py = min(max(self.py, 2), 22)
         self.screen.write(self.py - 1, self.px + 2, bytes([EXPLOSION]) * length)
-        if self.colour:
-            self.int_rnd(FIVE, C(10))
+        hit_colour = self.screen.attribute
+        self.screen.color(self.int_rnd(FIVE, C(10)) if self.colour else 15, 0)
         self.screen.write(self.py, self.px, bytes([EXPLOSION]) * 2 + word.encode() + bytes([EXPLOSION]) * 2)
+        self.screen.attribute = hit_colour
         self.screen.write(self.py + 1, self.px + 2, bytes([EXPLOSION]) * length)
+        self.screen.color(7, 0)
         self.sound_effect("hit")
         self.flag = True
 
@@ -428,6 +449,14 @@ class Meteors:
     def add_score(self) -> None:
         """GOSUB 3120: an integer ADD, which wraps before the clamps could act."""
         self.score = wrap16(self.score + self.ds)
+        if self.shown:
+            self.show_score()
+
+    def show_score(self) -> None:
+        saved = self.screen.attribute
+        self.status_colour()
+        self.screen.write(25, 18, f"SCORE:{self.score:6d}".encode())
+        self.screen.attribute = saved
 
     def tick(self, wait: bool = True) -> None:
         """GOSUB 3230: the frame's pace and the countdown."""
@@ -435,6 +464,11 @@ class Meteors:
             self.key_pressed(self.pending.pop(0))
         self.flag = False
         self.countdown -= 1
+        self.status_colour(7 if self.countdown > 20 else 15)
+        self.screen.write(25, 31, f"COUNTDOWN:{self.countdown:4d}".encode())
+        self.screen.color(7, 0)
+        if self.on_tick is not None:
+            self.on_tick(self)
         if self.countdown > 0:
             return
         self.sound_effect("level")

@@ -85,6 +85,8 @@ class Meteors:
         self.frame: dict | None = None
         self.player = demo.DemoPlayer(self)
         self.on_tick = None               # play: called at each frame's tick (the pace, the keys)
+        self.time_of_day = None           # play: the clock RANDOMIZE TIMER reads at a key press
+        self.pitch = 300                  # line 4520
         self.policy = None
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
         if s.human is not None:
@@ -440,11 +442,23 @@ class Meteors:
         original its handler runs during the next wait for the timer tick (line 3231,
         or just after it), so before anything else of the frame spends an RND."""
         if mbf.compare(self.rnd(), TENTH) < 0:
+            if self.time_of_day is not None:
+                self.random.randomize_timer(*self.time_of_day())
+                self.direction = name
+                return
             raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
                              "the time of day is not modelled")
         self.direction = name
         self.frame["key"] = name
         self.frame["rnd_after_key"] = self.random.state
+
+    def pitch_down(self) -> None:
+        """F9, line 4860: PITCH = PITCH - FNR(15), not below 50."""
+        self.pitch = max(50, self.pitch - self.fnr(15))
+
+    def pitch_up(self) -> None:
+        """F10, line 4900: PITCH = PITCH + FNR(15), not above 1000."""
+        self.pitch = min(1000, self.pitch + self.fnr(15))
 
     def add_score(self) -> None:
         """GOSUB 3120: an integer ADD, which wraps before the clamps could act."""

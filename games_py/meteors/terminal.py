@@ -9,7 +9,6 @@ The game is ``game.Meteors``; this module only shows it and collects keys.
 """
 from __future__ import annotations
 
-import random
 import sys
 import time
 
@@ -39,6 +38,13 @@ LEGEND = "F1=SOUND F2=DEMO F5=INSTRS F7=QUIT F9=PITCH\x19 F10=PITCH\x18"
 COPYRIGHT = "TOMMY'S METEORS (C) COPYRIGHT 1986 BY TOMMY'S TOYS, BOX 11261, DENVER, CO 80211 "
 
 
+def now() -> tuple[int, int, int, int]:
+    """The time of day as DOS gives it to TIMER (here, at play, the real one)."""
+    t = time.time()
+    local = time.localtime(t)
+    return local.tm_hour, local.tm_min, local.tm_sec, int(t * 100) % 100
+
+
 class Quit(Exception):
     pass
 
@@ -53,9 +59,10 @@ def picture(game: Meteors) -> AnsiScreen:
 class Session:
     def __init__(self, settings: trace.Settings, keyboard, display, disk: str | None = None) -> None:
         self.game = Meteors(settings)
-        self.game.random.randomize_timer(*time.localtime()[3:6], 0)
+        self.game.random.randomize_timer(*now())
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
+        self.game.time_of_day = now
         self.next_frame = time.monotonic()
 
     def read_key(self, timeout: float) -> str | None:
@@ -100,9 +107,9 @@ class Session:
         elif key in ("F7", "ESC"):
             raise Quit
         elif key == "F9":
-            g.pitch = max(50, getattr(g, "pitch", 300) - random.randint(1, 15))
+            g.pitch_down()
         elif key == "F10":
-            g.pitch = min(1000, getattr(g, "pitch", 300) + random.randint(1, 15))
+            g.pitch_up()
         elif key == "F5":
             self.instructions()
 

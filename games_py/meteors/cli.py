@@ -33,6 +33,9 @@ def trace_options(function):
         click.option("--demo", is_flag=True, help="F2 at PRESS ANY KEY TO START: the computer plays."),
         click.option("--human", default=None, metavar="POLICY",
                      help="A scripted player: simple, or random:SEED."),
+        click.option("--keys", default=None, metavar="SCRIPT",
+                     help="pcemu trace meteors only: a key script (pcemu.keys: text, {KP4}, {TICKS:n}...) "
+                          "typed once the first game runs."),
         click.option("--seconds", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
                      help="Virtual time to trace after the first game starts (the original only)."),
         click.option("--frames", type=click.IntRange(min=1), default=None,
@@ -60,8 +63,16 @@ def settings_from(opts: dict) -> trace.Settings:
         if opts["demo"]:
             raise click.UsageError("--demo and --human are two ways of playing: choose one")
     colour = None if opts["mono"] is None else not opts["mono"]
+    keys = opts["keys"]
+    if keys is not None:
+        from pcemu.keys import parse_script
+        try:
+            parse_script(keys)
+        except Exception as exc:           # noqa: BLE001 - the parser's complaint, in one line
+            raise click.BadParameter(str(exc), param_hint="--keys") from None
     return trace.Settings(time=time, colour_switch=colour, sound=opts["sound"] == "on",
-                          demo=opts["demo"], human=human, seconds=opts["seconds"], frames=opts["frames"])
+                          demo=opts["demo"], human=human, seconds=opts["seconds"], frames=opts["frames"],
+                          keys=keys)
 
 
 def write_events(events: list[dict], output: Path) -> None:
@@ -157,6 +168,9 @@ def python_trace_command(**opts) -> None:
     It stops after --frames frames (default: 2400, about two minutes of the original)."""
     from games_py.meteors.compare import python_trace
     settings = settings_from(opts)
+    if settings.keys is not None:
+        raise click.UsageError("--keys is for the original: when typed keys act depends on time, "
+                               "which the Python game does not model; use --human POLICY")
     write_events(python_trace(settings, settings.frames or 2400), opts["output"])
 
 

@@ -137,6 +137,8 @@ class MeteorsTracer:
             raise TraceFailure(f"the program read {self.seed_read} at RANDOMIZE TIMER, not {s.time}")
         keys = ("{F1}{TICKS:20}" if not s.sound else "") + ("{F2}{TICKS:20}" if s.demo else "") + " "
         m.type(keys)
+        if s.keys:
+            m.type(s.keys)
         limit = None
         while not self.done:
             m.run(1.0)

@@ -20,6 +20,7 @@ class Settings:
     human: str | None = None
     seconds: float = 120.0                 # virtual time after the first game starts
     frames: int | None = None              # or: this many frames (the Python game needs it)
+    keys: str | None = None                # a key script typed once the first game runs (original only)
 
     @property
     def colour(self) -> bool:
@@ -33,7 +34,7 @@ def format_time(t: tuple[int, int, int, int]) -> str:
 def start_event(s: Settings, rnd_seed: int, source: str, **more) -> dict:
     return {"seconds": s.seconds, "frames": s.frames, "event": "start", "game": GAME, "time": format_time(s.time),
             "display": {None: "card", True: "colour", False: "mono"}[s.colour_switch],
-            "sound": s.sound, "demo": s.demo, "human": s.human,
+            "sound": s.sound, "demo": s.demo, "human": s.human, "keys": s.keys,
             "rnd_seed": rnd_seed, "source": source, "metadata_keys": METADATA_KEYS, **more}
 
 

@@ -158,3 +158,31 @@ def test_play_shows_the_show_the_status_line_and_quits_on_f7(monkeypatch) -> Non
     assert "TOMMY'S METEORS  SCORE:" in screens.shown[-1].splitlines()[24]
     assert "LEVEL:1 GAME:1" in screens.shown[-1]
     assert chr(0x263B) in screens.shown[-1]        # the player, ☻
+
+
+@needs_originals
+@pytest.mark.parametrize("start", [(12, 0, 0, 0), (7, 42, 7, 47), (21, 5, 33, 90)])
+def test_sound_off_frames_keep_the_pace_of_the_timer_rule(start) -> None:
+    """With sound off a frame's work ends within its tick, so each frame after a tick
+    wait starts at the tick where ABS(TIMER - T0) < .05 (MBF) first fails, T0 being the
+    TIMER at the last frame's start (a level's first frame excepted: its T0 was read before
+    the blocks were drawn); a frame after no wait (the meteor's extra step)
+    starts in the same tick.  Checked on the original for 200 frames."""
+    from games_py.meteors import timing
+    settings = trace.Settings(time=start, sound=False, demo=True, frames=200)
+    events = _original(settings)
+    clock = timing.DosTime(start)
+    base = next(e["bios_tick"] for e in events if e["event"] == "game_start")
+    frames = [e for e in events if e["event"] == "frame"]
+    checked = 0
+    for before, after in zip(frames, frames[1:]):
+        if after["n"] != before["n"] + 1 or before["countdown"] == 100:
+            continue                    # T0 of a level's first frame is read before the blocks are drawn
+        t0 = base + before["tick"]
+        expected = t0 if after["countdown"] == before["countdown"] else timing.wait_ends(clock, t0, t0 + 1)
+        assert base + after["tick"] == expected, (before, after)
+        checked += 1
+    assert checked > 150
+    steps = {after["tick"] - before["tick"] for before, after in zip(frames, frames[1:])
+             if after["countdown"] != before["countdown"]}
+    assert steps >= {1, 2}              # both kinds of step occur: the rule is doing something

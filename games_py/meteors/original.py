@@ -194,7 +194,8 @@ class MeteorsTracer:
         if self.events and self.events[0]["event"] == "start":
             self.events[0]["fast"] = self._int(FAST) != 0
         self.events.append({"event": "game_start", "game": self._int(GAME), "level": self._int(LEVEL),
-                            "char": self._int(METEOR_CHAR), "rnd": self._rnd()})
+                            "char": self._int(METEOR_CHAR), "rnd": self._rnd(),
+                            "bios_tick": self.game_tick})
 
     def _step(self) -> None:
         if self.stop_tick is not None and self._bios_ticks() >= self.stop_tick:

@@ -8,7 +8,7 @@ GAME = "meteors"
 # what may differ between two runs of the same session: who wrote the trace, how long
 # it was asked to run (seconds on the machine, frames in Python), and the frames'
 # BIOS ticks, which the Python game does not model yet (docs/meteors-internals.md, 6)
-METADATA_KEYS = ["source", "seconds", "frames", "fast", "tick"]
+METADATA_KEYS = ["source", "seconds", "frames", "fast", "tick", "bios_tick"]
 
 
 @dataclass(frozen=True)
@@ -51,4 +51,4 @@ def parse_time(text: str) -> tuple[int, int, int, int]:
     return h, m, s, hs
 
 # fields the Python game does not model yet: when a frame starts, in BIOS ticks
-UNMODELLED = ("tick", "fast", "seconds", "frames")
+UNMODELLED = ("tick", "fast", "seconds", "frames", "bios_tick")

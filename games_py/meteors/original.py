@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import struct
 
 from games_py.meteors import trace
 from games_py.qbasic.mbf import MBF
@@ -30,7 +29,6 @@ PROGRAM_MD5 = "0844b2feecda6dc60909a4262b086a3c"      # Tommy's Meteors, disk #1
 # BASIC lines (from the program's statement table)
 LINE_GAME_START = 510          # after GAME = GAME + 1, the level and the meteor's character
 LINE_METEOR = 720              # GOSUB 780: the meteor's path is chosen
-LINE_AFTER_METEOR = 720        # second statement: IF FLAG THEN 1600
 LINE_STEP = 1110               # first statement of the step (GOSUB 1100)
 LINE_HIT = 1430                # the player is hit (line 1210 jumped to 1420)
 LINE_LEVEL = 3330              # after LEVEL = LEVEL - 1 (the countdown ran out)
@@ -39,9 +37,8 @@ LINE_ATE_BLOCK, LINE_ATE_METEOR = 3010, 3060
 LINE_BLOCKS_DRAWN = 4000       # COLOR 7,0 after the blocks' rows were printed
 LINE_NAME = 5910               # PRINT "WHAT IS YOUR NAME? ": a top-10 score, not in demo mode
 NAME = "PLAYER"
-LINE_TICK = 3231               # the frame's pace: WHILE ABS(TIMER - T0) < .05: WEND
 KEY_LINES = {4950: "UP", 4990: "LEFT", 5030: "RIGHT", 5070: "DOWN"}   # D$ = ... in ON KEY(11-14)
-RESEED_LINES = (4940, 4980, 5020, 5060)  # IF RND < .1 THEN RANDOMIZE TIMER
+RESEED_LINES = (4940, 4980, 5020, 5060)  # IF RND < .1 THEN RANDOMIZE TIMER (2nd statement)
 SOUND_LINES = {5110: "fall", 5150: "hit", 5180: "absorbed", 5220: "ate_block",
                5250: "ate_meteor", 5280: "level"}
 
@@ -51,7 +48,7 @@ LEVEL, GAME, HIGH, METEOR_CHAR = 0x0F9E, 0x0FA4, 0x0FA6, 0x0FA8
 SCORE, PX, PY, FLAG = 0x0FAE, 0x0FB2, 0x0FB4, 0x0FB6
 Y1, X1, X2, Y2 = 0x0FBC, 0x0FC0, 0x0FC4, 0x0FC8
 MX, MY, ABSORBED = 0x0F1E, 0x0FE2, 0x0FE0
-T0 = 0x0FCC
+
 DEMO, DIRECTION = 0x0FF2, 0x0FF6
 SOUND_ON, COLOUR, FAST = 0x0F2E, 0x0F28, 0x0F26
 COUNTDOWN, BLOCK = 0x101C, 0x0F92
@@ -125,6 +122,9 @@ class MeteorsTracer:
             p.at_line(LINE_NAME, lambda: self.keys.append(NAME + "{ENTER}"))
             for line, name in KEY_LINES.items():
                 p.at_line(line, functools.partial(self._key_handled, name))
+            for line in RESEED_LINES:
+                statements = sorted(o for o, number in p.image.line_offsets.items() if number == line)
+                p.at_offset(statements[1], self._reseeded)
         for line, name in SOUND_LINES.items():
             p.at_line(line, functools.partial(self._sound, name))
 
@@ -232,6 +232,10 @@ class MeteorsTracer:
             return
         self.frame["key"] = name
         self.frame["rnd_after_key"] = self._rnd()
+
+    def _reseeded(self) -> None:
+        if not self.done and self.frame is not None:
+            self.frame["reseed"] = True
 
     def _ate(self, what: str) -> None:
         if self.done:

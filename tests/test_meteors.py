@@ -2,15 +2,15 @@
 
 The CI sample: ten short demo sessions (start times across the day, /C and /M,
 sound on and off) must be equal event for event; ten scripted human sessions
-must be equal up to the first key press, and any difference after it must be at
-a frame where an arrow key's handler ran (the one thing docs/meteors-internals.md
-says the Python game does not model yet: the time of day the handler reads, and
-which tick wait it runs in).  Plus the quirks of the original, each with a case
+(sound off) must be equal up to the first key whose handler reseeds RND from the
+time of day (what docs/meteors-internals.md says the Python game does not model
+yet), where the Python trace ends with ``unmodelled``.  Plus the quirks of the original, each with a case
 that fails without it.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -46,22 +46,29 @@ def test_demo_session_equal_frame_for_frame(case: sweep.Case) -> None:
     assert compare.describe(compare.first_divergence(original, python)) == "equal"
 
 
-HUMAN_CASES = sweep.with_human(sweep.demo_cases(10, seed=91, seconds=HUMAN_SECONDS))
-HUMAN_CASES[0] = sweep.Case(HUMAN_CASES[0].time, True, True, HUMAN_SECONDS, "simple")
+# sound off: with the music timer at 582 Hz the original sees a key later than the
+# frame it was pressed in, sometimes (docs/meteors-internals.md, section 6)
+HUMAN_CASES = [replace(c, sound=False) for c in
+               sweep.with_human(sweep.demo_cases(10, seed=91, seconds=HUMAN_SECONDS))]
+HUMAN_CASES[0] = replace(HUMAN_CASES[0], human="simple")
 
 
 @needs_originals
 @pytest.mark.parametrize("case", HUMAN_CASES, ids=sweep.options)
-def test_human_session_equal_up_to_an_unmodelled_key(case: sweep.Case) -> None:
+def test_human_session_equal_up_to_a_reseed(case: sweep.Case) -> None:
+    """Equal event for event, or up to the frame where a key's handler reseeds RND from
+    the time of day (the original's ``reseed``), where the Python game says ``unmodelled``."""
     settings = case.settings()
     original = _original(settings)
     python = compare.python_trace(settings, _frames(original))
     found = compare.first_divergence(original, python)
     if found is None:
+        assert not any(e.get("reseed") for e in original)
         return
-    _index, theirs, ours = found
-    at_key = (theirs or {}).get("key") or (ours or {}).get("key") or (ours or {}).get("event") == "unmodelled"
-    assert at_key, compare.describe(found)
+    index, theirs, _ours = found
+    # the Python frame is written, then its key's handler stops at the reseed
+    assert (theirs or {}).get("reseed"), compare.describe(found)
+    assert python[-1]["event"] == "unmodelled" and index >= len(python) - 2, compare.describe(found)
 
 
 def test_the_demo_dodge_reads_a_column_nobody_set() -> None:

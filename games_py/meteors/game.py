@@ -346,6 +346,8 @@ class Meteors:
             key = self.policy.choose(self.frame)
             if key is not None:
                 self.pending.append(key)
+        while self.pending:                # ON KEY(11-14) at line 1110's second statement
+            self.key_pressed(self.pending.pop(0))
         if self.demo_on:
             self.player.decide()
         if self.direction:
@@ -438,9 +440,10 @@ class Meteors:
         self.screen.put(self.py, self.px, PLAYER)
 
     def key_pressed(self, name: str) -> None:
-        """ON KEY(11-14), lines 4930-5070.  The key was pressed at a frame's start; in the
-        original its handler runs during the next wait for the timer tick (line 3231,
-        or just after it), so before anything else of the frame spends an RND."""
+        """ON KEY(11-14), lines 4930-5070.  The key is pressed at the frame's first
+        statement (line 1110, K$ = INKEY$); IRQ 1 comes before the next, whose INT 3
+        runs the handler: before the frame's move and before anything else of the
+        frame spends an RND."""
         if mbf.compare(self.rnd(), TENTH) < 0:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())
@@ -474,8 +477,6 @@ class Meteors:
 
     def tick(self, wait: bool = True) -> None:
         """GOSUB 3230: the frame's pace and the countdown."""
-        while wait and self.pending:
-            self.key_pressed(self.pending.pop(0))
         self.flag = False
         self.countdown -= 1
         self.status_colour(7 if self.countdown > 20 else 15)

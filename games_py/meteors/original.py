@@ -226,6 +226,9 @@ class MeteorsTracer:
         from pcemu import keys
         codes = [c for action in keys.parse_script(human_key(name)) for c in action.codes]
         self.machine.kbc.send_scancodes(codes)
+        # end the slice here, so the machine offers the scancode and takes IRQ 1 before
+        # the program's next instruction, instead of whenever the slice would have ended
+        self.machine.cpu.request_stop()
 
     def _key_handled(self, name: str) -> None:
         if self.done or self.frame is None:

@@ -149,9 +149,14 @@ def sweep_command(count: int, seconds: float, seed: int, human: str | None, jobs
                f"({sum(r.frames for r in results)} frames, {sum(r.levels for r in results)} level changes, "
                f"{sum(r.games_over for r in results)} games over, {sum(r.hits for r in results)} hits; "
                f"{_time.monotonic() - started:.0f} s)")
+    reseeds = [r for r in results if r.at_reseed]
+    if reseeds:
+        click.echo(f"{len(reseeds)} more equal up to a key's RANDOMIZE TIMER (the time of day is "
+                   f"not modelled); frames equal in all: {sum(r.frames_equal for r in results)} of "
+                   f"{sum(r.frames for r in results)}, over {sum(r.games for r in results)} games")
     for r in results:
         if not r.equal:
-            click.echo(f"  differs: {r.options}: {r.detail}")
+            click.echo(f"  differs: {r.options}: {r.detail} (after {r.frames_equal} equal frames)")
     if equal != len(results):
         sys.exit(1)
 

@@ -40,6 +40,8 @@ class Result:
     levels: int = 0
     hits: int = 0
     frames_equal: int = 0          # frames before the first difference (all of them if equal)
+    at_reseed: bool = False        # differs only where a key's handler reseeds from the time of day
+    games: int = 0                 # games started
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -85,9 +87,10 @@ def check(case: Case, disk: str = "1612") -> Result:
     found = compare.first_divergence(original, python)
     kinds = [e["event"] for e in original]
     upto = original if found is None else original[:found[0]]
+    at_reseed = bool(found and (found[1] or {}).get("reseed") and python[-1]["event"] == "unmodelled")
     return Result(options(case), found is None, compare.describe(found), frames,
                   kinds.count("game_over"), kinds.count("level"), kinds.count("hit"),
-                  sum(1 for e in upto if e["event"] == "frame"))
+                  sum(1 for e in upto if e["event"] == "frame"), at_reseed, kinds.count("game_start"))
 
 
 def _check(args: tuple[Case, str]) -> Result:

@@ -36,6 +36,10 @@ def sqr(x: MBF) -> MBF:
     return MBF.from_float(math.sqrt(x.to_float()))
 
 
+class SessionOver(Exception):
+    """The frames asked for are played."""
+
+
 class Unmodelled(Exception):
     """The original does something here the Python game cannot know (the time of day)."""
 
@@ -115,7 +119,7 @@ class Meteors:
         try:
             while True:
                 self.game()
-        except StopIteration:
+        except SessionOver:
             pass
         except Unmodelled as exc:
             self.events.append({"event": "unmodelled", "reason": str(exc)})
@@ -334,7 +338,7 @@ class Meteors:
     def step(self) -> None:
         self.total_frames += 1
         if self.stop(self):
-            raise StopIteration
+            raise SessionOver
         self.frames += 1
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
         self.frame = {"event": "frame", "n": self.frames, "player": [self.px, self.py],

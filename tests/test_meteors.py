@@ -159,7 +159,8 @@ def test_play_shows_the_show_the_status_line_and_quits_on_f7(monkeypatch) -> Non
     seq = [" "] + [None] * 30 + ["\x1b", "[", "1", "8", "~"]
     keys = _Keys(seq)
     screens = _Screens()
-    session = terminal.Session(trace.Settings(colour_switch=True, demo=False), keys, screens, None)
+    session = terminal.Session(trace.Settings(colour_switch=True, demo=False), keys, screens, None,
+                               clock=lambda: (12, 0, 0, 0))
     session.run()
     assert "PRESS ANY KEY TO START" in screens.shown[0]
     assert "TOMMY'S METEORS  SCORE:" in screens.shown[-1].splitlines()[24]

@@ -57,12 +57,15 @@ def picture(game: Meteors) -> AnsiScreen:
 
 
 class Session:
-    def __init__(self, settings: trace.Settings, keyboard, display, disk: str | None = None) -> None:
+    def __init__(self, settings: trace.Settings, keyboard, display, disk: str | None = None,
+                 clock=None) -> None:
+        """``clock`` gives the time of day TIMER reads (default: the real one)."""
         self.game = Meteors(settings)
-        self.game.random.randomize_timer(*now())
+        clock = clock or now
+        self.game.random.randomize_timer(*clock())
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
-        self.game.time_of_day = now
+        self.game.time_of_day = clock
         self.next_frame = time.monotonic()
 
     def read_key(self, timeout: float) -> str | None:

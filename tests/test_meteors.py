@@ -164,7 +164,7 @@ def test_play_shows_the_show_the_status_line_and_quits_on_f7(monkeypatch) -> Non
     session.run()
     assert "PRESS ANY KEY TO START" in screens.shown[0]
     assert "TOMMY'S METEORS  SCORE:" in screens.shown[-1].splitlines()[24]
-    assert "LEVEL:1 GAME:1" in screens.shown[-1]
+    assert f"LEVEL:{session.game.level} GAME:{session.game.games}" in screens.shown[-1]
     assert chr(0x263B) in screens.shown[-1]        # the player, ☻
 
 

@@ -2,7 +2,7 @@
 
 The CI sample: ten short demo sessions (start times across the day, /C and /M,
 sound on and off) must be equal event for event; ten scripted human sessions
-(sound off) must be equal up to the first key whose handler reseeds RND from the
+must be equal up to the first key whose handler reseeds RND from the
 time of day (what docs/meteors-internals.md says the Python game does not model
 yet), where the Python trace ends with ``unmodelled``.  Plus the quirks of the original, each with a case
 that fails without it.
@@ -46,10 +46,7 @@ def test_demo_session_equal_frame_for_frame(case: sweep.Case) -> None:
     assert compare.describe(compare.first_divergence(original, python)) == "equal"
 
 
-# sound off: with the music timer at 582 Hz the original sees a key later than the
-# frame it was pressed in, sometimes (docs/meteors-internals.md, section 6)
-HUMAN_CASES = [replace(c, sound=False) for c in
-               sweep.with_human(sweep.demo_cases(10, seed=91, seconds=HUMAN_SECONDS))]
+HUMAN_CASES = sweep.with_human(sweep.demo_cases(10, seed=91, seconds=HUMAN_SECONDS))
 HUMAN_CASES[0] = replace(HUMAN_CASES[0], human="simple")
 
 

@@ -10,6 +10,7 @@ yet (docs/meteors-internals.md, section 6): its trace ends there with an
 
 ``simple``: step sideways away from a meteor close above, else keep still.
 ``random:SEED``: a seeded generator presses a random arrow in about one frame of four.
+Neither presses keys in two frames running (``Rested``).
 """
 from __future__ import annotations
 
@@ -24,6 +25,25 @@ KEY_NAMES = {"UP": "{KP8}", "LEFT": "{KP4}", "RIGHT": "{KP6}", "DOWN": "{KP2}"}
 class Policy(Protocol):
     def choose(self, frame: dict) -> str | None:
         """An arrow (UP, LEFT, RIGHT, DOWN) to press after this frame, or None."""
+
+
+class Rested:
+    """No key two frames running: the keyboard controller offers a byte 2 ms after the
+    last was read, and two frames can come closer than that (a level's first frame),
+    so a key pressed at once after another would reach the program a frame late."""
+
+    def __init__(self, policy) -> None:
+        self.policy = policy
+        self.last: tuple[int, int] | None = None     # (game, frame) of the last press
+
+    def choose(self, frame: dict) -> str | None:
+        if self.last == (frame["game"], frame["n"] - 1):
+            self.policy.choose(frame)                 # the policy still sees every frame
+            return None
+        key = self.policy.choose(frame)
+        if key is not None:
+            self.last = (frame["game"], frame["n"])
+        return key
 
 
 class Simple:
@@ -47,8 +67,8 @@ class Random:
 
 def policy_from(spec: str) -> Policy:
     if spec == "simple":
-        return Simple()
+        return Rested(Simple())
     name, _, seed = spec.partition(":")
     if name == "random" and seed.lstrip("-").isdigit():
-        return Random(int(seed))
+        return Rested(Random(int(seed)))
     raise ValueError(f"the human policies are simple and random:SEED, not {spec!r}")

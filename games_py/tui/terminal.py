@@ -46,6 +46,8 @@ def key_name(text: str) -> str | None:
         return "ENTER"
     if text == "\x0c":
         return "CTRL-L"
+    if text in ("\x7f", "\x08"):
+        return "BACKSPACE"
     if len(text) == 1 and (text.isprintable() or text == " "):
         return text.upper()
     return None
@@ -180,6 +182,9 @@ class AnsiDisplay:
         else:
             self.out.write(text)
             self.out.flush()
+
+    def bell(self) -> None:
+        self._write("\a")
 
     def fits(self) -> bool:
         """Whether the terminal holds the screen; if not, the notice is on it."""

@@ -79,8 +79,10 @@ class PtyGame:
         """Read until the screen (or the raw output from byte ``since``) shows ``text``."""
         end = time.monotonic() + seconds
         while True:
-            where = self.text()[since:] if since is not None else self.shown()
-            if text in where:
+            if since is not None:
+                if text.encode() in self.raw[since:]:
+                    return
+            elif text in self.shown():
                 return
             if time.monotonic() > end or not self.read():
                 raise AssertionError(f"{text!r} not shown:\n" + self.shown())

@@ -64,6 +64,8 @@ class ScreenGame(TerminalGame):
         v.hand_number = self.hands_played + (1 if self.state is not None and not self.state.over else 0)
         if self.state is not None:
             v.obs = Observation.of(self.state, YOU)
+            shown = self.state is getattr(self, "_shown_of", None)
+            v.shown_hand = list(self.state.hands[ME]) if shown else None
         self.screen = draw(v)
         self.display.show(self.screen)
         self.wait_until_it_fits()
@@ -160,13 +162,9 @@ class ScreenGame(TerminalGame):
         self.show()
 
     # ------------------------------------------------------------ hands
-    def play_hand(self) -> None:
-        self.view.shown_hand = None
-        super().play_hand()
-
     def show_result(self) -> None:
         assert self.state is not None
-        self.view.shown_hand = list(self.state.hands[ME])     # hands down: mine face up
+        self._shown_of = self.state             # hands down: mine face up until the next deal
         super().show_result()
 
     def run(self) -> int:

@@ -105,3 +105,22 @@ def test_resize_and_ctrl_l_repaint_and_a_small_terminal_gets_the_notice(tmp_path
         game.until("YOU'RE UP:")
         game.type(F7)
         assert game.wait() == 0
+
+
+def test_f5_shows_the_help_page_by_page_and_the_game_comes_back(tmp_path):
+    with PtyGame(["-m", "games_py.tonk", "play", "--seed", "5"], cwd=tmp_path) as game:
+        game.until("YOUR BET")
+        game.type("10\r")
+        game.until("MY TURN")
+        table = game.screen()
+        game.type("\x1b[15~")                       # F5, no Enter
+        game.until("F5 HELP, PAGE 1 OF 2")
+        assert "Two players, 7 cards each" in game.shown()
+        game.type(" ")
+        game.until("F5 HELP, PAGE 2 OF 2")
+        game.type(" ")
+        game.until("MY TURN")
+        game.settle()
+        assert game.screen() == table
+        game.type(F7)
+        assert game.wait() == 0

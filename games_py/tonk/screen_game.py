@@ -72,8 +72,8 @@ class ScreenGame(TerminalGame):
 
     # ------------------------------------------------------------ keys
     def key(self, timeout: float | None) -> str | None:
-        """The next key (None: ``timeout`` passed, or the screen was repainted after a
-        resize or Ctrl-L)."""
+        """The next key (None: ``timeout`` passed); a resize or Ctrl-L repaints the whole
+        screen first and comes back as its name, which no question takes."""
         try:
             key = self.keyboard.key(timeout)
         except EOFError:
@@ -81,7 +81,6 @@ class ScreenGame(TerminalGame):
         if key in REPAINT_KEYS:
             self.display.repaint(self.screen)
             self.wait_until_it_fits()
-            return None
         return key
 
     def wait_until_it_fits(self) -> None:
@@ -106,23 +105,26 @@ class ScreenGame(TerminalGame):
         while True:
             self.show()
             key = self.key(None)
-            if key is None:
+            if key is None or key in REPAINT_KEYS:
                 continue
             if key in FKEYS:
-                v.typed = ""
-                return key
+                return self._answer(key)
             if key == "ENTER":
-                typed, v.typed = v.typed.strip(), ""
-                return typed
+                return self._answer(v.typed.strip())
             if key == "BACKSPACE":
                 v.typed = v.typed[:-1]
             elif key == "ESC":
                 v.typed = ""
             elif len(key) == 1:
                 if not v.typed and key in instant.upper():
-                    return key
+                    return self._answer(key)
                 if len(v.typed) < COLUMNS - len(prompt.split("\n")[-1]) - 3:
                     v.typed += key
+
+    def _answer(self, text: str) -> str:
+        """The question is answered: it leaves the screen (the next one replaces it)."""
+        self.view.prompt = self.view.typed = ""
+        return text
 
     def pause(self, seconds: float) -> None:
         """The computer's pause between moves; function keys act during it."""
@@ -155,7 +157,7 @@ class ScreenGame(TerminalGame):
                 self.screen = help_screen
                 self.display.show(help_screen)
                 key = self.key(None)
-                if key is not None:
+                if key is not None and key not in REPAINT_KEYS:
                     break
             if key == "ESC":
                 break

@@ -74,8 +74,9 @@ def draw(view: TableView) -> Screen:
     messages = view.messages[-len(MESSAGE_ROWS):]
     for row, text in zip(MESSAGE_ROWS[len(MESSAGE_ROWS) - len(messages):], messages):
         screen.put(row, 0, text[:COLUMNS])
-    lines = view.prompt.split("\n")[-len(PROMPT_ROWS):]
-    lines[-1] = f"{lines[-1]} {view.typed}\u2581"      # the field, its end marked
+    lines = view.prompt.split("\n")[-len(PROMPT_ROWS):] if view.prompt else []
+    if lines:
+        lines[-1] = f"{lines[-1]} {view.typed}\u2581"      # the field, its end marked
     for row, text in zip(PROMPT_ROWS[len(PROMPT_ROWS) - len(lines):], lines):
         screen.put(row, 0, text[:COLUMNS], pick(PROMPT_COLOUR, view))
     _draw_frame(screen, view)

@@ -141,3 +141,22 @@ def test_the_leak_check_finds_a_hidden_card():
     spy = dataclasses.replace(state.observation(0), hand=tuple(other))
     kinds = tuple({type(h) for h in state.hidden_from(0)})
     assert set(cards_in(spy, kinds)) & state.hidden_from(0) == set(other)
+
+
+def test_the_invariants_of_tonk_and_teach_gin_catch_a_lost_card_and_wrong_returns():
+    """invariant_violations is not vacuous: a card gone from the deck, or a hand whose
+    returns disagree with its scores, is reported."""
+    tonk = load_game("tonk").new_initial_state(1)
+    assert tonk.invariant_violations() == []
+    tonk.hand.stock.pop()
+    assert any("52" in v for v in tonk.invariant_violations())
+    teach = load_game("teach_gin").new_initial_state(1)
+    assert teach.invariant_violations() == []
+    teach.game.hand.stock.pop()
+    assert any("52" in v for v in teach.invariant_violations())
+    teach = load_game("teach_gin").new_initial_state(1)
+    while not teach.is_terminal():
+        teach.apply_action(teach.legal_actions()[0])
+    assert teach.invariant_violations() == []
+    teach.game.scores[0] += 1
+    assert any("scores" in v for v in teach.invariant_violations())

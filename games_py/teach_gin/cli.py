@@ -48,11 +48,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, cwd: Path | None = None, today: str | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     inp, out = stdin or sys.stdin, stdout or sys.stdout
+    err = sys.stderr if stdout is None else out     # usage errors: one line on stderr
     cwd = Path.cwd() if cwd is None else cwd
     try:
         seed, args = _take_seed(args)
     except UsageError as e:
-        out.write(f"error: {e}\n")
+        err.write(f"teach_gin: error: {e}\n")
         return 2
     mode = "play"
     if args and args[0].lower() in ("play", "demo"):
@@ -63,12 +64,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
     args = [a for a in args if a != PLAIN]
     flags = {a for a in args if a in DEMO_FLAGS}
     if flags and mode != "demo":
-        out.write(f"error: {', '.join(sorted(flags))} only go with demo\n")
+        err.write(f"teach_gin: error: {', '.join(sorted(flags))} only go with demo\n")
         return 2
     args = [a for a in args if a not in DEMO_FLAGS]
     unknown = [a for a in args if a.startswith("--")]
     if unknown:
-        out.write(f"error: unknown option {unknown[0]} (try: help)\n")
+        err.write(f"teach_gin: error: unknown option {unknown[0]} (try: help)\n")
         return 2
     launch = parse_params(args)
     if launch.command == "help":
@@ -118,10 +119,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
             with TerminalKeyboard() as keyboard, \
                     AnsiDisplay(mono=not colour, title="GinRummy", quit_hint="") as display:
                 app = App(ScreenConsole(keyboard, display, style, blank), store, options,
-                          random.Random(seed), today, go=launch.has("GO"))
+                          random.Random(seed), today, go=launch.has("GO"), seed=seed)
                 return app.run()
         except KeyboardInterrupt:          # Ctrl-C: the terminal is restored, no traceback
             return 130
     app = App(Console(inp, out, style, blank), store, options, random.Random(seed),
-              today, go=launch.has("GO"))
+              today, go=launch.has("GO"), seed=seed)
     return app.run()

@@ -23,8 +23,9 @@ def yes_no(flag: bool) -> str:
 
 class App:
     def __init__(self, console: Console, store: DataStore, options: Options,
-                 rng: random.Random, today: str, go: bool = False) -> None:
+                 rng: random.Random, today: str, go: bool = False, seed: int | None = None) -> None:
         self.con, self.store, self.options = console, store, options
+        self.seed = seed                # said at the start, so that a session can be dealt again
         self.rng, self.today, self.go = rng, today, go
         self.stats = store.load_stats()
         self.scores = store.load_scores()
@@ -38,6 +39,8 @@ class App:
     def run(self) -> int:
         try:
             self.flush_messages()
+            if self.seed is not None:
+                self.con.say(f"Seed {self.seed} (--seed {self.seed} deals these cards again).")
             if self.go:         # "go directly into the game, bypassing the intro screen"
                 self.play_games()
             while self.title():

@@ -51,6 +51,8 @@ def cards_in(value, kinds: tuple[type, ...]) -> list:
 
 def leaked(state: State, seat: int) -> set:
     """Cards hidden from ``seat`` that its observation nevertheless holds."""
+    assert hasattr(state, "hidden_from"), \
+        f"{type(state).__name__} has no hidden_from(seat) (games_py.interface.State): the check needs it"
     hidden = state.hidden_from(seat)
     if not hidden:
         return set()

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from games_py.interface import play
 from games_py.tonk.match import Session, run_hand
 from games_py.tonk.spiel import TonkHand
+from tests.test_games_interface import leaked
 from games_py.tonk.players import ComputerPlayer, Observation, RandomPlayer
 from games_py.tonk.pot import MAX_BET, MIN_BET, Pot
 from games_py.tonk.rules import DEADLOCK_RETURNS_EACH, apply_action, legal_actions, unmatched_points
@@ -63,8 +64,11 @@ def play_game(seed, make_players, no_passing=False):
 
     def invariants(hand):
         """All 52 cards once, 7 cards plus hits between turns, the deadlock count, the
-        breaker only past the break, returns = the stakes (TonkHand.invariant_violations)."""
+        breaker only past the break, returns = the stakes (TonkHand.invariant_violations);
+        neither seat's observation holds a card hidden from it (over long hands, which the
+        shared interface test's uniform random players rarely reach)."""
         assert hand.invariant_violations() == []
+        assert not leaked(hand, 0) and not leaked(hand, 1)
     play(TonkHand(state, (True, False)), players, check=invariants)
     check_outcome(state)
     return state

@@ -66,6 +66,8 @@ def test_a_hand_with_one_key_commands_and_hot_keys_without_enter(tmp_path):
         game.until("F3=AUTOSORT OFF")
         game.type(F1)
         game.until("F1=SOUND ON")
+        game.type("\x1b[21~")                     # F10: the border's next colour
+        game.until("BORDER: GREEN.")
         play(game, simple, "YOUR POT: $")         # the hand's end and the next bet
         shown = game.shown()
         assert "YOU WIN $" in shown or "YOU LOSE $" in shown or "CARRIED OVER" in shown

@@ -36,11 +36,15 @@ class ScreenGame(TerminalGame):
         super().__init__(None, None, options, seed, sleep=self.pause, **kwargs)
         self.keyboard, self.display, self.clock = keyboard, display, clock
         self.view = TableView(seed=seed, colour=options.display != "mono")
+        self.color = self.view.colour            # F10's border colours: not on a mono display
         self.screen = Screen()
 
     # ------------------------------------------------------------ output
     def rule_line(self) -> str:
         return ""                       # the table has its own frame
+
+    def card_text(self, c) -> str:
+        return str(c)                   # messages are plain text; the cards are drawn in colour
 
     def say(self, text: str = "") -> None:
         for line in text.split("\n"):

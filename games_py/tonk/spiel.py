@@ -34,7 +34,6 @@ class TonkHand:
         self.patient = tuple(patient) + (False,) * (hand.num_players - len(patient))
         self.pending: Action | None = None      # the up player's move, held during a call window
         self._asked: set[int] = set()           # seats asked in this turn's call windows
-        self._hits = [0] * hand.num_players
         self.applied: list[Action] = []          # the rules' moves made by the last apply_action
 
     # -- whose turn ----------------------------------------------------------------------
@@ -69,8 +68,9 @@ class TonkHand:
 
     # -- moves ---------------------------------------------------------------------------
     def apply_action(self, action: Action) -> None:
-        """Play ``action``; ``applied`` then lists the rules' moves it made (none while a
-        move waits for a call window, two when a window closes and the move is made)."""
+        """Play ``action``; ``applied`` then lists the rules' moves it made: none while the
+        move of the player up waits for a call window, that move when the window closes
+        with WAIT."""
         if isinstance(action, Action) and action.kind is Kind.MELD:   # a meld in any order
             action = Action(Kind.MELD, action.player, tuple(sorted(action.cards)))
         legal = self.legal_actions()
@@ -94,8 +94,6 @@ class TonkHand:
     def _make(self, action: Action) -> None:
         apply_action(self.hand, action)
         self.applied.append(action)
-        if action.kind is Kind.HIT:
-            self._hits[action.player] += 1
         self.pending = None
         self._asked = set()          # a move made: the next call windows are a new turn's
 
@@ -128,7 +126,7 @@ class TonkHand:
 
     def clone(self) -> "TonkHand":
         other = TonkHand(self.hand.clone(), self.patient)
-        other.pending, other._asked, other._hits = self.pending, set(self._asked), list(self._hits)
+        other.pending, other._asked = self.pending, set(self._asked)
         return other
 
     def invariant_violations(self) -> list[str]:
@@ -139,8 +137,9 @@ class TonkHand:
             out.append(f"{len(everything)} cards, {len(set(everything))} different: not the 52 once each")
         if h.phase is Phase.TURN or h.over:
             for p in range(h.num_players):
-                if h.cards_held(p) != HAND_SIZE + self._hits[p]:
-                    out.append(f"seat {p} holds {h.cards_held(p)} cards, not 7 plus {self._hits[p]} hits")
+                hits = sum(1 for a in h.history if a.player == p and a.kind is Kind.HIT)
+                if h.cards_held(p) != HAND_SIZE + hits:
+                    out.append(f"seat {p} holds {h.cards_held(p)} cards, not 7 plus {hits} hits")
         if not h.over and h.returns_in_row >= DEADLOCK_RETURNS_EACH * h.num_players:
             out.append("the deadlock count is reached but the hand goes on")
         if h.breaker is not None and len(h.stock) >= h.num_players:

@@ -38,6 +38,7 @@ class ScreenGame(TerminalGame):
         self.view = TableView(seed=seed, colour=options.display != "mono")
         self.color = self.view.colour            # F10's border colours: not on a mono display
         self.screen = Screen()
+        self._shown_of = None                    # the hand whose end shows my cards face up
 
     # ------------------------------------------------------------ output
     def rule_line(self) -> str:
@@ -68,7 +69,7 @@ class ScreenGame(TerminalGame):
         v.hand_number = self.hands_played + (1 if self.state is not None and not self.state.over else 0)
         if self.state is not None:
             v.obs = Observation.of(self.state, YOU)
-            shown = self.state is getattr(self, "_shown_of", None)
+            shown = self.state is self._shown_of
             v.shown_hand = list(self.state.hands[ME]) if shown else None
         self.screen = draw(v)
         self.display.show(self.screen)

@@ -119,8 +119,8 @@ def test_random_play_keeps_every_rule_of_the_interface(name):
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_an_illegal_action_is_refused(name):
-    """apply_action raises ValueError for an action that is not legal (here: one of
-    another seat, or a string no game uses) and leaves the state as it was."""
+    """apply_action raises ValueError for an action that is not legal (here a string no
+    game uses as an action) and leaves the state as it was."""
     game = load_game(name)
     state = game.new_initial_state(7)
     while state.current_player() == CHANCE:

@@ -239,7 +239,7 @@ def test_two_hands_match_the_original_question_for_question(monkeypatch, time, v
     """Both sides ask the policy the same questions from the same views, and write the
     same events (two hands: a few seconds of emulation each)."""
     from games_py.ginrummy import game
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = game.Settings(time=time, variant=variant, sound=sound, demo=False, human=policy)
     mine, asked = _recorded_trace(monkeypatch, settings, 2)
     monkeypatch.undo()
@@ -253,7 +253,7 @@ def test_two_hands_match_the_original_question_for_question(monkeypatch, time, v
 def _game_cases():
     """Start times of ``pcemu trace ginrummy-sweep`` (sweep_times(200, seed=5)): cases
     0-5 are the three variants with sound on, then off."""
-    from pcemu.trace.sweep import sweep_times, with_human
+    from games_py.ginrummy.original_sweep import sweep_times, with_human
     cases = sweep_times(200, seed=5)[:6]
     return with_human(cases[0::2], "simple") + with_human(cases[1::2], "random")
 
@@ -263,6 +263,6 @@ def _game_cases():
 @pytest.mark.parametrize("case", _game_cases(), ids=lambda c: f"{c.time}-{c.variant}-{c.human}")
 def test_whole_first_game_with_a_human_matches_the_original(case):
     """About a minute of emulation per game."""
-    from pcemu.trace.sweep import check_game
+    from games_py.ginrummy.original_sweep import check_game
     result = check_game(case)
     assert result.equal, result.detail

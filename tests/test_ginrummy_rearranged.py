@@ -12,7 +12,7 @@ import pytest
 from games_py.cards import Card
 from games_py.ginrummy import computer, game, rng, rules, trace
 from games_py.ginrummy.deal import OriginalRandom
-from pcemu.trace import sweep
+from games_py.ginrummy import original_sweep as sweep
 from tests.ginrummy_helpers import empty_table, with_hand
 from tests.machine_helpers import DISK1612, needs_originals
 
@@ -88,7 +88,7 @@ def test_the_original_lays_off_on_its_new_arrangement_as_python_does():
     """00:00:00.00 Space Cowboy without sound, hand 2: the computer knocks with
     6D 7D 8D 9D and 9C 9H 9S, lays down 6D 7D 8D and 9C 9D 9H 9S, and you lay off 5D
     and 4D on the straight (about 15 s)."""
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = game.Settings(time=(0, 0, 0, 0), variant=rules.COWBOY, sound=False, demo=True)
     original = trace_original(settings, hands=2, disk=str(DISK1612))
     python = game.python_trace(settings, 2)
@@ -151,7 +151,7 @@ def test_the_original_leaves_out_the_card_beyond_places_as_python_does():
     """20:22:58.10 Space Cowboy with sound, you played by random:3: in hand 2 the computer
     knocks before drawing with 7D 6D 5D, QS QH QD QC, 7S 2H and, after the gap of its
     discard, AS in place 11; PLACES is 10 (your arrangement), so it scores 9, not 10."""
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = game.Settings(time=(20, 22, 58, 10), variant=rules.COWBOY, sound=True, demo=False,
                              human="random:3")
     original = trace_original(settings, hands=2, disk=str(DISK1612))

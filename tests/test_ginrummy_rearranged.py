@@ -30,7 +30,7 @@ def _settled(seed: int) -> tuple[dict, list[dict], list[list[Card]]]:
     events of the hand's end and the melds line 2540 laid down."""
     t = _table()
     random = OriginalRandom(rng.QuickBasicRandom(seed))
-    hand = computer.DemoHand(t, random, dealer=1, variant=rules.STANDARD)
+    hand = computer.Hand(t, random, dealer=1, variant=rules.STANDARD)
     computer.arrange(t, 1, 10, random)
     computer.arrange(t, 2, 10, random)                 # the arrangement the knock shows
     hand.knocker = 2
@@ -115,7 +115,7 @@ def test_a_whole_first_game_with_a_new_arrangement_matches_the_original():
 def _knock_with_a_gap(places: int) -> tuple[dict, list[dict], tuple]:
     t = _table()
     random = OriginalRandom(rng.QuickBasicRandom(0x2468))
-    hand = computer.DemoHand(t, random, dealer=1, variant=rules.STANDARD)
+    hand = computer.Hand(t, random, dealer=1, variant=rules.STANDARD)
     computer.arrange(t, 1, 10, random)
     computer.arrange(t, 2, 10, random)
     knock = hand._arrangement_event(trace.knock_event, 2, hand._knocker_melds(2))

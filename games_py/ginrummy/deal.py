@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from games_py.cards import Card
 from games_py.ginrummy import mbf, rng
 from games_py.ginrummy.mbf import MBF
-
-YOU, COMPUTER = 1, 2                 # the program's player numbers (DEALER at DGROUP:10D8h)
+from games_py.ginrummy.player import COMPUTER, YOU   # the program's player numbers (DEALER at DGROUP:10D8h)
 DECK_SIZE = 52
 HAND_SIZE = 10
 SUIT_ORDER = "HDCS"                  # INT((C-1)/13) = 0..3

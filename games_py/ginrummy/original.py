@@ -60,6 +60,7 @@ from games_py.ginrummy import computer, game, human, rules, trace
 from games_py.ginrummy.cli import check_output, settings_from, trace_options, write_events
 from games_py.ginrummy.deal import card_of
 from games_py.ginrummy.human_hand import table_view
+from games_py.ginrummy.player import Player
 from pcemu.errors import PcemuError
 from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
 
@@ -120,7 +121,7 @@ class TraceFailure(PcemuError):
 def player_name(number: int) -> str:
     if number not in (1, 2):
         raise TraceFailure(f"player number {number} is neither 1 (you) nor 2 (the computer)")
-    return trace.YOU if number == 1 else trace.COMPUTER
+    return Player(number).word
 
 
 @functools.lru_cache(maxsize=4)

@@ -17,9 +17,10 @@ import json
 from typing import IO, Iterable, Sequence
 
 from games_py.cards import Card
+from games_py.ginrummy.player import Player
 from pcemu.trace.events import TraceError, iter_events, read   # noqa: F401 - the one reader of traces
 
-YOU, COMPUTER = "you", "computer"
+YOU, COMPUTER = Player.YOU.word, Player.COMPUTER.word     # "you", "computer"
 FROM_DECK, FROM_UPCARD = "deck", "upcard"
 FORMAT = "ginrummy-trace/1"
 

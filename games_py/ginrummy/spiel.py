@@ -17,6 +17,10 @@ the original never does.  Where GINRUMMY.EXE itself crashes (more shared cards t
 CONF holds) or reads memory the game does not model, the hand plays on by the
 document's rules, as ``play`` does, and ``faults`` says so.
 
+As in the original, a hand in which both players keep taking the upcard never ends
+(only draws from the deck bring the dead hand at the 50th card); ``interface.play``
+bounds the actions.
+
 The returns are the hand's points (docs/games/ginrummy.md): the winner + the points, the
 loser the opposite, 0 each for a dead hand; they are scored by ``state.Match``, the one
 place hands are scored.

@@ -831,6 +831,15 @@ class Hand:
     def _name(self, p: int) -> str:
         return Player(p).word
 
+    def deal_event(self, game: int, number: int) -> dict:
+        """The ``deal`` event of this hand (hand ``number`` of game ``game``), written before
+        the first arrangement, while H(p, .) still holds the cards in the order dealt."""
+        t = self.t
+        dealt = {p: [_card(c) for c in t.hands[p][1:t.hands[p][0] + 1]] for p in Player}
+        return trace.deal_event(game=game, hand=number, dealer=self._name(self.dealer), you=dealt[YOU],
+                                computer=dealt[COMPUTER], upcard=_card(t.pile_top()),
+                                stock=len(t.deck) - 1 - t.top, knock=t.knock_value, double=self.doubled)
+
     @property
     def doubled(self) -> bool:
         return self.t.oklahoma and self.t.knock_suit == self.doubling_suit

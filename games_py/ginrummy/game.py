@@ -113,14 +113,14 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
     policy = human.policy_from(settings.human) if settings.human is not None else None
     played = 0
     while True:
-        state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
-                                 dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
-        events.extend(state.events)
+        hand = computer.Hand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
+                                   settings.open_hands, arrays,
+                                   seats=None if policy is None else your_seat(policy))
+        events.append(hand.deal_event(match.game, match.next_hand()))
         if not settings.played or played >= hands:
             return events
         try:
-            next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events, policy,
-                                               arrays)
+            next_dealer, game_over = play_hand(hand, settings, match, tunes, events)
         except computer.SharedCardsOverflow as fault:      # the original goes wrong here: stop
             events.append(fault.event())
             return events
@@ -139,15 +139,11 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
         dealt = original.deal_hand(random, next_dealer, dealt.back, settings.sound)
 
 
-def demo_hand(settings: Settings, dealt: original.Deal, random: original.OriginalRandom,
-              match: Match, tunes: "computer.Tunes", events: list[dict],
-              policy: "human.HumanPolicy | None" = None,
-              arrays: "computer.MeldArrays | None" = None) -> tuple[int, bool]:
-    """One hand with the computer on both sides, or ``policy`` playing your hand, and its
-    score (lines 2230-3060), its events written into ``events`` as they happen (the match
-    writes the score there too); returns the next dealer and whether the game is over."""
-    hand = computer.Hand.dealt(dealt.deck, dealt.dealer, settings.variant, random, settings.open_hands,
-                               arrays, seats=None if policy is None else your_seat(policy))
+def play_hand(hand: "computer.Hand", settings: Settings, match: Match, tunes: "computer.Tunes",
+              events: list[dict]) -> tuple[int, bool]:
+    """One hand (the computer on both sides, or a policy in your seat) and its score (lines
+    2230-3060), its events written into ``events`` as they happen (the match writes the
+    score there too); returns the next dealer and whether the game is over."""
     hand.events = events                              # the hand's events, as they happen
     hand.play()
     if not hand.knocker:

@@ -70,8 +70,7 @@ class GinRummyHand:
             f"player {p}'s hand has {shared} shared cards: GINRUMMY.EXE crashes here")
         self.hand.t.on_unmodelled = self.faults.append
         self.match = Match(variant)
-        self.match.start_hand(Player(dealt.dealer).word, dealt.hand(YOU), dealt.hand(COMPUTER),
-                              dealt.upcard, dealt.stock)
+        self.match.events.append(self.hand.deal_event(self.match.game, self.match.next_hand()))
         self.returns_ = [0.0, 0.0]
         self._steps = self.hand.steps()
         self._question: Question | None = None

@@ -259,6 +259,11 @@ class Match:
     games_won: dict[str, int] = field(default_factory=lambda: {YOU: 0, COMPUTER: 0})
     events: list[dict] = field(default_factory=list)
 
+    def next_hand(self) -> int:
+        """The number of the hand about to be dealt (counted from 1 in each game)."""
+        self.hand += 1
+        return self.hand
+
     def start_hand(self, dealer: str, you: list[Card], computer: list[Card], upcard: Card,
                    stock: list[Card]) -> HandState:
         self.hand += 1

@@ -454,11 +454,9 @@ class Session:
                   games: list[int]) -> tuple[int, bool]:
         """One hand and its score (lines 2230-3060, as game.demo_hand); the next dealer
         and whether the game is over."""
-        state = match.start_hand(Player(dealt.dealer).word, dealt.hand(YOU), dealt.hand(COMPUTER),
-                                 dealt.upcard, dealt.stock)
-        self.events.extend(state.events)                   # the deal, as the traces write it
         hand = Hand.dealt(dealt.deck, dealt.dealer, self.variant, self.random, self.open_hands,
                           self.meld_arrays, seats={YOU: TerminalSeat(self)})
+        self.events.append(hand.deal_event(match.game, match.next_hand()))   # as the traces write it
         hand.watcher = Narrator(self)
         hand.t.on_overflow = self.conf_overflow            # play on where the original crashes
         hand.t.on_unmodelled = self.unmodelled             # ... or reads what is not modelled

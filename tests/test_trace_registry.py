@@ -10,7 +10,6 @@ from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import click
-import pytest
 from click.testing import CliRunner
 
 from pcemu.commands.diff import diff as diff_command

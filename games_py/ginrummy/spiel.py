@@ -32,7 +32,7 @@ from typing import Sequence
 
 from games_py.cards import Card
 from games_py.ginrummy import deal, game, rules
-from games_py.ginrummy.computer import (DISCARD, DRAW, KNOCK, PILE, ComputerSeat, Hand, Question,
+from games_py.ginrummy.computer import (DRAW, KNOCK, PILE, ComputerSeat, Hand, Question,
                                         MeldArrays)
 from games_py.ginrummy.human import DECK as DECK_ANSWER
 from games_py.ginrummy.human import UPCARD as UPCARD_ANSWER

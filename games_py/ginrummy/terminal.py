@@ -22,7 +22,7 @@ from __future__ import annotations
 import time as _time
 from typing import Callable, Protocol
 
-from games_py.ginrummy import computer, human, instructions, rules, trace
+from games_py.ginrummy import computer, human, instructions, rules
 from games_py.ginrummy import deal as original
 from games_py.ginrummy import table_screen as ts
 from games_py.cards import Card

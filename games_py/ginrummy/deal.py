@@ -48,7 +48,11 @@ def card_of(number: int) -> Card:
     """The program's card number 1..52 as a Card."""
     if not 1 <= number <= DECK_SIZE:
         raise ValueError(f"card numbers are 1..52, not {number}")
-    return Card((number - 1) % 13 + 1, SUIT_ORDER[(number - 1) // 13])
+    return _CARDS[number]
+
+
+# Cards are immutable: one of each, made once (card_of is called for every card shown)
+_CARDS = (None, *(Card((n - 1) % 13 + 1, SUIT_ORDER[(n - 1) // 13]) for n in range(1, DECK_SIZE + 1)))
 
 
 def number_of(card: Card) -> int:

@@ -130,5 +130,5 @@ def test_diff_refuses_metadata_keys_that_are_not_names(tmp_path):
     bad = _frames(1)
     bad[0]["metadata_keys"] = "seed"
     result = CliRunner().invoke(diff_command, [_write(tmp_path / "a", _frames(1)), _write(tmp_path / "b", bad)])
-    assert result.exit_code == 2 and "metadata_keys is not a list" in result.output
+    assert result.exit_code == 2 and "b:1: the first event's metadata_keys is not a list" in result.output
     assert "Traceback" not in result.output

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from pcemu.trace.diff import describe, first_divergence, select
-from pcemu.trace.events import TraceError, read
+from pcemu.trace.events import TraceError, metadata_keys, read
 
 EXIT_DIFFERENT = 1
 EXIT_BAD_INPUT = 2
@@ -42,6 +42,11 @@ def diff(left: Path, right: Path, only: tuple[str, ...], ignore: tuple[str, ...]
     differ."""
     try:
         a, b = read(left), read(right)
+        for path, events in ((left, a), (right, b)):
+            try:
+                metadata_keys(events)
+            except TraceError as exc:
+                raise TraceError(f"{path}:1: {exc}") from None
         kinds = sorted({e["event"] for e in a} | {e["event"] for e in b})
         unknown = [e for e in only if e not in kinds]
         if unknown:

@@ -51,8 +51,7 @@ def test_random_hands_keep_the_cards_and_the_scores_and_replay_the_same():
 def test_the_state_is_the_first_hand_the_original_deals_at_the_seed():
     seed = 4_320_000                                    # 12:00:00.00
     state = spiel.GAME.new_initial_state(seed)
-    _match, first, _random = game.first_hand(game.Settings(time=game.time_of_seed(seed)))
-    deal = first.events[0]
+    deal = game.python_trace(game.Settings(time=game.time_of_seed(seed)), hands=0)[1]
     you = state.observation(YOU.seat)
     assert sorted(map(str, you.cards)) == sorted(deal["hands"]["you"])
     assert str(you.upcard) == deal["upcard"] and you.stock == deal["stock"]

@@ -14,7 +14,7 @@ from games_py.ginrummy import deal as original
 from games_py.ginrummy import computer, human, rules, trace
 from games_py.ginrummy.human_hand import your_seat
 from games_py.ginrummy.player import Player
-from games_py.ginrummy.state import HandState, Match
+from games_py.ginrummy.state import Match
 
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,2}))?)?$")
 
@@ -90,14 +90,12 @@ def seed_state(time: tuple[int, int, int, int]) -> int:
     return original.OriginalRandom.seeded(time).state
 
 
-def first_hand(settings: Settings, rules_: rules.Rules = rules.ORIGINAL_RULES) -> tuple[Match, HandState, original.OriginalRandom]:
-    """The match and its first hand, dealt as the original deals it."""
+def first_hand(settings: Settings) -> tuple["computer.Hand", dict, original.OriginalRandom]:
+    """The first hand, dealt as the original deals it, with its ``deal`` event."""
     _startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
                                                   colour=settings.colour)
-    match = Match(settings.variant, rules_)
-    state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
-                             dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
-    return match, state, random
+    hand = computer.Hand.dealt(dealt.deck, dealt.dealer, settings.variant, random, settings.open_hands)
+    return hand, hand.deal_event(game=1, number=1), random
 
 
 def python_trace(settings: Settings, hands: int = 1) -> list[dict]:

@@ -1,10 +1,11 @@
-"""One hand of Tommy's Gin Rummy in play, and the game around it (OpenSpiel style).
+"""The match around the hands (``Match``: the one place hands and games are scored), and
+the document's rules as a second engine of a hand (``HandState``), for replay.
 
-``HandState`` is what is on the table; ``legal_actions`` and ``apply`` are the
-only way it changes, and each change is recorded as a trace event
-(docs/trace-format.md), so a game played here writes the same kind of trace
-as the original does in pcemu.  Players (players.py) choose actions; they
-never touch the state.
+The game is played by one engine, ``computer.Hand`` (the original's, RND and all); its
+hands are scored here, as are those ``HandState`` plays.  ``HandState`` checks a trace's
+choices against GINRUMMY.DOC's rules (replay.py): ``legal_actions`` and ``apply`` are
+the only way it changes, and each change is recorded as a trace event
+(docs/trace-format.md).
 
 A turn is DRAW (deck or upcard), DISCARD, then, when the rules allow it,
 KNOCK or CONTINUE.  "ON THE FIRST PLAY ... NON-DEALER HAS THE OPTION OF UPCARD

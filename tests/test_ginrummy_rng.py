@@ -147,6 +147,29 @@ def test_random_int_52_over_all_states_against_an_ieee_model():
         assert g.random_int(52) == model[state]
 
 
+def test_random_int_in_integers_is_the_runtime_arithmetic_next_to_every_integer():
+    """random_int takes integers unless N*RND is within FAST_MARGIN below a whole number:
+    the states just outside that margin (the closest the fast path gets to a rounding
+    up), and a sample of all others, give the same result, state and FAC both ways."""
+    def both(state: int, n: int, fac: MBF) -> None:
+        fast, slow = rng.QuickBasicRandom(state_before(state)), rng.QuickBasicRandom(state_before(state))
+        fast.fac = slow.fac = fac
+        assert (fast.random_int(n), fast.state, fast.fac.raw, fast.calls) == \
+            (slow.random_int_in_mbf(n), slow.state, slow.fac.raw, slow.calls), (hex(state), n)
+    fac = mbf.from_int(7)
+    checked = 0
+    for n in (4, 5, 10, 11, 52, rng.FAST_LIMIT - 1):
+        for k in range(n):                  # N*RND in [k+1 - 2*margin, k+1 - margin) / 2**24
+            low, high = (k + 1) * M - 2 * rng.FAST_MARGIN, (k + 1) * M - rng.FAST_MARGIN
+            for state in range(-(-low // n), -(-high // n)):
+                both(state, n, fac)
+                checked += 1
+    assert checked > 5 * rng.FAST_MARGIN
+    sample = random.Random(24)
+    for _ in range(3000):
+        both(sample.randrange(1, M), sample.choice((4, 5, 10, 11, 52)), mbf.from_int(sample.randrange(1, 99)))
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError):
         rng.QuickBasicRandom(1 << 24)

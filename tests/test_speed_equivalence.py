@@ -237,7 +237,7 @@ def test_statement_breakpoints_fire_the_same_with_the_int3_filter_in_c():
     """A tracer stopping at a few BASIC lines: C delivers the other statements' INT 3s
     (pcemu/native's statement filter).  The same lines must fire at the same instants,
     the statement count must agree, and the game must not change."""
-    from pcemu.trace.ginrummy import _image, read_program
+    from games_py.ginrummy.original import _image, read_program
     from pcemu.trace.qbasic import QuickBasicProcess
     image = _image(read_program("1612"))
     lines = sorted({number for number in image.line_offsets.values()})

@@ -34,6 +34,8 @@ from pcemu.devices.speaker import Speaker
 from pcemu.timeofday import DosClock
 from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
 from pcemu import keys as keylib
+from pcemu.events import (InputEvent, KeyCodes, MachineEvents, MouseButton, MouseMove,
+                           MouseMoveBy)
 from pcemu.memory import Memory, linear
 from pcemu.native import sync
 from pcemu.native.layout import PURE_PER_PASS
@@ -102,7 +104,7 @@ class Machine:
         self.bus = IoBus()
         self.unimplemented_log: list[dict] = []
         self._service_counts: dict[str, int] = {}        # counted in Python (C counts its own)
-        self.listeners: dict[str, list[Callable]] = {}
+        self.events = MachineEvents()
         self._start = _parse_datetime(date, time)
         self.dos_clock = DosClock(self._start)
         self._rtc_offset = _dt.timedelta(0)
@@ -316,7 +318,7 @@ class Machine:
             return
         if cpu.deliver_exception(intno):      # #DE, BOUND, #GP: IP on the faulting instruction
             return
-        for watch in self.listeners.get("interrupt", ()):
+        for watch in self.events.interrupt.listeners:
             watch(intno)
         cpu.deliver_interrupt(intno)
 
@@ -329,7 +331,7 @@ class Machine:
         of other vectors and must check ``intno`` itself.  Watching again with the
         same callback changes its vectors.
         """
-        listeners = self.listeners.setdefault("interrupt", [])
+        listeners = self.events.interrupt.listeners
         if callback not in listeners:
             listeners.append(callback)
         self._interrupt_vectors.pop(callback, None)
@@ -337,15 +339,13 @@ class Machine:
             self._interrupt_vectors[callback] = frozenset(vectors)
 
     def unwatch_interrupts(self, callback: Callable[[int], None]) -> None:
-        listeners = self.listeners.get("interrupt", [])
-        if callback in listeners:
-            listeners.remove(callback)
+        self.events.interrupt.disconnect(callback)
         self._interrupt_vectors.pop(callback, None)
 
     def _watched_vectors(self) -> frozenset[int]:
         """The software interrupts some watcher must see in Python."""
         watched: frozenset[int] = frozenset()
-        for callback in self.listeners.get("interrupt", ()):
+        for callback in self.events.interrupt.listeners:
             vectors = self._interrupt_vectors.get(callback)
             if vectors is None:
                 return ALL_VECTORS
@@ -361,7 +361,7 @@ class Machine:
         polls = self._poll_count
         if kind == "wait":
             self.cpu.set_flag(FLAG_CF, False)
-        watchers = self.listeners.get("service")     # tracers: arguments before, results after
+        watchers = self.events.service.listeners     # tracers: arguments before, results after
         if watchers:
             for watch in watchers:
                 watch(name, kind, False)
@@ -397,8 +397,8 @@ class Machine:
         self._call_pure = False
 
     def _services_observed(self) -> bool:
-        listeners = self.listeners
-        return any(listeners.get(channel) for channel in SERVICE_OBSERVERS)
+        events = self.events
+        return any(getattr(events, channel).listeners for channel in SERVICE_OBSERVERS)
 
     def _pure_calls_skipped(self, per_pass: int, passes: int) -> None:
         """C skipped ``passes`` passes of a loop, each making the last ``per_pass`` pure
@@ -446,8 +446,7 @@ class Machine:
             log.warning(message)
         self.unimplemented_log.append({"key": key, "message": message, "interrupt": interrupt,
                                        "ah": ah, "al": al, "cs": cs, "ip": ip})
-        for watch in self.listeners.get("unimplemented", ()):
-            watch(self.unimplemented_log[-1])
+        self.events.unimplemented.emit(self.unimplemented_log[-1])
         if self.strict:
             raise UnimplementedService(message)
 
@@ -485,12 +484,10 @@ class Machine:
         self.halt("reboot requested")
 
     def beep(self) -> None:
-        for listener in self.listeners.get("beep", ()):
-            listener()
+        self.events.beep.emit()
 
     def keyboard_event(self, scancode: int) -> None:
-        for listener in self.listeners.get("scancode", ()):
-            listener(scancode)
+        self.events.scancode.emit(scancode)
 
     def keyboard_polled(self) -> None:
         self._poll_count += 1
@@ -531,12 +528,10 @@ class Machine:
         return self._service_serial + (fast.native_services if fast is not None else 0)
 
     def bios_tick(self) -> None:
-        for listener in self.listeners.get("tick", ()):
-            listener()
+        self.events.tick.emit()
 
     def video_mode_changed(self, mode: int) -> None:
-        for listener in self.listeners.get("video_mode", ()):
-            listener(mode)
+        self.events.video_mode.emit(mode)
 
     def floppy(self, number: int):
         return self.dos.floppy_image(number)
@@ -622,7 +617,7 @@ class Machine:
     def _irq_delivered(self, vector: int, now: int) -> None:
         """A hardware interrupt is about to enter its handler (in Python or in C):
         ``irq`` listeners hear (vector, virtual time) with the CPU as it was."""
-        for listener in self.listeners.get("irq", ()):
+        for listener in self.events.irq.listeners:
             listener(vector, now)
 
     def run(self, ticks: float) -> None:
@@ -632,8 +627,7 @@ class Machine:
 
     def _run_until_instruction(self, end: int) -> None:
         # A host-chosen slice end is part of the timeline: recorded sessions keep them.
-        for watch in self.listeners.get("run_to", ()):
-            watch(end)
+        self.events.run_to.emit(end)
         handle = self.scheduler.at(end, lambda: None)    # make a slice end exactly there
         outer, self._time_bound_steps = self._time_bound_steps, True
         try:
@@ -676,7 +670,7 @@ class Machine:
         """Send scancodes and run until the program has read them all from port 60h."""
         codes = list(codes)
         hold = self.clock.instructions_for_seconds(KEY_HOLD_SECONDS)
-        self.kbc.send_scancodes(codes)
+        self.send_keys(codes)
         deadline = self.clock.now + self.clock.instructions_for_ticks(max_ticks)
         while not self.kbc.idle():
             if self.clock.now >= deadline:
@@ -688,6 +682,26 @@ class Machine:
                                     "while keys were being typed")
             self.step()
         self._run_until_instruction(self.clock.now + hold)
+
+    # ------------------------------------------------------------------ host input
+    def input(self, event: InputEvent) -> None:
+        """Hand one host input to its device: the one way keys and the mouse reach the
+        machine (key scripts, the window, the terminal, session replay).  ``input``
+        listeners hear it first, at the present virtual time."""
+        if isinstance(event, KeyCodes):
+            self.events.input.emit(self.clock.now, event)
+            self.kbc.send_scancodes(list(event.codes))
+            return
+        if not isinstance(event, (MouseMove, MouseMoveBy, MouseButton)):
+            raise TypeError(f"not a machine input: {event!r}")
+        if self.mouse is None:
+            raise MachineError("this machine has no mouse (start it with mouse=True)")
+        self.events.input.emit(self.clock.now, event)
+        getattr(self.mouse, event.method)(*event.args())
+
+    def send_keys(self, codes: Iterable[int]) -> None:
+        """Queue scancodes on the keyboard's line (``input`` with ``KeyCodes``)."""
+        self.input(KeyCodes(tuple(codes)))
 
     # ------------------------------------------------------------------ screen
     def screen_cells(self) -> list[list[tuple[int, int]]]:

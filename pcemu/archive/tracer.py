@@ -31,7 +31,7 @@ import json
 from typing import TYPE_CHECKING, Callable, IO
 
 from pcemu.archive import calls
-from pcemu.archive.inputs import add_listener, remove_listener, unwatch_inputs, watch_inputs
+from pcemu.events import KeyCodes
 from pcemu.archive.keynames import describe_scancodes
 from pcemu.errors import PcemuError
 from pcemu.memory import linear
@@ -98,7 +98,7 @@ class Tracer:
 
     # ------------------------------------------------------------------ plumbing
     def _listen(self, event: str, listener: Callable) -> None:
-        add_listener(self.m, event, listener)
+        self.m.events.channel(event).connect(listener)
         self._listeners.append((event, listener))
 
     def _attach(self) -> None:
@@ -119,7 +119,7 @@ class Tracer:
             m.speaker.listeners.append(self._on_speaker)
             self._listen("beep", self._on_beep)
         if "keys" in cats:
-            watch_inputs(m, self._on_input)
+            self._listen("input", self._on_input)
             self._listen("scancode", self._on_scancode)
         if cats & {"port", "video", "keys"}:
             m.bus.watchers.append(self._on_port)
@@ -127,13 +127,12 @@ class Tracer:
     def detach(self) -> None:
         m = self.m
         for event, listener in self._listeners:
-            remove_listener(m, event, listener)
+            m.events.channel(event).disconnect(listener)
         self._listeners.clear()
         if self._on_speaker in m.speaker.listeners:
             m.speaker.listeners.remove(self._on_speaker)
         if self._on_port in m.bus.watchers:
             m.bus.watchers.remove(self._on_port)
-        unwatch_inputs(m, self._on_input)
 
     def emit(self, record: dict) -> None:
         if self.out is not None and (self.problem is None
@@ -432,7 +431,10 @@ class Tracer:
         self.emit(record)
 
     # ------------------------------------------------------------------ keys
-    def _on_input(self, t: int, codes: list[int]) -> None:
+    def _on_input(self, t: int, event) -> None:
+        if not isinstance(event, KeyCodes):
+            return
+        codes = list(event.codes)
         self.emit({"t": t, "cat": "keys", "what": "sent", "codes": codes,
                    "keys": describe_scancodes(codes)})
 

@@ -167,7 +167,7 @@ def _enter_handler(m: "Machine", error: CriticalError) -> None:
     cpu.di = error.device_code
     cpu.bp, cpu.si = DOS_DATA_SEGMENT, DEVICE_HEADER_OFFSET
     m.dos.extended_error = (error.dos_code, 0x0B if error.device_code == NOT_READY else 0x0D, 4, 2)
-    for watch in m.listeners.get("critical", ()):
+    for watch in m.events.critical.listeners:
         watch(error.message)
     cpu.jump(*m.rom.address("call24"))
 

@@ -347,7 +347,7 @@ def create_file(m: "Machine", fcb: Fcb) -> int:
     m.dos.fcb_files[file_id] = FcbFile(letter, path, created, writable=True)
     date, time = created.get_datetime()
     fcb.set_opened(letter, 0, date, time, file_id)
-    for watch in m.listeners.get("file", ()):
+    for watch in m.events.file.listeners:
         watch("create", f"{letter}:\\" + "\\".join(path), 0)
     return OK
 
@@ -408,7 +408,7 @@ def delete_file(m: "Machine", fcb: Fcb) -> int:
               if not e.is_dir and not e.attr & ATTR_READ_ONLY]
     for directory, entry in doomed:
         fs.remove(directory + [entry.name])
-        for watch in m.listeners.get("file", ()):
+        for watch in m.events.file.listeners:
             watch("delete", f"{letter}:\\" + "\\".join(directory + [entry.name]), 0)
     return OK if doomed else FAILED
 

@@ -27,7 +27,7 @@ def _path(m: "Machine", seg: int, off: int) -> str:
 
 def _notify(m: "Machine", event: str, drive: str, parts: list[str], detail) -> None:
     """Tell file listeners (traces, the archivists' file report) what a program did."""
-    watchers = m.listeners.get("file")
+    watchers = m.events.file.listeners
     if watchers:
         path = f"{drive}:\\" + "\\".join(parts)
         for watch in watchers:

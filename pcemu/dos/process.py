@@ -44,7 +44,7 @@ def dos_entry(m: "Machine") -> None:
     dos = m.dos
     ah = cpu.ah
     m.count_service(f"INT 21h AH={ah:02X}h")
-    for watch in m.listeners.get("dos", ()):
+    for watch in m.events.dos.listeners:
         watch(ah)
     if dos.critical is not None:
         m.impure()                        # a critical error's bookkeeping is state
@@ -332,7 +332,7 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
                       di=start["sp"], bp=0x091C, ds=psp, es=psp, ss=start["ss"], sp=start["sp"])
     cpu.jump(start["cs"], start["ip"])
     cpu.flags = 0x0202
-    for watch in m.listeners.get("exec", ()):
+    for watch in m.events.exec.listeners:
         watch(full_path, psp)
     return start
 
@@ -382,7 +382,7 @@ def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = 
     cpu.jump(mem.rw(0, 0x22 * 4 + 2), mem.rw(0, 0x22 * 4))
     cpu.flags = state.get("flags", 0x0202) & ~0x0001
     m.set_vector(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
-    for watch in m.listeners.get("exit", ()):
+    for watch in m.events.exit.listeners:
         watch(proc.name, code, kind)
 
 

@@ -23,6 +23,8 @@ TRAP_OPCODE = b"\xCD\xFE"
 
 IRET = 0xCF
 HLT = 0xF4
+# the vectors a Python service can call as guest code, through a trampoline each
+GUEST_VECTORS = (0x10, 0x16, 0x29)
 
 # IBM's 6845 parameter tables (INT 1Dh): 40x25, 80x25, graphics, monochrome,
 # then page sizes, columns per mode and the CGA mode-control values per mode.
@@ -141,7 +143,7 @@ class Rom:
         self.label("irq_slave")
         self.emit(0x50, 0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20, 0x58, IRET)
         for name in ("int10", "int11", "int12", "int13", "int14", "int15", "int17",
-                     "int1a", "int05", "int1b", "int20", "int27", "int29", "int2f", "int33",
+                     "int1a", "int05", "int1b", "int20", "int27", "int2f", "int33",
                      "int23_default", "int19", "int18", "int00_divide", "int06_strict"):
             self.service(name)
         for name in ("int16", "int21", "int24_default", "int15_wait"):
@@ -157,6 +159,17 @@ class Rom:
         self.emit(0xCD, 0x23)
         self.trap("int23_returned")
         self.emit(IRET)
+        # INT 29h, DOS's fast console output, as the CON driver has it: INT 10h AH=0Eh.
+        self.label("int29")
+        self.emit(0x50, 0x53, 0xB4, 0x0E, 0xBB, 0x07, 0x00)  # PUSH AX; PUSH BX; MOV AH,0Eh; MOV BX,7
+        self.emit(0xCD, 0x10, 0x5B, 0x58, IRET)             # INT 10h; POP BX; POP AX; IRET
+        # A Python service's call of a guest interrupt (pcemu/guest.py): INT n, then the
+        # trap that resumes the service (which puts CS:IP back after its own trap).
+        for vector in GUEST_VECTORS:
+            self.label(f"guest_int{vector:02x}")
+            self.emit(0xCD, vector)
+            self.trap("guest_return")
+            self.emit(HLT)                    # never reached: the service resumes elsewhere
         # CP/M-style CALL 5: PSP:0005 far-calls 0000:00C0, which jumps here.
         self.label("call5")
         self.trap("call5")

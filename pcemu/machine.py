@@ -33,6 +33,7 @@ from pcemu.devices.printer import Printer
 from pcemu.devices.speaker import Speaker
 from pcemu.timeofday import DosClock
 from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
+from pcemu.guest import GUEST_RETURN, GuestCalls, is_suspendable
 from pcemu import keys as keylib
 from pcemu.events import (InputEvent, KeyCodes, MachineEvents, MouseButton, MouseMove,
                            MouseMoveBy)
@@ -111,6 +112,7 @@ class Machine:
         self._poll_count = 0
         self._stopped: str | None = None
         self._build_devices(video, printer_capture)
+        self._guest = GuestCalls(self)
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
                        native=accelerate)
         if self.cpu.fast is not None:
@@ -353,20 +355,36 @@ class Machine:
         return watched
 
     def _run_service(self, name: str, trap_at: int) -> None:
-        handler, kind = self._services[name]
+        resumed = None
+        if name == GUEST_RETURN:                      # a service's guest interrupt came back
+            resumed = self._guest.returned()
+            if resumed is None:
+                self.halt("a guest interrupt returned to the ROM's trampoline, "
+                          "but no service was waiting for it")
+                return
+            name, kind = resumed.name, resumed.kind
+        else:
+            handler, kind = self._services[name]
         self._service_serial += 1
         self._service_kind = kind
         self._call_pure = None
         self._call_counted = []
         polls = self._poll_count
-        if kind == "wait":
+        if kind == "wait" and resumed is None:
             self.cpu.set_flag(FLAG_CF, False)
         watchers = self.events.service.listeners     # tracers: arguments before, results after
-        if watchers:
+        if watchers and resumed is None:
             for watch in watchers:
                 watch(name, kind, False)
+        suspended = False
         try:
-            handler(self)
+            if resumed is None:
+                calls = handler(self)
+                if is_suspendable(calls):
+                    suspended = self._guest.drive(calls, None, name, kind)
+            else:
+                returned = self._guest.restore(resumed)
+                suspended = self._guest.drive(resumed.calls, returned, name, kind)
         except MachineError:
             raise
         except UnimplementedService:
@@ -374,7 +392,7 @@ class Machine:
         except Exception as exc:                      # a bug of ours: never a bare traceback
             log.exception("internal error in %s", name)
             self.halt(f"internal error in {name}: {exc}")
-        if watchers:
+        if watchers and not suspended:                # results once the service has ended
             for watch in watchers:
                 watch(name, kind, True)
         fast = self.cpu.fast

@@ -185,14 +185,14 @@ def write_file(m: "Machine") -> None:
     entry = dos.handle_file(cpu.bx)
     data = m.memory.read_far(cpu.ds, cpu.dx, cpu.cx)
     if entry.is_device:
-        if entry.device == "CON":
-            console.write_bytes(m, data)
-        elif entry.device == "PRN":
-            for b in data:
-                m.printer.print_byte(b)
         cpu.ax = len(data)
         dos.succeed()
-        return
+        if entry.device == "CON":
+            return console.put(m, data)          # through INT 29h, as DOS writes CON
+        if entry.device == "PRN":
+            for b in data:
+                m.printer.print_byte(b)
+        return None
     if entry.mode & 0x07 == 0:
         raise DosError(0x05, "file opened for reading only")
     position = entry.file.tell()

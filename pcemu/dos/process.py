@@ -25,7 +25,6 @@ def register_traps(m: "Machine") -> None:
     m.register_service("int21", dos_entry, "wait")
     m.register_service("int20", lambda m: terminate(m, 0, 0), "stack")
     m.register_service("int27", tsr_int27, "stack")
-    m.register_service("int29", lambda m: m.dos.shell.console.write_char(m.cpu.al), "stack")
     m.register_service("int2f", multiplex, "stack")
     m.register_service("int23_default", lambda m: terminate(m, 0, 1), "stack")
     m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt(), "wait")
@@ -39,7 +38,7 @@ DRIVE_FUNCTIONS = frozenset([*range(0x0F, 0x18), 0x1B, 0x1C, 0x21, 0x22, 0x23, 0
                              *range(0x39, 0x44), 0x47, 0x4B, 0x4E, 0x4F, 0x56, 0x57, 0x5A, 0x5B, 0x68])
 
 
-def dos_entry(m: "Machine") -> None:
+def dos_entry(m: "Machine"):
     cpu = m.cpu
     dos = m.dos
     ah = cpu.ah
@@ -54,15 +53,32 @@ def dos_entry(m: "Machine") -> None:
     # that reach a drive can meet one; the polling calls stay cheap)
     entry = _registers(cpu) if ah in DRIVE_FUNCTIONS else None
     try:
-        dos_services.dispatch(m)
-    except critical.CriticalError as err:
-        critical.interrupt_dos_call(m, err, entry or _registers(cpu))
-    except DosError as err:
-        device = critical.from_dos_error(m, err.code, ah)
-        if device is None:
-            dos.fail(err.code)
-        else:
-            critical.interrupt_dos_call(m, device, entry or _registers(cpu))
+        calls = dos_services.dispatch(m)
+    except (critical.CriticalError, DosError) as err:
+        _dos_error(m, err, ah, entry)
+        return None
+    if calls is not None:                 # it calls guest interrupts (console I/O)
+        return _guarded(m, calls, ah, entry)
+    return None
+
+
+def _guarded(m: "Machine", calls, ah: int, entry):
+    """A DOS function that calls guest interrupts, with its errors answered as above."""
+    try:
+        yield from calls
+    except (critical.CriticalError, DosError) as err:
+        _dos_error(m, err, ah, entry)
+
+
+def _dos_error(m: "Machine", err: Exception, ah: int, entry) -> None:
+    if isinstance(err, critical.CriticalError):
+        critical.interrupt_dos_call(m, err, entry or _registers(m.cpu))
+        return
+    device = critical.from_dos_error(m, err.code, ah)
+    if device is None:
+        m.dos.fail(err.code)
+    else:
+        critical.interrupt_dos_call(m, device, entry or _registers(m.cpu))
 
 
 def _registers(cpu) -> dict[str, int]:

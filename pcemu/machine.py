@@ -44,6 +44,7 @@ from pcemu import screen as screenlib
 
 log = logging.getLogger("pcemu")
 
+WAIT, LIVE = romlib.ServiceKind.WAIT, romlib.ServiceKind.LIVE
 MAX_SLICE = 20_000                 # instructions; bounds the latency of host requests
 IF_POLL_SLICE = 64                 # while an IRQ waits for STI
 KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
@@ -176,25 +177,26 @@ class Machine:
         self.cpu.set_registers(ss=0x0030, sp=0x0100, flags=0x0202)
         self.cpu.jump(romlib.ROM_SEGMENT, self.rom.labels["dummy_iret"])
 
-    def _service_table(self) -> dict[str, tuple[Callable, str]]:
-        """Trap name -> (handler, how results return: 'stack', 'wait' or 'live')."""
-        return {
-            "timer_tick": (bios_timer.timer_tick, "live"),
-            "keyboard_scancode": (bios_keyboard.handle_scancode, "live"),
-            "int10": (bios_video.video.dispatch, "stack"),
-            "int11": (bios_system.equipment, "stack"),
-            "int12": (bios_system.memory_size, "stack"),
-            "int13": (bios_disk.diskette.dispatch, "stack"),
-            "int14": (bios_system.serial.dispatch, "stack"),
-            "int15": (bios_system.system.dispatch, "stack"),
-            "int16": (bios_keyboard.keyboard.dispatch, "wait"),
-            "int17": (bios_printer.printer.dispatch, "stack"),
-            "int1a": (bios_timer.time_of_day.dispatch, "stack"),
-            "int05": (lambda m: m.count_service("print screen"), "stack"),
-            "int1b": (lambda m: m.dos.control_break_seen(), "stack"),
-            "int18": (lambda m: m.halt("INT 18h: no ROM BASIC in this machine"), "stack"),
-            "int19": (lambda m: m.reboot_requested(), "stack"),
+    def _service_table(self) -> dict[str, tuple[Callable, romlib.ServiceKind]]:
+        """Trap name -> (handler, how results return: from the ROM's ENTRIES)."""
+        handlers = {
+            "timer_tick": bios_timer.timer_tick,
+            "keyboard_scancode": bios_keyboard.handle_scancode,
+            "int10": bios_video.video.dispatch,
+            "int11": bios_system.equipment,
+            "int12": bios_system.memory_size,
+            "int13": bios_disk.diskette.dispatch,
+            "int14": bios_system.serial.dispatch,
+            "int15": bios_system.system.dispatch,
+            "int16": bios_keyboard.keyboard.dispatch,
+            "int17": bios_printer.printer.dispatch,
+            "int1a": bios_timer.time_of_day.dispatch,
+            "int05": lambda m: m.count_service("print screen"),
+            "int1b": lambda m: m.dos.control_break_seen(),
+            "int18": lambda m: m.halt("INT 18h: no ROM BASIC in this machine"),
+            "int19": lambda m: m.reboot_requested(),
         }
+        return {name: (handler, romlib.TRAP_KINDS[name]) for name, handler in handlers.items()}
 
     def _install_vectors(self) -> None:
         mem = self.memory
@@ -206,11 +208,7 @@ class Machine:
         for irq in range(8):
             self.set_vector(0x08 + irq, seg, self.rom.labels["irq_master"])
             self.set_vector(0x70 + irq, seg, self.rom.labels["irq_slave"])
-        named = {0x08: "int08", 0x09: "int09", 0x10: "int10", 0x11: "int11", 0x12: "int12",
-                 0x13: "int13", 0x14: "int14", 0x15: "int15", 0x16: "int16", 0x17: "int17",
-                 0x18: "int18", 0x19: "int19", 0x1A: "int1a", 0x05: "int05", 0x1B: "int1b"}
-        for vector, label in named.items():
-            self.set_vector(vector, seg, self.rom.labels[label])
+        self.point_vectors(romlib.Installer.POST)
         self.set_vector(0x1D, seg, self.rom.labels["video_parameters"])
         self.set_vector(0x1E, seg, self.rom.labels["diskette_parameters"])
         self.set_vector(0x1F, 0, 0)          # no extended graphics font until a program sets one
@@ -224,7 +222,21 @@ class Machine:
     def get_vector(self, vector: int) -> tuple[int, int]:
         return self.memory.read_word(vector * 4 + 2), self.memory.read_word(vector * 4)
 
-    def register_service(self, name: str, handler: Callable, kind: str) -> None:
+    def point_vectors(self, installer: romlib.Installer) -> None:
+        """Point the vectors of the ROM entries ``installer`` installs at them."""
+        for vector, label in romlib.vectors_installed_by(installer).items():
+            self.set_vector(vector, *self.rom.address(label))
+
+    def point_vector(self, label: str) -> None:
+        """Point one entry's vector at it (a driver or option being installed)."""
+        entry = next(e for e in romlib.ENTRIES if e.label == label)
+        self.set_vector(entry.vector, *self.rom.address(label))
+
+    def register_service(self, name: str, handler: Callable) -> None:
+        """The Python service behind trap ``name`` (declared in bios/rom.py's ENTRIES)."""
+        kind = romlib.TRAP_KINDS.get(name)
+        if kind is None:
+            raise MachineError(f"no ROM trap called {name!r}")
         self._services[name] = (handler, kind)
 
     def rom_bytes(self, offset: int, size: int) -> bytes:
@@ -370,7 +382,7 @@ class Machine:
         self._call_pure = None
         self._call_counted = []
         polls = self._poll_count
-        if kind == "wait" and resumed is None:
+        if kind is WAIT and resumed is None:
             self.cpu.set_flag(FLAG_CF, False)
         watchers = self.events.service.listeners     # tracers: arguments before, results after
         if watchers and resumed is None:
@@ -432,7 +444,7 @@ class Machine:
 
     def set_return_flag(self, mask: int, on: bool) -> None:
         """Set or clear a flag in what the caller gets back from its INT."""
-        if self._service_kind == "live":
+        if self._service_kind is LIVE:
             self.cpu.set_flag(mask, on)
             return
         cpu = self.cpu

@@ -31,6 +31,7 @@ import json
 from typing import TYPE_CHECKING, Callable, IO
 
 from pcemu.archive import calls
+from bios.rom import ServiceKind
 from pcemu.events import KeyCodes
 from pcemu.archive.keynames import describe_scancodes
 from pcemu.errors import PcemuError
@@ -212,7 +213,7 @@ class Tracer:
             return
         name, number, ah, al, ax, args, at, t = pending
         cpu = m.cpu
-        if kind == "wait" and cpu.flags & 0x01:
+        if kind is ServiceKind.WAIT and cpu.flags & 0x01:
             return                                 # nothing yet: the ROM halts and calls again
         cat = "dos" if number is not None and (0x20 <= number <= 0x2F or number == 0x33) else "bios"
         if number == 0x10 and "video" in self.categories:
@@ -244,7 +245,7 @@ class Tracer:
         """The carry flag the caller gets back (in its IRET frame unless the service is 'live')."""
         m = self.m
         cpu = m.cpu
-        if kind == "live":
+        if kind is ServiceKind.LIVE:
             return bool(cpu.flags & 0x01)
         return bool(m.memory.read_word(linear(cpu.ss, cpu.sp + 4)) & 0x01)
 

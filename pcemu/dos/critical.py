@@ -156,7 +156,7 @@ def install(m: "Machine") -> None:
                     0x00, 0x00, 0x00, 0x00,     # strategy, interrupt entry points
                     0x02]) + bytes(7)           # two units (A: and B:)
     m.memory.write((DOS_DATA_SEGMENT << 4) + DEVICE_HEADER_OFFSET, header)
-    m.register_service("int24_returned", handler_returned, "live")
+    m.register_service("int24_returned", handler_returned)
 
 
 def _enter_handler(m: "Machine", error: CriticalError) -> None:

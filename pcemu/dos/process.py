@@ -18,21 +18,21 @@ from pcemu.storage.errors import DosError
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
+# the caller's registers DOS keeps: across EXEC, and as a call's entry for a critical error
 SAVED = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 
 
 def register_traps(m: "Machine") -> None:
-    m.register_service("int21", dos_entry, "wait")
-    m.register_service("int20", lambda m: terminate(m, 0, 0), "stack")
-    m.register_service("int27", tsr_int27, "stack")
-    m.register_service("int2f", multiplex, "stack")
-    m.register_service("int23_default", lambda m: terminate(m, 0, 1), "stack")
-    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt(), "wait")
-    m.register_service("int25", lambda m: absolute_disk(m, write=False), "live")
-    m.register_service("int26", lambda m: absolute_disk(m, write=True), "live")
+    m.register_service("int21", dos_entry)
+    m.register_service("int20", lambda m: terminate(m, 0, 0))
+    m.register_service("int27", tsr_int27)
+    m.register_service("int2f", multiplex)
+    m.register_service("int23_default", lambda m: terminate(m, 0, 1))
+    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt())
+    m.register_service("int25", lambda m: absolute_disk(m, write=False))
+    m.register_service("int26", lambda m: absolute_disk(m, write=True))
 
 
-ENTRY_REGISTERS = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 # INT 21h functions that reach a drive, and so may end in a critical error (INT 24h)
 DRIVE_FUNCTIONS = frozenset([*range(0x0F, 0x18), 0x1B, 0x1C, 0x21, 0x22, 0x23, 0x27, 0x28, 0x36,
                              *range(0x39, 0x44), 0x47, 0x4B, 0x4E, 0x4F, 0x56, 0x57, 0x5A, 0x5B, 0x68])
@@ -82,7 +82,7 @@ def _dos_error(m: "Machine", err: Exception, ah: int, entry) -> None:
 
 
 def _registers(cpu) -> dict[str, int]:
-    return {name: getattr(cpu, name) for name in ENTRY_REGISTERS}
+    return {name: getattr(cpu, name) for name in SAVED}
 
 
 
@@ -104,7 +104,7 @@ def install_cpm_entry(m: "Machine") -> None:
     """0000:00C0 (where PSP:0005's far call lands after the 1 MB wrap) jumps to the ROM."""
     seg, off = m.rom.address("call5")
     m.memory.write(0xC0, bytes([0xEA, off & 0xFF, off >> 8, seg & 0xFF, seg >> 8]))
-    m.register_service("call5", cpm_call, "live")
+    m.register_service("call5", cpm_call)
 
 
 def cpm_call(m: "Machine") -> None:

@@ -247,6 +247,41 @@ def _line_input(m: "Machine", capacity: int) -> ServiceCalls:
     mem.write_far(buffer_seg, buffer_off + 2, bytes(text) + b"\r")
 
 
+def read_con(m: "Machine", count: int) -> ServiceCalls:
+    """INT 21h AH=3Fh from CON (cooked): a whole line is read with editing and echo,
+    then handed out ``count`` bytes at a time; Ctrl-Z ends it as end of file."""
+    dos = m.dos
+    cpu = m.cpu
+    buffer_seg, buffer_off = cpu.ds, cpu.dx
+    pending = getattr(dos, "con_pending", b"")
+    if not pending:
+        line = bytearray()
+        while True:
+            key = yield from take_key(m)
+            if key == 0:
+                yield from take_key(m)
+                continue
+            if key == 0x0D:
+                yield from put(m, b"\r\n")
+                pending = bytes(line) + b"\r\n"
+                break
+            if key == 0x1A:
+                pending = bytes(line) + b"\x1a"
+                break
+            if key in (0x08, 0x7F):
+                if line:
+                    line.pop()
+                    yield from put(m, b"\x08 \x08")
+                continue
+            if len(line) < 127:
+                line.append(key)
+                yield from put(m, bytes([key]))
+    data, dos.con_pending = pending[:count], pending[count:]
+    m.memory.write_far(buffer_seg, buffer_off, data)
+    cpu.ax = len(data)
+    dos.succeed()
+
+
 @dos_services.function(0x0B)
 def input_status(m: "Machine") -> ServiceCalls:
     if check_break(m):

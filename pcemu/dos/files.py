@@ -124,10 +124,10 @@ def read_file(m: "Machine") -> None:
     cpu = m.cpu
     entry = dos.handle_file(cpu.bx)
     count = cpu.cx
+    if entry.is_device and entry.device == "CON":
+        return console.read_con(m, count)        # a line through INT 16h, as DOS reads CON
     if entry.is_device:
-        data = _read_device(m, entry, count)
-        if data is None:
-            return                               # waiting for a line on CON
+        data = b""                               # NUL, AUX, PRN: end of file at once
     else:
         if entry.mode & 0x07 == 1:
             raise DosError(0x05, "file opened for writing only")
@@ -137,45 +137,6 @@ def read_file(m: "Machine") -> None:
     m.memory.write_far(cpu.ds, cpu.dx, data)
     cpu.ax = len(data)
     dos.succeed()
-
-
-def _read_device(m: "Machine", entry: OpenFile, count: int) -> bytes | None:
-    if entry.device == "CON":
-        dos = m.dos
-        pending = getattr(dos, "con_pending", b"")
-        if not pending:
-            # cooked mode: a whole line is read with editing, then handed out
-            line = getattr(dos, "con_line", None)
-            if line is None:
-                line = dos.con_line = bytearray()
-            while True:
-                key = console._next_key(m)
-                if key is None:
-                    m.wait_for_input()
-                    return None
-                if key == 0:
-                    console._next_key(m)
-                    continue
-                if key == 0x0D:
-                    console.write_bytes(m, b"\r\n")
-                    pending = bytes(line) + b"\r\n"
-                    dos.con_line = None
-                    break
-                if key == 0x1A:
-                    pending = bytes(line) + b"\x1a"
-                    dos.con_line = None
-                    break
-                if key in (0x08, 0x7F):
-                    if line:
-                        line.pop()
-                        console.write_bytes(m, b"\x08 \x08")
-                    continue
-                if len(line) < 127:
-                    line.append(key)
-                    console.write_char(m, key)
-        data, dos.con_pending = pending[:count], pending[count:]
-        return data
-    return b""                                   # NUL, AUX, PRN: end of file at once
 
 
 @dos_services.function(0x40)

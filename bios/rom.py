@@ -117,6 +117,7 @@ ENTRIES: tuple[Entry, ...] = (
     _entry("call23", C, trap="int23_returned"),           # Ctrl-C on DOS's behalf, then retry
     _entry("int29", C, 0x29, DOS, trap=None),             # INT 10h AH=0Eh, as the CON driver
     *(_entry(f"guest_int{v:02x}", C, trap="guest_return") for v in GUEST_VECTORS),
+    _entry("guest_write", C, trap="guest_return"),        # CX bytes at DS:SI through INT 29h
     _entry("call5", C),                                   # CP/M-style CALL 5
     _entry("mouse_irq", C, 0x74, DRIVER),
     _entry("shell", C, kind=ServiceKind.WAIT),            # the command interpreter's loop
@@ -256,6 +257,12 @@ class Rom:
             self.emit(0xCD, vector)
             self.trap("guest_return")
             self.emit(HLT)                    # never reached: the service resumes elsewhere
+        # DOS's string output: CX bytes from DS:SI, each through INT 29h.
+        self.label("guest_write")
+        self.emit(0xFC, 0xE3, 0x05)           # CLD; JCXZ done
+        self.emit(0xAC, 0xCD, 0x29, 0xE2, 0x100 - 5)  # next: LODSB; INT 29h; LOOP next
+        self.trap("guest_return")             # done:
+        self.emit(HLT)
         # CP/M-style CALL 5: PSP:0005 far-calls 0000:00C0, which jumps here.
         self.label("call5")
         self.trap("call5")

@@ -36,8 +36,9 @@ class Signal:
             self.listeners.remove(listener)
 
     def emit(self, *args) -> None:
-        for listener in list(self.listeners):
-            listener(*args)
+        if self.listeners:                   # (a copy: a listener may disconnect itself)
+            for listener in list(self.listeners):
+                listener(*args)
 
     def __bool__(self) -> bool:
         return bool(self.listeners)

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import GeneratorType
-from typing import TYPE_CHECKING, Generator
+from typing import TYPE_CHECKING, Generator, Union
 
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
-from bios.rom import GUEST_VECTORS   # the ROM holds a trampoline for each: "guest_intNN"
+from bios.rom import GUEST_VECTORS, ServiceKind   # a ROM trampoline for each: "guest_intNN"
 
 GUEST_RETURN = "guest_return"        # the trap after each trampoline's INT n
 
@@ -46,13 +46,30 @@ class GuestInterrupt:
         if self.vector not in GUEST_VECTORS:
             raise ValueError(f"no ROM trampoline for INT {self.vector:02X}h")
 
+    @property
+    def label(self) -> str:
+        return f"guest_int{self.vector:02x}"
+
+
+@dataclass(frozen=True)
+class GuestWrite:
+    """CX bytes from DS:SI, each through INT 29h, by the ROM's loop ``guest_write``
+    (one Python call for a run of characters instead of one each)."""
+    registers: dict[str, int]
+    label = "guest_write"
+
 
 def interrupt(vector: int, **registers: int) -> GuestInterrupt:
     return GuestInterrupt(vector, registers)
 
 
+def write(segment: int, offset: int, count: int) -> GuestWrite:
+    return GuestWrite({"ds": segment, "si": offset, "cx": count})
+
+
+GuestCall = Union[GuestInterrupt, GuestWrite]
 # what a service generator is: it yields calls and is sent their returned registers
-ServiceCalls = Generator[GuestInterrupt, dict, None]
+ServiceCalls = Generator[GuestCall, dict, None]
 
 
 def is_suspendable(result: object) -> bool:
@@ -64,7 +81,7 @@ class Suspended:
     calls: ServiceCalls
     registers: dict[str, int]        # as the service left them when it made the call
     name: str                        # the service's trap name and kind, for listeners and flags
-    kind: object
+    kind: ServiceKind
 
 
 class GuestCalls:
@@ -82,9 +99,9 @@ class GuestCalls:
             return False
         m = self.m
         cpu = m.cpu
-        self.suspended.append(Suspended(calls, cpu.registers(), name, kind))
+        self.suspended.append(Suspended(calls, cpu.save_registers(), name, kind))
         cpu.set_registers(**call.registers)
-        cpu.jump(*m.rom.address(f"guest_int{call.vector:02x}"))
+        cpu.jump(*m.rom.address(call.label))
         return True
 
     def returned(self) -> Suspended | None:
@@ -102,6 +119,6 @@ class GuestCalls:
     def restore(self, entry: Suspended) -> dict[str, int]:
         """The registers the guest interrupt returned; the service's own put back."""
         cpu = self.m.cpu
-        returned = cpu.registers()
-        cpu.set_registers(**entry.registers)
+        returned = cpu.save_registers()
+        cpu.load_registers(entry.registers)
         return returned

@@ -88,15 +88,15 @@ CONSOLE_TRAFFIC = """
 
 def test_hooks_on_int_10h_29h_and_16h_count_dos_console_traffic(tmp_path):
     source = hooking(CONSOLE_TRAFFIC, COUNTING_HOOKS + """
-two: .ascii "BC$"
+two: .ascii "B\tC$"
 three: .ascii "DEF"
 """)
     run = machine_with(tmp_path, {"T.COM": source})
     run.machine.type("C:{ENTER}")
     run_command(run, "T", keys="xy{ENTER}zk{ENTER}")
-    # out: A (02h), B C (09h), D E F (40h to handle 1), x y CR (0Ah's echo), z (01h's echo),
-    # k CR LF (3Fh from handle 0, CON, echoes the line and ends it with CR LF)
-    chars_out = 1 + 2 + 3 + 3 + 1 + 3
+    # out: A (02h), B, a tab as 6 spaces to column 8, C (09h), D E F (40h to handle 1),
+    # x y CR (0Ah's echo), z (01h's echo), k CR LF (3Fh from handle 0, CON: the line's echo)
+    chars_out = 1 + 8 + 3 + 3 + 1 + 3
     assert run.words(1, COUNT_29) == [chars_out]          # each through INT 29h ...
     assert run.words(1, COUNT_10) == [chars_out]          # ... whose handler calls INT 10h AH=0Eh
     assert run.words(1, COUNT_16_READ) == [6]             # x y Enter (0Ah), z (01h), k Enter (3Fh)
@@ -104,7 +104,7 @@ three: .ascii "DEF"
     assert run.results(4, 0x2101) == b"\x02xy\r"          # the line as DOS stored it
     assert run.results(1, 0x2030) == b"z"                 # 01h read z
     assert run.words(1, 0x2032) == [3] and run.results(3, 0x2200) == b"k\r\n"
-    assert "zkCDEFxy" in run.screen     # 0Ah echoes CR alone: z and k land at the line's start
+    assert "zk      CDEFxy" in run.screen     # 0Ah echoes CR alone: z and k overwrite A, B
 
 
 def test_a_hook_on_int_16h_changes_the_keys_dos_reads(tmp_path):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from bios import keyboard as kb
 from bios import video
 from pcemu.dos import dos_services
-from pcemu.guest import ServiceCalls, interrupt
+from pcemu.guest import ServiceCalls, interrupt, write
 
 if TYPE_CHECKING:
     from pcemu.machine import Machine
@@ -37,6 +37,20 @@ def put(m: "Machine", data: bytes) -> ServiceCalls:
                 yield interrupt(0x29, ax=0x20)
         else:
             yield interrupt(0x29, ax=b)
+
+
+def put_from(m: "Machine", segment: int, offset: int, data: bytes) -> ServiceCalls:
+    """CON output of ``data``, read from segment:offset: the runs between tabs go through
+    the ROM's loop (LODSB; INT 29h; LOOP), the same INT 29h per byte in one Python call."""
+    run = 0
+    for i, b in enumerate(data):
+        if b == 0x09:
+            if i > run:
+                yield write(segment, (offset + run) & 0xFFFF, i - run)
+            yield from put(m, b"\t")
+            run = i + 1
+    if len(data) > run:
+        yield write(segment, (offset + run) & 0xFFFF, len(data) - run)
 
 
 def take_key(m: "Machine") -> ServiceCalls:
@@ -137,11 +151,15 @@ def read_with_echo(m: "Machine") -> ServiceCalls:
     return _read_key(m, echo=True, check_ctrl_c=True)
 
 
-def _checked_output(m: "Machine", data: bytes) -> ServiceCalls:
+def _checked_output(m: "Machine", data: bytes, at: tuple[int, int] | None = None) -> ServiceCalls:
+    """Output after DOS's Ctrl-C check; ``at``: where ``data`` lies in guest memory."""
     if check_break(m):
         yield from _ctrl_c(m)
         return
-    yield from put(m, data)
+    if at is None:
+        yield from put(m, data)
+    else:
+        yield from put_from(m, *at, data)
 
 
 @dos_services.function(0x02)
@@ -201,7 +219,7 @@ def write_string(m: "Machine") -> ServiceCalls:
     cpu = m.cpu
     text = m.memory.read_until(cpu.ds, cpu.dx, ord("$"))
     cpu.al = ord("$")
-    return _checked_output(m, text)
+    return _checked_output(m, text, (cpu.ds, cpu.dx))
 
 
 @dos_services.function(0x0A)

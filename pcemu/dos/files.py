@@ -149,7 +149,7 @@ def write_file(m: "Machine") -> None:
         cpu.ax = len(data)
         dos.succeed()
         if entry.device == "CON":
-            return console.put(m, data)          # through INT 29h, as DOS writes CON
+            return console.put_from(m, cpu.ds, cpu.dx, data)   # through INT 29h, as DOS does
         if entry.device == "PRN":
             for b in data:
                 m.printer.print_byte(b)

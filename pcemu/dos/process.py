@@ -329,6 +329,7 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
         load_image(m, data, header, load, load)
         start = dict(cs=(load + header["cs"]) & 0xFFFF, ip=header["ip"],
                      ss=(load + header["ss"]) & 0xFFFF, sp=header["sp"])
+    m.cpu.flush_translations()      # the image was written around Unicorn: no stale code
     if return_state is not None:
         proc = dos.processes[psp]
         proc.return_registers = return_state

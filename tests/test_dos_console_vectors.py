@@ -144,3 +144,49 @@ chain16:
     run_command(run, "T", keys="aq")
     assert run.results(2, 0x2030) == b"bq"
     assert "Q" in run.screen.splitlines()[2] + run.screen.splitlines()[3]
+
+
+def test_a_hook_that_ends_the_program_inside_dos_output_leaves_dos_working(tmp_path):
+    """The INT 29h hook puts the vector back and ends the program in the middle of
+    DOS's AH=09h: the call DOS was making never returns; the next program's output
+    still goes through."""
+    quitter = f"""
+    mov ax, 0x3529
+    int 0x21
+    mov cs:[{OLD[0x29]:#x}], bx
+    mov cs:[{OLD[0x29] + 2:#x}], es
+    mov ax, 0x2529
+    mov dx, hook29
+    int 0x21
+    mov ah, 0x09
+    mov dx, text
+    int 0x21
+    mov ax, 0x4c00
+    int 0x21
+hook29:
+    push cs
+    pop ds
+    lds dx, cs:[{OLD[0x29]:#x}]
+    mov ax, 0x2529
+    int 0x21
+    mov ax, 0x4c07
+    int 0x21
+text: .ascii "never$"
+"""
+    greeter = """
+    mov ah, 0x09
+    mov dx, text
+    int 0x21
+    mov ax, 0x4c00
+    int 0x21
+text: .ascii "after all$"
+"""
+    run = machine_with(tmp_path, {"QUIT.COM": quitter, "HELLO.COM": greeter})
+    m = run.machine
+    m.type("C:{ENTER}")
+    run_command(run, "QUIT")
+    assert m.dos.shell.exit_codes[-1] == ("C:\\QUIT.COM", 7)
+    assert "never" not in run.screen and "n" not in run.screen.splitlines()[1][:1]
+    run_command(run, "HELLO")
+    assert m.dos.shell.exit_codes[-1] == ("C:\\HELLO.COM", 0)
+    assert "after all" in run.screen

@@ -44,3 +44,16 @@ def test_mouse_events_round_trip_through_their_recorded_form():
         assert mouse_event(event.method, list(event.args())) == event
     with pytest.raises(ValueError):
         mouse_event("wheel", [1])
+
+
+def test_services_attach_only_to_traps_the_rom_declares():
+    from bios.rom import ENTRIES, ServiceKind, Stub
+    m = Machine(boot=False)
+    with pytest.raises(MachineError, match="no ROM trap called 'int99'"):
+        m.register_service("int99", lambda _m: None)
+    by_label = {e.label: e for e in ENTRIES}
+    assert by_label["int16"].stub is Stub.WAITING and by_label["int16"].kind is ServiceKind.WAIT
+    assert by_label["int25"].kind is ServiceKind.LIVE          # RETF: the caller's flags live
+    for entry in ENTRIES:                                       # each vector leads to its entry
+        if entry.vector is not None and entry.installer.name == "POST":
+            assert m.get_vector(entry.vector) == m.rom.address(entry.label)

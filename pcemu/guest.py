@@ -6,10 +6,11 @@ calls INT 10h AH=0Eh), input through INT 16h.  A program or TSR that hooks
 those vectors sees DOS's own console traffic.
 
 A service that needs that is written as a generator: it yields
-``GuestInterrupt(vector, ax=...)`` and gets back the registers the interrupt
-returned.  The machine then saves every register (the service's results so
-far, and CS:IP just after its trap), loads the call's registers and jumps to
-the ROM's trampoline for that vector, ``INT n`` followed by the trap
+``GuestInterrupt(vector, ax=...)`` (or ``GuestWrite``: a run of bytes in guest
+memory, each through INT 29h by a ROM loop) and gets back the registers the
+guest code returned.  The machine then saves every register (the service's
+results so far, and CS:IP just after its trap), loads the call's registers and
+jumps to the ROM's trampoline for that vector, ``INT n`` followed by the trap
 ``guest_return``.  The guest code runs as any other code does, instruction by
 instruction on the virtual clock (interrupts, hooks, waits with HLT), so the
 whole is exact and deterministic.  At ``guest_return`` the machine restores the

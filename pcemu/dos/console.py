@@ -257,7 +257,7 @@ def _line_input(m: "Machine", capacity: int) -> ServiceCalls:
             yield from put(m, b"\\\r\n" + b" " * start_column)
             continue
         if len(text) >= capacity - 1:
-            m.beep()
+            yield from put(m, b"\x07")           # full: DOS rings the bell through CON
             continue
         text.append(key)
         yield from put(m, bytes([key]))

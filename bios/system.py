@@ -116,7 +116,7 @@ def wait_microseconds(m: "Machine") -> None:
     micro = (m.cpu.cx << 16) | m.cpu.dx
     m.bios_wait_deadline = m.clock.now + m.clock.instructions_for_seconds(micro / 1_000_000)
     m.scheduler.at(m.bios_wait_deadline, lambda: None)      # a halt ends exactly then
-    m.register_service("int15_wait", _wait_until_deadline, "wait")
+    m.register_service("int15_wait", _wait_until_deadline)
     m.set_return_flag(0x01, False)
     m.cpu.jump(*m.rom.address("int15_wait"))
 

@@ -296,7 +296,7 @@ def _run_original(time: str, command: str, keys: str):
     from pcemu import Machine
     machine = Machine(disks=[f"B:{DISK}"], time=time)
     reads: list[tuple[int, int, int, int]] = []
-    machine.listeners.setdefault("time_read", []).append(
+    machine.events.time_read.connect(
         lambda now: reads.append((now.hour, now.minute, now.second, now.microsecond // 10_000)))
     machine.type(command + "{ENTER}{WAIT:COWBOY GIN?}" + keys + "S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}")
     memory = bytes(machine.memory.view[:0xA0000])

@@ -34,7 +34,7 @@ def record(m: Machine, points: int, seconds_apart: float, listen: bool = True) -
             services.append((name, m.cpu.ax, m.clock.now))
 
     if listen:
-        m.listeners.setdefault("service", []).append(on_service)
+        m.events.service.connect(on_service)
     taken = []
     for _ in range(points):
         m.run(seconds_apart * TICK_HZ)
@@ -439,7 +439,7 @@ def states_at_every_irq0(accelerate: bool, keys: str, seconds: float) -> list[tu
         if vector == m.pic.master.vector_base:
             seen.append((now, tuple(sorted(m.cpu.registers().items())), zlib.crc32(ram)))
 
-    m.listeners.setdefault("irq", []).append(at_irq)
+    m.events.irq.connect(at_irq)
     m.run(seconds * TICK_HZ)
     seen.append((m.clock.now, m.state_hash()))
     return seen

@@ -241,12 +241,12 @@ class GinRummyTracer:
     def _set_clock(self) -> None:
         m = self.machine
         m.set_time_of_day(*self.settings.time)
-        reads = m.listeners.setdefault("time_read", [])
+        reads = m.events.time_read
 
         def record(now: _dt.datetime) -> None:
             self.seed_read = (now.hour, now.minute, now.second, now.microsecond // 10_000)
-            reads.remove(record)
-        reads.append(record)
+            reads.disconnect(record)
+        reads.connect(record)
 
     def _seeded(self) -> None:
         p = self.process

@@ -173,7 +173,7 @@ class MeteorsTracer:
     def _set_clock(self) -> None:
         m = self.machine
         m.set_time_of_day(*self.settings.time)
-        reads = m.listeners.setdefault("time_read", [])
+        reads = m.events.time_read.listeners
 
         def record(now) -> None:
             self.seed_read = (now.hour, now.minute, now.second, now.microsecond // 10_000)
@@ -225,7 +225,7 @@ class MeteorsTracer:
             return
         from pcemu import keys
         codes = [c for action in keys.parse_script(human_key(name)) for c in action.codes]
-        self.machine.kbc.send_scancodes(codes)
+        self.machine.send_keys(codes)
         # end the slice here, so the machine offers the scancode and takes IRQ 1 before
         # the program's next instruction, instead of whenever the slice would have ended
         self.machine.cpu.request_stop()

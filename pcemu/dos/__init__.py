@@ -139,10 +139,8 @@ class Dos:
         mem = m.memory
         mem.fill(DOS_DATA_SEGMENT << 4, 0x100, 0)
         self.arena = MemoryArena(mem, FIRST_MCB)
-        for vector, label in {0x20: "int20", 0x21: "int21", 0x23: "int23_default",
-                              0x24: "int24_default", 0x25: "int25", 0x26: "int26",
-                              0x27: "int27", 0x29: "int29", 0x2F: "int2f"}.items():
-            m.set_vector(vector, *m.rom.address(label))
+        from bios.rom import Installer
+        m.point_vectors(Installer.DOS)
         m.set_vector(0x28, *m.rom.address("dummy_iret"))
         m.set_vector(0x2A, *m.rom.address("dummy_iret"))
         from pcemu.dos import critical, faults, process
@@ -164,7 +162,7 @@ class Dos:
         from pcemu.shell import Shell
         self.shell = Shell(m)
         self.shell.start()
-        m.register_service("int23_returned", process.ctrl_c_returned, "live")
+        m.register_service("int23_returned", process.ctrl_c_returned)
 
     # ---------------------------------------------------------------- paths
     def resolve(self, text: str) -> tuple[str, list[str]]:

@@ -187,7 +187,7 @@ def install(m: "Machine", kilobytes: int) -> ExpandedMemory:
     header += bytes([0xEA]) + struct.pack("<HH", off, seg)      # +12h: JMP FAR to the ROM's trap
     m.memory.write(DRIVER_SEGMENT << 4, header)
     m.set_vector(0x67, DRIVER_SEGMENT, 0x0012)
-    m.register_service("int67", dispatch, "stack")
+    m.register_service("int67", dispatch)
     return ems
 
 

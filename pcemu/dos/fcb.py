@@ -337,7 +337,7 @@ def create_file(m: "Machine", fcb: Fcb) -> int:
     m.dos.fcb_files[file_id] = FcbFile(letter, path, created, writable=True)
     date, time = created.get_datetime()
     fcb.set_opened(letter, 0, date, time, file_id)
-    for watch in m.listeners.get("file", ()):
+    for watch in m.events.file.listeners:
         watch("create", f"{letter}:\\" + "\\".join(path), 0)
     return OK
 

@@ -56,9 +56,10 @@ def close_file(m: "Machine") -> None:
 @dos_services.function(0x3F)
 def read_file(m: "Machine") -> None:
     cpu = m.cpu
+    entry = m.dos.handle_file(cpu.bx)
+    if entry.is_device and entry.device == "CON":
+        return console.read_con(m, cpu.cx)       # a line through INT 16h, as DOS reads CON
     data = kernel.read(m.dos, cpu.bx, cpu.cx)
-    if data is None:
-        return                                   # waiting for a line on CON
     m.memory.write_far(cpu.ds, cpu.dx, data)
     cpu.ax = len(data)
     m.dos.succeed()
@@ -67,7 +68,13 @@ def read_file(m: "Machine") -> None:
 @dos_services.function(0x40)
 def write_file(m: "Machine") -> None:
     cpu = m.cpu
-    cpu.ax = kernel.write(m.dos, cpu.bx, m.memory.read_far(cpu.ds, cpu.dx, cpu.cx))
+    entry = m.dos.handle_file(cpu.bx)
+    data = m.memory.read_far(cpu.ds, cpu.dx, cpu.cx)
+    if entry.is_device and entry.device == "CON":
+        cpu.ax = len(data)
+        m.dos.succeed()
+        return console.put_from(m, cpu.ds, cpu.dx, data)   # through INT 29h, as DOS does
+    cpu.ax = kernel.write(m.dos, cpu.bx, data)
     m.dos.succeed()
 
 

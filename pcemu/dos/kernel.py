@@ -34,7 +34,7 @@ CREATE_ATTRIBUTES = 0x27                 # read-only, hidden, system, archive
 
 def notify(dos: "Dos", event: str, drive: str, parts: list[str], detail) -> None:
     """Tell file listeners (traces, the archivists' file report) what was done."""
-    watchers = dos.m.listeners.get("file")
+    watchers = dos.m.events.file.listeners
     if watchers:
         path = f"{drive}:\\" + "\\".join(parts)
         for watch in watchers:

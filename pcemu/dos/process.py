@@ -18,33 +18,32 @@ from pcemu.storage.errors import DosError
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
+# the caller's registers DOS keeps: across EXEC, and as a call's entry for a critical error
 SAVED = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 
 
 def register_traps(m: "Machine") -> None:
-    m.register_service("int21", dos_entry, "wait")
-    m.register_service("int20", lambda m: terminate(m, 0, 0), "stack")
-    m.register_service("int27", tsr_int27, "stack")
-    m.register_service("int29", lambda m: m.dos.shell.console.write_char(m.cpu.al), "stack")
-    m.register_service("int2f", multiplex, "stack")
-    m.register_service("int23_default", lambda m: terminate(m, 0, 1), "stack")
-    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt(), "wait")
-    m.register_service("int25", lambda m: absolute_disk(m, write=False), "live")
-    m.register_service("int26", lambda m: absolute_disk(m, write=True), "live")
+    m.register_service("int21", dos_entry)
+    m.register_service("int20", lambda m: terminate(m, 0, 0))
+    m.register_service("int27", tsr_int27)
+    m.register_service("int2f", multiplex)
+    m.register_service("int23_default", lambda m: terminate(m, 0, 1))
+    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt())
+    m.register_service("int25", lambda m: absolute_disk(m, write=False))
+    m.register_service("int26", lambda m: absolute_disk(m, write=True))
 
 
-ENTRY_REGISTERS = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 # INT 21h functions that reach a drive, and so may end in a critical error (INT 24h)
 DRIVE_FUNCTIONS = frozenset([*range(0x0F, 0x18), 0x1B, 0x1C, 0x21, 0x22, 0x23, 0x27, 0x28, 0x36,
                              *range(0x39, 0x44), 0x47, 0x4B, 0x4E, 0x4F, 0x56, 0x57, 0x5A, 0x5B, 0x68])
 
 
-def dos_entry(m: "Machine") -> None:
+def dos_entry(m: "Machine"):
     cpu = m.cpu
     dos = m.dos
     ah = cpu.ah
     m.count_service(f"INT 21h AH={ah:02X}h")
-    for watch in m.listeners.get("dos", ()):
+    for watch in m.events.dos.listeners:
         watch(ah)
     if dos.critical is not None:
         m.impure()                        # a critical error's bookkeeping is state
@@ -54,19 +53,36 @@ def dos_entry(m: "Machine") -> None:
     # that reach a drive can meet one; the polling calls stay cheap)
     entry = _registers(cpu) if ah in DRIVE_FUNCTIONS else None
     try:
-        dos_services.dispatch(m)
-    except critical.CriticalError as err:
-        critical.interrupt_dos_call(m, err, entry or _registers(cpu))
-    except DosError as err:
-        device = critical.from_dos_error(m, err.code, ah)
-        if device is None:
-            dos.fail(err.code)
-        else:
-            critical.interrupt_dos_call(m, device, entry or _registers(cpu))
+        calls = dos_services.dispatch(m)
+    except (critical.CriticalError, DosError) as err:
+        _dos_error(m, err, ah, entry)
+        return None
+    if calls is not None:                 # it calls guest interrupts (console I/O)
+        return _guarded(m, calls, ah, entry)
+    return None
+
+
+def _guarded(m: "Machine", calls, ah: int, entry):
+    """A DOS function that calls guest interrupts, with its errors answered as above."""
+    try:
+        yield from calls
+    except (critical.CriticalError, DosError) as err:
+        _dos_error(m, err, ah, entry)
+
+
+def _dos_error(m: "Machine", err: Exception, ah: int, entry) -> None:
+    if isinstance(err, critical.CriticalError):
+        critical.interrupt_dos_call(m, err, entry or _registers(m.cpu))
+        return
+    device = critical.from_dos_error(m, err.code, ah)
+    if device is None:
+        m.dos.fail(err.code)
+    else:
+        critical.interrupt_dos_call(m, device, entry or _registers(m.cpu))
 
 
 def _registers(cpu) -> dict[str, int]:
-    return {name: getattr(cpu, name) for name in ENTRY_REGISTERS}
+    return {name: getattr(cpu, name) for name in SAVED}
 
 
 
@@ -88,7 +104,7 @@ def install_cpm_entry(m: "Machine") -> None:
     """0000:00C0 (where PSP:0005's far call lands after the 1 MB wrap) jumps to the ROM."""
     seg, off = m.rom.address("call5")
     m.memory.write(0xC0, bytes([0xEA, off & 0xFF, off >> 8, seg & 0xFF, seg >> 8]))
-    m.register_service("call5", cpm_call, "live")
+    m.register_service("call5", cpm_call)
 
 
 def cpm_call(m: "Machine") -> None:
@@ -326,6 +342,7 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
         load_image(m, data, header, load, load)
         start = dict(cs=(load + header["cs"]) & 0xFFFF, ip=header["ip"],
                      ss=(load + header["ss"]) & 0xFFFF, sp=header["sp"])
+    m.cpu.flush_translations()      # the image was written around Unicorn: no stale code
     if return_state is not None:
         proc = dos.processes[psp]
         proc.return_registers = return_state
@@ -345,7 +362,7 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
                       di=start["sp"], bp=0x091C, ds=psp, es=psp, ss=start["ss"], sp=start["sp"])
     cpu.jump(start["cs"], start["ip"])
     cpu.flags = 0x0202
-    for watch in m.listeners.get("exec", ()):
+    for watch in m.events.exec.listeners:
         watch(full_path, psp)
     return start
 
@@ -395,7 +412,7 @@ def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = 
     cpu.jump(mem.rw(0, 0x22 * 4 + 2), mem.rw(0, 0x22 * 4))
     cpu.flags = state.get("flags", 0x0202) & ~0x0001
     m.set_vector(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
-    for watch in m.listeners.get("exit", ()):
+    for watch in m.events.exit.listeners:
         watch(proc.name, code, kind)
 
 

@@ -83,7 +83,7 @@ class Shell:
         mem.ww(self.psp, 0x0A, off)
         mem.ww(self.psp, 0x0C, seg)
         m.set_vector(0x22, seg, off)
-        m.register_service("shell", lambda _m: self.step(), "wait")
+        m.register_service("shell", lambda _m: self.step())
         m.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP, ds=self.psp, es=self.psp)
         m.cpu.jump(seg, off)
         m.cpu.flags = 0x0202

@@ -16,6 +16,7 @@ straight to it), then asks again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 ROM_SEGMENT = 0xF000
 ROM_BASE = ROM_SEGMENT << 4
@@ -23,6 +24,8 @@ TRAP_OPCODE = b"\xCD\xFE"
 
 IRET = 0xCF
 HLT = 0xF4
+# the vectors a Python service can call as guest code, through a trampoline each
+GUEST_VECTORS = (0x10, 0x16, 0x29)
 
 # IBM's 6845 parameter tables (INT 1Dh): 40x25, 80x25, graphics, monochrome,
 # then page sizes, columns per mode and the CGA mode-control values per mode.
@@ -39,6 +42,94 @@ VIDEO_PARAMETERS = bytes([
 DISKETTE_PARAMETERS = bytes([0xDF, 0x02, 0x25, 0x02, 0x09, 0x2A, 0xFF, 0x50, 0xF6, 0x0F, 0x02])
 # INT 15h AH=C0h system configuration: AT (model FCh, submodel 00h, BIOS rev 01h).
 CONFIGURATION_TABLE = bytes([0x08, 0x00, 0xFC, 0x00, 0x01, 0x70, 0x00, 0x00, 0x00, 0x00])
+
+
+class Stub(Enum):
+    """The shape of a ROM entry point's code."""
+    SERVICE = "trap; IRET"                  # results in registers, flags in the stacked FLAGS
+    WAITING = "STI; trap; JNC done; HLT; JMP back; IRET"   # CF set live: nothing yet, halt
+    FAR_RETURN = "trap; RETF"               # INT 25h/26h leave the caller's flags on the stack
+    CODE = "its own code in Rom.build"      # IRQ handlers, trampolines, loops
+
+
+class ServiceKind(str, Enum):
+    """Where a trap's Python service leaves the flags its caller gets back."""
+    STACK = "stack"      # in the FLAGS the INT pushed (Machine.set_return_flag writes them)
+    WAIT = "wait"        # the same, and CF set live means "nothing yet: halt, ask again"
+    LIVE = "live"        # in the CPU's FLAGS: the code after the trap (or a RETF) uses them
+
+
+class Installer(Enum):
+    """Who points the entry's vector at it."""
+    NONE = "no vector (reached by a jump)"
+    POST = "the BIOS, at power-on"
+    DOS = "DOS, when it boots"
+    DRIVER = "its driver or option, when installed (mouse, --strict, faults)"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One ROM entry point: its label, code shape, trap (None: no Python service),
+    how that service returns, and the vector that leads there."""
+    label: str
+    stub: Stub
+    trap: str | None
+    kind: ServiceKind | None = None
+    vector: int | None = None
+    installer: Installer = Installer.NONE
+
+
+def _entry(label: str, stub: Stub, vector: int | None = None,
+           installer: Installer = Installer.NONE, trap: str | None = "",
+           kind: ServiceKind | None = None) -> Entry:
+    """An entry whose trap is named as its label and whose kind follows from its stub,
+    unless told otherwise."""
+    if kind is None and trap is not None:
+        kind = {Stub.SERVICE: ServiceKind.STACK, Stub.WAITING: ServiceKind.WAIT,
+                Stub.FAR_RETURN: ServiceKind.LIVE, Stub.CODE: ServiceKind.LIVE}[stub]
+    return Entry(label, stub, label if trap == "" else trap, kind, vector, installer)
+
+
+S, W, F, C = Stub.SERVICE, Stub.WAITING, Stub.FAR_RETURN, Stub.CODE
+POST, DOS, DRIVER = Installer.POST, Installer.DOS, Installer.DRIVER
+# Every entry point, once, in the order its code is laid out (the addresses follow from it).
+ENTRIES: tuple[Entry, ...] = (
+    _entry("post", C, kind=ServiceKind.STACK),            # F000:E05B, where the reset jumps
+    _entry("dummy_iret", C, trap=None),
+    _entry("int08", C, 0x08, POST, trap="timer_tick"),
+    _entry("int09", C, 0x09, POST, trap="keyboard_scancode"),
+    _entry("irq_master", C, trap=None),                   # (IRQ 0-7's other vectors, POST)
+    _entry("irq_slave", C, trap=None),                    # (IRQ 8-15's vectors, POST)
+    _entry("int10", S, 0x10, POST), _entry("int11", S, 0x11, POST),
+    _entry("int12", S, 0x12, POST), _entry("int13", S, 0x13, POST),
+    _entry("int14", S, 0x14, POST), _entry("int15", S, 0x15, POST),
+    _entry("int17", S, 0x17, POST), _entry("int1a", S, 0x1A, POST),
+    _entry("int05", S, 0x05, POST), _entry("int1b", S, 0x1B, POST),
+    _entry("int20", S, 0x20, DOS), _entry("int27", S, 0x27, DOS),
+    _entry("int2f", S, 0x2F, DOS), _entry("int33", S, 0x33, DRIVER),
+    _entry("int23_default", S, 0x23, DOS), _entry("int19", S, 0x19, POST),
+    _entry("int18", S, 0x18, POST), _entry("int00_divide", S, 0x00, DRIVER),
+    _entry("int06_strict", S, 0x06, DRIVER),
+    _entry("int67", S),             # the EMS driver's entry (its header JMPs here; ems.install)
+    _entry("int16", W, 0x16, POST), _entry("int21", W, 0x21, DOS),
+    _entry("int24_default", W, 0x24, DOS), _entry("int15_wait", W),
+    _entry("int25", F, 0x25, DOS), _entry("int26", F, 0x26, DOS),
+    _entry("call24", C, trap="int24_returned"),           # INT 24h on DOS's behalf, then resume
+    _entry("call23", C, trap="int23_returned"),           # Ctrl-C on DOS's behalf, then retry
+    _entry("int29", C, 0x29, DOS, trap=None),             # INT 10h AH=0Eh, as the CON driver
+    *(_entry(f"guest_int{v:02x}", C, trap="guest_return") for v in GUEST_VECTORS),
+    _entry("guest_write", C, trap="guest_return"),        # CX bytes at DS:SI through INT 29h
+    _entry("call5", C),                                   # CP/M-style CALL 5
+    _entry("mouse_irq", C, 0x74, DRIVER),
+    _entry("shell", C, kind=ServiceKind.WAIT),            # the command interpreter's loop
+)
+# trap name -> how its service returns (the guest trampolines share one trap)
+TRAP_KINDS: dict[str, ServiceKind] = {e.trap: e.kind for e in ENTRIES if e.trap is not None}
+
+
+def vectors_installed_by(installer: Installer) -> dict[int, str]:
+    """vector -> label of the entries ``installer`` points vectors at."""
+    return {e.vector: e.label for e in ENTRIES if e.installer is installer and e.vector is not None}
 
 
 @dataclass
@@ -60,6 +151,8 @@ class Rom:
             self.position += len(data)
 
     def trap(self, service: str) -> None:
+        if service not in TRAP_KINDS:
+            raise ValueError(f"trap {service!r} is not declared in ENTRIES")
         self.traps[ROM_BASE + self.position] = service
         self.emit(TRAP_OPCODE)
 
@@ -140,14 +233,11 @@ class Rom:
         self.emit(0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, IRET)
         self.label("irq_slave")
         self.emit(0x50, 0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20, 0x58, IRET)
-        for name in ("int10", "int11", "int12", "int13", "int14", "int15", "int17",
-                     "int1a", "int05", "int1b", "int20", "int27", "int29", "int2f", "int33",
-                     "int23_default", "int19", "int18", "int00_divide", "int06_strict"):
-            self.service(name)
-        for name in ("int16", "int21", "int24_default", "int15_wait"):
-            self.waiting_service(name)
-        for name in ("int25", "int26"):
-            self.far_return_service(name)
+        shapes = {Stub.SERVICE: self.service, Stub.WAITING: self.waiting_service,
+                  Stub.FAR_RETURN: self.far_return_service}
+        for entry in ENTRIES:
+            if entry.stub in shapes:
+                shapes[entry.stub](entry.label)
         # EXEC and INT 24h need to run guest code and come back to Python.
         self.label("call24")                  # INT 24h on DOS's behalf, then resume
         self.emit(0xCD, 0x24)
@@ -157,6 +247,23 @@ class Rom:
         self.emit(0xCD, 0x23)
         self.trap("int23_returned")
         self.emit(IRET)
+        # INT 29h, DOS's fast console output, as the CON driver has it: INT 10h AH=0Eh.
+        self.label("int29")
+        self.emit(0x50, 0x53, 0xB4, 0x0E, 0xBB, 0x07, 0x00)  # PUSH AX; PUSH BX; MOV AH,0Eh; MOV BX,7
+        self.emit(0xCD, 0x10, 0x5B, 0x58, IRET)             # INT 10h; POP BX; POP AX; IRET
+        # A Python service's call of a guest interrupt (pcemu/guest.py): INT n, then the
+        # trap that resumes the service (which puts CS:IP back after its own trap).
+        for vector in GUEST_VECTORS:
+            self.label(f"guest_int{vector:02x}")
+            self.emit(0xCD, vector)
+            self.trap("guest_return")
+            self.emit(HLT)                    # never reached: the service resumes elsewhere
+        # DOS's string output: CX bytes from DS:SI, each through INT 29h.
+        self.label("guest_write")
+        self.emit(0xFC, 0xE3, 0x05)           # CLD; JCXZ done
+        self.emit(0xAC, 0xCD, 0x29, 0xE2, 0x100 - 5)  # next: LODSB; INT 29h; LOOP next
+        self.trap("guest_return")             # done:
+        self.emit(HLT)
         # CP/M-style CALL 5: PSP:0005 far-calls 0000:00C0, which jumps here.
         self.label("call5")
         self.trap("call5")
@@ -188,4 +295,7 @@ class Rom:
         self.place(0xFFFE, bytes([0xFC]), "model")
         self.image[0xFF53] = IRET                        # IBM's dummy return, where programs expect it
         assert self.position < 0xE6F5, "ROM code overflows into the tables"
+        missing = {e.label for e in ENTRIES} - set(self.labels)
+        assert not missing and set(self.traps.values()) == set(TRAP_KINDS), \
+            f"ENTRIES and the code laid out differ: {sorted(missing)}"
         return self

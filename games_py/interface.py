@@ -16,7 +16,8 @@ node, because the original's sequence of RND calls is part of its behaviour.  A 
 choose may expose chance nodes; ``play`` below resolves them from its own seeded generator.
 
 The shared property test (tests/test_games_interface.py) plays every registered game at
-random through this interface and checks ``invariant_violations`` after every action.
+random through this interface and checks ``invariant_violations`` after every action, and
+that no observation of a seat holds a card ``hidden_from`` that seat.
 """
 from __future__ import annotations
 
@@ -50,7 +51,13 @@ class State(Protocol):
         """Each seat's result of the game (points won or lost, or +1/-1), defined when terminal."""
 
     def observation(self, player: int) -> Any:
-        """What ``player`` may see now: its own cards, never an opponent's hidden ones."""
+        """What ``player`` may see now: its own cards, never an opponent's hidden ones.
+        Two observations of the same position compare equal (a frozen dataclass does)."""
+
+    def hidden_from(self, player: int) -> set:
+        """The cards (tiles...) ``player`` may not see now: other seats' concealed hands, the
+        stock.  They must be objects of the game's card type, not plain ints, so that the
+        shared test can look for them in ``observation(player)`` (where they must not be)."""
 
     def action_to_string(self, action: Action) -> str: ...
 

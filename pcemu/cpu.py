@@ -168,6 +168,9 @@ class Cpu:
         self._halted_ref = ctypes.byref(self._halted)
         self._snap_ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self._snap_values) + 8 * i
                                                    for i in range(n)))
+        self._load_values = (ctypes.c_uint64 * n)()          # load_registers' one batch write
+        self._load_ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self._load_values) + 8 * i
+                                                   for i in range(n)))
         if native:
             from pcemu.native import sync      # (pcemu.native imports this module)
             self.fast = sync.install_native(self)
@@ -361,6 +364,19 @@ class Cpu:
     def registers(self) -> dict[str, int]:
         self._snap = None                 # callers may write through uc next
         return {name: self.uc.reg_read(reg) for name, reg in REGISTERS.items()}
+
+    def save_registers(self) -> dict[str, int]:
+        """Every register of ``REGISTERS``, read in one C call (for ``load_registers``)."""
+        self.snapshot()
+        return dict(zip(_SNAP_NAMES, self._snap_values))
+
+    def load_registers(self, values: dict[str, int]) -> None:
+        """Write back every register ``save_registers`` read, in one C call."""
+        self._snap = None
+        loaded = self._load_values
+        for i, name in enumerate(_SNAP_NAMES):
+            loaded[i] = values[name]
+        _uclib.uc_reg_write_batch(self._uch, self._snap_ids, self._load_ptrs, len(_SNAP_NAMES))
 
     def set_registers(self, **values: int) -> None:
         for name, value in values.items():
@@ -599,7 +615,10 @@ class Cpu:
         return True
 
     def _just_halted(self) -> bool:
-        # Unicorn ends emu_start silently after HLT, leaving IP past it.
+        # Unicorn ends emu_start silently after HLT, leaving IP past it.  Without the
+        # native library nothing says which instruction ran last, so a slice that ended
+        # on its count right after an instruction whose last byte is F4h (JNE -12 is
+        # 75 F4) looks the same; the C hook knows (pcemu_run_slice) and is exact.
         return self.memory[linear(self.cs, self.ip - 1)] == 0xF4
 
     def _clear_iopl_nt(self) -> None:

@@ -78,7 +78,7 @@ def _loop(stdscr, machine, frame_seconds: float) -> None:
                 return
             codes = scancodes_for_terminal_key(key)
             if codes:
-                machine.kbc.send_scancodes(codes)
+                machine.send_keys(codes)
         target = start_ticks + (time.monotonic() - start_wall) * 18.2065
         if machine.ticks < target:
             machine.run(min(target - machine.ticks, 9.0))

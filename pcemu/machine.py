@@ -33,7 +33,10 @@ from pcemu.devices.printer import Printer
 from pcemu.devices.speaker import Speaker
 from pcemu.timeofday import DosClock
 from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
+from pcemu.guest import GUEST_RETURN, GuestCalls, is_suspendable
 from pcemu import keys as keylib
+from pcemu.events import (InputEvent, KeyCodes, MachineEvents, MouseButton, MouseMove,
+                           MouseMoveBy)
 from pcemu.memory import Memory, linear
 from pcemu.native import sync
 from pcemu.native.layout import PURE_PER_PASS
@@ -41,6 +44,7 @@ from pcemu import screen as screenlib
 
 log = logging.getLogger("pcemu")
 
+WAIT, LIVE = romlib.ServiceKind.WAIT, romlib.ServiceKind.LIVE
 MAX_SLICE = 20_000                 # instructions; bounds the latency of host requests
 IF_POLL_SLICE = 64                 # while an IRQ waits for STI
 KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
@@ -71,8 +75,11 @@ class Machine:
                  mips: float = DEFAULT_MIPS, video: str = "cga", mouse: bool = False,
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
-                 inexact_idle_skip: bool = False, accelerate: bool = True) -> None:
+                 inexact_idle_skip: bool = False, accelerate: bool = True,
+                 ems: int | bool = False) -> None:
         self.strict = strict
+        # LIM 4.0 expanded memory (pcemu.dos.ems): off, True for 4 MB, or the size in KB
+        self.ems_kilobytes = (4096 if ems is True else int(ems or 0))
         # Opt-in and INEXACT: after IDLE_POLLS fruitless polls in a row, jump virtual time to
         # the next device event.  A program that counts its polls computes something else
         # than on an AT; never on for traces, sweeps, replays or tests of faithfulness.
@@ -102,13 +109,14 @@ class Machine:
         self.bus = IoBus()
         self.unimplemented_log: list[dict] = []
         self._service_counts: dict[str, int] = {}        # counted in Python (C counts its own)
-        self.listeners: dict[str, list[Callable]] = {}
+        self.events = MachineEvents()
         self._start = _parse_datetime(date, time)
         self.dos_clock = DosClock(self._start)
         self._rtc_offset = _dt.timedelta(0)
         self._poll_count = 0
         self._stopped: str | None = None
         self._build_devices(video, printer_capture)
+        self._guest = GuestCalls(self)
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
                        native=accelerate)
         if self.cpu.fast is not None:
@@ -144,8 +152,11 @@ class Machine:
             raise MachineError(f"unknown video card {video!r}: choose cga, mda or hercules")
         self.cmos = CmosRtc(self.rtc_datetime)
         self.printer = Printer(Path(printer_capture) if printer_capture else None)
+        from pcemu.devices.uart import Uart8250
+        self.serial_ports = [Uart8250(0x3F8, lambda: self._device_irq(4)),
+                             Uart8250(0x2F8, lambda: self._device_irq(3))]
         for device in (*self.pic.devices, self.pit, self.kbc, self.speaker, self.video_card,
-                       self.cmos, GamePort(), self.printer):
+                       self.cmos, GamePort(), self.printer, *self.serial_ports):
             self.bus.attach(device)
         self._timer_event: int | None = None
         self._timer_due: int | None = None     # when _timer_event falls due
@@ -172,25 +183,26 @@ class Machine:
         self.cpu.set_registers(ss=0x0030, sp=0x0100, flags=0x0202)
         self.cpu.jump(romlib.ROM_SEGMENT, self.rom.labels["dummy_iret"])
 
-    def _service_table(self) -> dict[str, tuple[Callable, str]]:
-        """Trap name -> (handler, how results return: 'stack', 'wait' or 'live')."""
-        return {
-            "timer_tick": (bios_timer.timer_tick, "live"),
-            "keyboard_scancode": (bios_keyboard.handle_scancode, "live"),
-            "int10": (bios_video.video.dispatch, "stack"),
-            "int11": (bios_system.equipment, "stack"),
-            "int12": (bios_system.memory_size, "stack"),
-            "int13": (bios_disk.diskette.dispatch, "stack"),
-            "int14": (bios_system.serial.dispatch, "stack"),
-            "int15": (bios_system.system.dispatch, "stack"),
-            "int16": (bios_keyboard.keyboard.dispatch, "wait"),
-            "int17": (bios_printer.printer.dispatch, "stack"),
-            "int1a": (bios_timer.time_of_day.dispatch, "stack"),
-            "int05": (lambda m: m.count_service("print screen"), "stack"),
-            "int1b": (lambda m: m.dos.control_break_seen(), "stack"),
-            "int18": (lambda m: m.halt("INT 18h: no ROM BASIC in this machine"), "stack"),
-            "int19": (lambda m: m.reboot_requested(), "stack"),
+    def _service_table(self) -> dict[str, tuple[Callable, romlib.ServiceKind]]:
+        """Trap name -> (handler, how results return: from the ROM's ENTRIES)."""
+        handlers = {
+            "timer_tick": bios_timer.timer_tick,
+            "keyboard_scancode": bios_keyboard.handle_scancode,
+            "int10": bios_video.video.dispatch,
+            "int11": bios_system.equipment,
+            "int12": bios_system.memory_size,
+            "int13": bios_disk.diskette.dispatch,
+            "int14": bios_system.serial.dispatch,
+            "int15": bios_system.system.dispatch,
+            "int16": bios_keyboard.keyboard.dispatch,
+            "int17": bios_printer.printer.dispatch,
+            "int1a": bios_timer.time_of_day.dispatch,
+            "int05": lambda m: m.count_service("print screen"),
+            "int1b": lambda m: m.dos.control_break_seen(),
+            "int18": lambda m: m.halt("INT 18h: no ROM BASIC in this machine"),
+            "int19": lambda m: m.reboot_requested(),
         }
+        return {name: (handler, romlib.TRAP_KINDS[name]) for name, handler in handlers.items()}
 
     def _install_vectors(self) -> None:
         mem = self.memory
@@ -202,11 +214,7 @@ class Machine:
         for irq in range(8):
             self.set_vector(0x08 + irq, seg, self.rom.labels["irq_master"])
             self.set_vector(0x70 + irq, seg, self.rom.labels["irq_slave"])
-        named = {0x08: "int08", 0x09: "int09", 0x10: "int10", 0x11: "int11", 0x12: "int12",
-                 0x13: "int13", 0x14: "int14", 0x15: "int15", 0x16: "int16", 0x17: "int17",
-                 0x18: "int18", 0x19: "int19", 0x1A: "int1a", 0x05: "int05", 0x1B: "int1b"}
-        for vector, label in named.items():
-            self.set_vector(vector, seg, self.rom.labels[label])
+        self.point_vectors(romlib.Installer.POST)
         self.set_vector(0x1D, seg, self.rom.labels["video_parameters"])
         self.set_vector(0x1E, seg, self.rom.labels["diskette_parameters"])
         self.set_vector(0x1F, 0, 0)          # no extended graphics font until a program sets one
@@ -220,7 +228,21 @@ class Machine:
     def get_vector(self, vector: int) -> tuple[int, int]:
         return self.memory.read_word(vector * 4 + 2), self.memory.read_word(vector * 4)
 
-    def register_service(self, name: str, handler: Callable, kind: str) -> None:
+    def point_vectors(self, installer: romlib.Installer) -> None:
+        """Point the vectors of the ROM entries ``installer`` installs at them."""
+        for vector, label in romlib.vectors_installed_by(installer).items():
+            self.set_vector(vector, *self.rom.address(label))
+
+    def point_vector(self, label: str) -> None:
+        """Point one entry's vector at it (a driver or option being installed)."""
+        entry = next(e for e in romlib.ENTRIES if e.label == label)
+        self.set_vector(entry.vector, *self.rom.address(label))
+
+    def register_service(self, name: str, handler: Callable) -> None:
+        """The Python service behind trap ``name`` (declared in bios/rom.py's ENTRIES)."""
+        kind = romlib.TRAP_KINDS.get(name)
+        if kind is None:
+            raise MachineError(f"no ROM trap called {name!r}")
         self._services[name] = (handler, kind)
 
     def rom_bytes(self, offset: int, size: int) -> bytes:
@@ -316,7 +338,7 @@ class Machine:
             return
         if cpu.deliver_exception(intno):      # #DE, BOUND, #GP: IP on the faulting instruction
             return
-        for watch in self.listeners.get("interrupt", ()):
+        for watch in self.events.interrupt.listeners:
             watch(intno)
         cpu.deliver_interrupt(intno)
 
@@ -329,7 +351,7 @@ class Machine:
         of other vectors and must check ``intno`` itself.  Watching again with the
         same callback changes its vectors.
         """
-        listeners = self.listeners.setdefault("interrupt", [])
+        listeners = self.events.interrupt.listeners
         if callback not in listeners:
             listeners.append(callback)
         self._interrupt_vectors.pop(callback, None)
@@ -337,15 +359,13 @@ class Machine:
             self._interrupt_vectors[callback] = frozenset(vectors)
 
     def unwatch_interrupts(self, callback: Callable[[int], None]) -> None:
-        listeners = self.listeners.get("interrupt", [])
-        if callback in listeners:
-            listeners.remove(callback)
+        self.events.interrupt.disconnect(callback)
         self._interrupt_vectors.pop(callback, None)
 
     def _watched_vectors(self) -> frozenset[int]:
         """The software interrupts some watcher must see in Python."""
         watched: frozenset[int] = frozenset()
-        for callback in self.listeners.get("interrupt", ()):
+        for callback in self.events.interrupt.listeners:
             vectors = self._interrupt_vectors.get(callback)
             if vectors is None:
                 return ALL_VECTORS
@@ -353,20 +373,36 @@ class Machine:
         return watched
 
     def _run_service(self, name: str, trap_at: int) -> None:
-        handler, kind = self._services[name]
+        resumed = None
+        if name == GUEST_RETURN:                      # a service's guest interrupt came back
+            resumed = self._guest.returned()
+            if resumed is None:
+                self.halt("a guest interrupt returned to the ROM's trampoline, "
+                          "but no service was waiting for it")
+                return
+            name, kind = resumed.name, resumed.kind
+        else:
+            handler, kind = self._services[name]
         self._service_serial += 1
         self._service_kind = kind
         self._call_pure = None
         self._call_counted = []
         polls = self._poll_count
-        if kind == "wait":
+        if kind is WAIT and resumed is None:
             self.cpu.set_flag(FLAG_CF, False)
-        watchers = self.listeners.get("service")     # tracers: arguments before, results after
-        if watchers:
+        watchers = self.events.service.listeners     # tracers: arguments before, results after
+        if watchers and resumed is None:
             for watch in watchers:
                 watch(name, kind, False)
+        suspended = False
         try:
-            handler(self)
+            if resumed is None:
+                calls = handler(self)
+                if is_suspendable(calls):
+                    suspended = self._guest.drive(calls, None, name, kind)
+            else:
+                returned = self._guest.restore(resumed)
+                suspended = self._guest.drive(resumed.calls, returned, name, kind)
         except MachineError:
             raise
         except UnimplementedService:
@@ -374,7 +410,7 @@ class Machine:
         except Exception as exc:                      # a bug of ours: never a bare traceback
             log.exception("internal error in %s", name)
             self.halt(f"internal error in {name}: {exc}")
-        if watchers:
+        if watchers and not suspended:                # results once the service has ended
             for watch in watchers:
                 watch(name, kind, True)
         fast = self.cpu.fast
@@ -397,8 +433,8 @@ class Machine:
         self._call_pure = False
 
     def _services_observed(self) -> bool:
-        listeners = self.listeners
-        return any(listeners.get(channel) for channel in SERVICE_OBSERVERS)
+        events = self.events
+        return any(getattr(events, channel).listeners for channel in SERVICE_OBSERVERS)
 
     def _pure_calls_skipped(self, per_pass: int, passes: int) -> None:
         """C skipped ``passes`` passes of a loop, each making the last ``per_pass`` pure
@@ -414,7 +450,7 @@ class Machine:
 
     def set_return_flag(self, mask: int, on: bool) -> None:
         """Set or clear a flag in what the caller gets back from its INT."""
-        if self._service_kind == "live":
+        if self._service_kind is LIVE:
             self.cpu.set_flag(mask, on)
             return
         cpu = self.cpu
@@ -446,8 +482,7 @@ class Machine:
             log.warning(message)
         self.unimplemented_log.append({"key": key, "message": message, "interrupt": interrupt,
                                        "ah": ah, "al": al, "cs": cs, "ip": ip})
-        for watch in self.listeners.get("unimplemented", ()):
-            watch(self.unimplemented_log[-1])
+        self.events.unimplemented.emit(self.unimplemented_log[-1])
         if self.strict:
             raise UnimplementedService(message)
 
@@ -485,12 +520,10 @@ class Machine:
         self.halt("reboot requested")
 
     def beep(self) -> None:
-        for listener in self.listeners.get("beep", ()):
-            listener()
+        self.events.beep.emit()
 
     def keyboard_event(self, scancode: int) -> None:
-        for listener in self.listeners.get("scancode", ()):
-            listener(scancode)
+        self.events.scancode.emit(scancode)
 
     def keyboard_polled(self) -> None:
         self._poll_count += 1
@@ -531,12 +564,10 @@ class Machine:
         return self._service_serial + (fast.native_services if fast is not None else 0)
 
     def bios_tick(self) -> None:
-        for listener in self.listeners.get("tick", ()):
-            listener()
+        self.events.tick.emit()
 
     def video_mode_changed(self, mode: int) -> None:
-        for listener in self.listeners.get("video_mode", ()):
-            listener(mode)
+        self.events.video_mode.emit(mode)
 
     def floppy(self, number: int):
         return self.dos.floppy_image(number)
@@ -602,7 +633,9 @@ class Machine:
                 clock.now = due
         if result.reason == STOP_HALT:
             if not self.cpu.flags & FLAG_IF:
-                self.halt("the CPU halted with interrupts disabled")
+                cs, ip = self.cpu.cs, (self.cpu.ip - 1) & 0xFFFF
+                self.halt(f"the CPU halted with interrupts disabled (HLT at {cs:04X}:{ip:04X}): "
+                          "nothing but a reset or an NMI wakes it")
             elif not self.pic.pending():
                 # waiting for an interrupt: skip straight to the next device event
                 due = self.scheduler.next_due()
@@ -613,6 +646,13 @@ class Machine:
         self._deliver_hardware_interrupt()
         if self._stopped:
             raise MachineError(f"the machine has stopped: {self._stopped}")
+
+    def _device_irq(self, line: int) -> None:
+        """A device raised its line during an instruction (a port write): the slice ends
+        there, charged whole as every early end is, so the CPU takes it next."""
+        self.pic.raise_irq(line)
+        self.impure()
+        self.cpu.request_stop()
 
     def _deliver_hardware_interrupt(self) -> None:
         if not self.cpu.interrupts_enabled:
@@ -625,7 +665,7 @@ class Machine:
     def _irq_delivered(self, vector: int, now: int) -> None:
         """A hardware interrupt is about to enter its handler (in Python or in C):
         ``irq`` listeners hear (vector, virtual time) with the CPU as it was."""
-        for listener in self.listeners.get("irq", ()):
+        for listener in self.events.irq.listeners:
             listener(vector, now)
 
     def run(self, ticks: float) -> None:
@@ -635,8 +675,7 @@ class Machine:
 
     def _run_until_instruction(self, end: int) -> None:
         # A host-chosen slice end is part of the timeline: recorded sessions keep them.
-        for watch in self.listeners.get("run_to", ()):
-            watch(end)
+        self.events.run_to.emit(end)
         handle = self.scheduler.at(end, lambda: None)    # make a slice end exactly there
         outer, self._time_bound_steps = self._time_bound_steps, True
         try:
@@ -679,7 +718,7 @@ class Machine:
         """Send scancodes and run until the program has read them all from port 60h."""
         codes = list(codes)
         hold = self.clock.instructions_for_seconds(KEY_HOLD_SECONDS)
-        self.kbc.send_scancodes(codes)
+        self.send_keys(codes)
         deadline = self.clock.now + self.clock.instructions_for_ticks(max_ticks)
         while not self.kbc.idle():
             if self.clock.now >= deadline:
@@ -691,6 +730,26 @@ class Machine:
                                     "while keys were being typed")
             self.step()
         self._run_until_instruction(self.clock.now + hold)
+
+    # ------------------------------------------------------------------ host input
+    def input(self, event: InputEvent) -> None:
+        """Hand one host input to its device: the one way keys and the mouse reach the
+        machine (key scripts, the window, the terminal, session replay).  ``input``
+        listeners hear it first, at the present virtual time."""
+        if isinstance(event, KeyCodes):
+            self.events.input.emit(self.clock.now, event)
+            self.kbc.send_scancodes(list(event.codes))
+            return
+        if not isinstance(event, (MouseMove, MouseMoveBy, MouseButton)):
+            raise TypeError(f"not a machine input: {event!r}")
+        if self.mouse is None:
+            raise MachineError("this machine has no mouse (start it with mouse=True)")
+        self.events.input.emit(self.clock.now, event)
+        getattr(self.mouse, event.method)(*event.args())
+
+    def send_keys(self, codes: Iterable[int]) -> None:
+        """Queue scancodes on the keyboard's line (``input`` with ``KeyCodes``)."""
+        self.input(KeyCodes(tuple(codes)))
 
     # ------------------------------------------------------------------ screen
     def screen_cells(self) -> list[list[tuple[int, int]]]:

@@ -116,7 +116,7 @@ def machine_with(tmp_path: Path, programs: dict[str, str], files: dict[str, byte
     m.dos.boot()
     m.run_until(condition=lambda mm: mm.dos.shell.at_prompt, max_ticks=18.2, text=None)
     run = Run(m, folder)
-    m.listeners.setdefault("exec", []).append(lambda _path, psp: run.psps.append(psp))
+    m.events.exec.connect(lambda _path, psp: run.psps.append(psp))
     return run
 
 

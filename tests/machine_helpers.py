@@ -70,7 +70,7 @@ def run_to_exit(folder, program: str, accelerate: bool = True):
     from pcemu import Machine
     m = Machine(host_dirs={"C": folder}, accelerate=accelerate)
     exits = []
-    m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+    m.events.exit.connect(lambda *args: exits.append(args))
     m.type(f"C:{{ENTER}}{program}{{ENTER}}")
     m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
     m.run(2)

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from pcemu.archive.session import Recorder, Replayer, Session, SessionError, replay
 from pcemu.cli import main
+from pcemu.events import MouseButton, MouseMove
 from pcemu.machine import Machine
 from pcemu.storage.image import FloppyImage, format_image
 from tests.dos_harness import assemble16
@@ -264,9 +265,10 @@ def test_mouse_moves_and_buttons_are_recorded_and_replayed(tmp_path):
     m = Machine(disks=[f"B:{disk}"], mouse=True)
     recorder = Recorder(m)
     m.run(2)
-    m.mouse.move(320, 100)
+    m.input(MouseMove(320, 100))
     m.run(1)
-    m.mouse.click(0)
+    m.input(MouseButton(0, True))
+    m.input(MouseButton(0, False))
     m.run(1)
     session = recorder.finish()
     mouse = [e[2:] for e in session.events if e[0] == "mouse"]

@@ -193,8 +193,7 @@ def test_unimplemented_services_are_recorded_and_reported():
 def test_only_the_chosen_categories_are_recorded_and_detaching_leaves_no_listener(tmp_path):
     m, records = traced_run(tmp_path, "files")
     assert {r["cat"] for r in records} <= {"start", "files", "process", "end", "change"}
-    assert all(not watchers for watchers in m.listeners.values() if watchers is not None
-               and watchers != m.listeners.get("exec"))
+    assert all(not signal for signal in m.events.signals() if signal is not m.events.exec)
     assert m.bus.watchers == [] and m.speaker.listeners == []
 
 

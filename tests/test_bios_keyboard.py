@@ -124,7 +124,7 @@ CTRL_NUM_LOCK = [0x1D, 0x45, 0xC5, 0x9D]                    # the 84-key board's
 def _paused_machine(tmp_path, codes: list[int]) -> Machine:
     m = Machine(host_dirs={"C": tmp_path})
     m.run(2)
-    m.kbc.send_scancodes(codes)
+    m.send_keys(codes)
     m.run(3)
     return m
 

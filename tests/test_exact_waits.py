@@ -359,7 +359,7 @@ def test_the_inexact_idle_skip_is_opt_in_and_changes_what_programs_count(program
     assert not m.inexact_idle_skip
     skipping = Machine(host_dirs={"C": programs}, inexact_idle_skip=True)
     exits = []
-    skipping.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+    skipping.events.exit.connect(lambda *args: exits.append(args))
     skipping.type("C:{ENTER}KEYPOLLS{ENTER}")
     skipping.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 60)
     counted = int(skipping.screen_text().split("KEYPOLLS")[-1].split()[0], 16)

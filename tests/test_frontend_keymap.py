@@ -127,7 +127,7 @@ def typed(m: Machine, strokes: list[tuple[str, int]]) -> list[int]:
     state = KeyboardState()
     for action, scancode in strokes:
         codes = state.key_down(scancode, 0) if action == "d" else state.key_up(scancode, 0)
-        m.kbc.send_scancodes(codes)
+        m.send_keys(codes)
     m.run_until(condition=lambda mm: mm.kbc.idle(), max_ticks=18)
     m.run(1)
     out = []
@@ -266,7 +266,7 @@ def program_sees(m: Machine, strokes: list[tuple[str, int]]) -> tuple[list[int],
     m.memory.write_word(base + 0x0F02, 0)
     state = KeyboardState()
     for action, scancode in strokes:
-        m.kbc.send_scancodes(state.key_down(scancode, 0) if action == "d" else state.key_up(scancode, 0))
+        m.send_keys(state.key_down(scancode, 0) if action == "d" else state.key_up(scancode, 0))
     m.run_until(condition=lambda mm: mm.kbc.idle(), max_ticks=36)
     m.run(2)
     scans = list(m.memory.read(base + 0x1800, m.memory.read_word(base + 0x0F02)))
@@ -345,7 +345,7 @@ def test_ctrl_break_in_the_window_runs_int_1bh(tmp_path):
     state = KeyboardState()
     for codes in (state.key_down(pygame.KSCAN_LCTRL, 0), state.key_down(pygame.KSCAN_PAUSE, 0),
                   state.key_up(pygame.KSCAN_PAUSE, 0), state.key_up(pygame.KSCAN_LCTRL, 0)):
-        m.kbc.send_scancodes(codes)
+        m.send_keys(codes)
     m.run_until(condition=lambda mm: mm.kbc.idle(), max_ticks=18)
     m.run(2)
     assert m.memory.read_word(0x4F0) == 1

@@ -436,7 +436,7 @@ def dos_call_storm(tmp: Path, seed: int, calls: int = 10_000) -> None:
                        mounts={"A": other, "B": image})
     m = run.machine
     functions: dict[int, int] = {}
-    m.listeners.setdefault("dos", []).append(lambda ah: functions.__setitem__(ah, functions.get(ah, 0) + 1))
+    m.events.dos.connect(lambda ah: functions.__setitem__(ah, functions.get(ah, 0) + 1))
     m.type("C:{ENTER}")
     run_command(run, "STORM", max_ticks=18.2 * 600)
     assert sum(functions.values()) > calls * 0.8 and len(functions) > 100, functions

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from games_py.ginrummy import computer, game, rng
+from games_py.ginrummy import computer, game
+from games_py.qbasic import rng
 from games_py.ginrummy.deal import OriginalRandom
-from pcemu.trace import ginrummy as tracer
-from pcemu.trace.sweep import MAX_HANDS_PER_GAME, _first_game
+from games_py.ginrummy import original as tracer
+from games_py.ginrummy.original_sweep import MAX_HANDS_PER_GAME, _first_game
 from tests.ginrummy_helpers import card, empty_table, with_hand
 from tests.machine_helpers import DISK1612, needs_originals
 

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games_py.ginrummy import computer, game, rng, trace
+from games_py.ginrummy import computer, game, trace
+from games_py.qbasic import rng
 from games_py.ginrummy.computer import Table, fn_rank, fn_suit
 from games_py.ginrummy.deal import OriginalRandom
 from games_py.cards import Card
@@ -99,7 +100,7 @@ def test_standard_knock_needs_ten_or_less_and_always_draws_line_5190s_rnd():
 def _original_hand_with_decisions(settings: game.Settings):
     """The original's events for one demo hand, and each decision it took next to the
     one computer.py takes from the same position and RND state."""
-    from pcemu.trace import ginrummy as gt
+    from games_py.ginrummy import original as gt
     tracer = gt.GinRummyTracer(settings, 1)
     p = tracer.process
     state = lambda: int.from_bytes(p.bytes_at(gt.RND_STATE, 3), "little")   # noqa: E731

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from games_py.ginrummy import computer, game, rng, rules, trace
+from games_py.ginrummy import computer, game, rules, trace
+from games_py.qbasic import rng
 from games_py.ginrummy.deal import OriginalRandom
-from pcemu.trace import sweep
+from games_py.ginrummy import original_sweep as sweep
 from tests.ginrummy_helpers import empty_table, with_hand
 from tests.machine_helpers import DISK1612, needs_originals
 
@@ -54,7 +55,7 @@ def test_the_python_trace_ends_with_the_fault():
 
 
 def test_the_sweep_counts_a_shared_fault_as_equal_and_says_so(monkeypatch):
-    from pcemu.trace import ginrummy as tracer
+    from games_py.ginrummy import original as tracer
     python = game.python_trace(FAULT_CASE.settings(), sweep.MAX_HANDS_PER_GAME)
     monkeypatch.setattr(tracer, "trace_original", lambda *a, **k: [dict(e) for e in python])
     result = sweep.check_game(FAULT_CASE)
@@ -71,7 +72,7 @@ def test_the_original_faults_where_python_does(tmp_path):
     """15:52:59.45 Oklahoma with sound, hand 1: after drawing 4H your hand has 6 shared
     cards; the original stores the 6th past CONF (about 10 s)."""
     from pcemu.cli import main
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = FAULT_CASE.settings()
     original = trace_original(settings, hands=3, disk=str(DISK1612))
     python = game.python_trace(settings, 3)

@@ -156,11 +156,10 @@ def test_a_question_costs_two_message_colours_and_your_arrangement_no_thinking_p
     FNR(4) each on a colour display; no question, no RND.  Line 8400: the thinking pause
     is only for the hand of the player FNCOMP says the computer plays."""
     from games_py.ginrummy import deal as original
-    from games_py.ginrummy.computer import arrange
-    from games_py.ginrummy.human_hand import HumanHand
+    from games_py.ginrummy.computer import DRAW, KNOCK, Hand, arrange
+    from games_py.ginrummy.human_hand import your_seat
     _s, dealt, random = original.first_deal((13, 45, 12, 34), sound=True, colour=True)
-    hand = HumanHand.dealt(dealt.deck, dealt.dealer, "standard", random)
-    hand.policy = human.SimplePolicy()
+    hand = Hand.dealt(dealt.deck, dealt.dealer, "standard", random, seats=your_seat(human.SimplePolicy()))
     g, t = random.generator, hand.t
 
     def spent(action):
@@ -168,18 +167,18 @@ def test_a_question_costs_two_message_colours_and_your_arrangement_no_thinking_p
         result = action()
         return g.calls - before, result
     # this deal's hand for you (KH KD AH 5H 2H 7H 5D 10C JS 9S) has no melds, so no shared cards
-    assert spent(lambda: arrange(t, 1, 10, random, moving=hand._plays_itself(1)))[0] == 0
+    assert spent(lambda: arrange(t, 1, 10, random, moving=hand.plays_itself(1)))[0] == 0
     assert spent(lambda: arrange(t, 1, 10, random, moving=True))[0] >= 2
-    assert not hand._plays_itself(1) and hand._plays_itself(2)
-    assert spent(lambda: hand._takes_upcard(1)) == (2, False)        # QC joins no meld: deck
+    assert not hand.plays_itself(1) and hand.plays_itself(2)
+    assert spent(lambda: hand.decide(DRAW, 1)) == (2, False)        # QC joins no meld: deck
     t.knock_set, t.knock_value, t.pv[1] = True, 10, 11
-    assert spent(lambda: hand._knocks(1)) == (0, False)              # above the knock value
+    assert spent(lambda: hand.decide(KNOCK, 1)) == (0, False)              # above the knock value
     t.pv[1] = 10
-    assert spent(lambda: hand._knocks(1)) == (2, True)               # asked, and simple knocks
+    assert spent(lambda: hand.decide(KNOCK, 1)) == (2, True)               # asked, and simple knocks
     t.knock_value, t.pv[1] = 0, 0
-    assert spent(lambda: hand._knocks(1)) == (2, True)               # gin is always asked
+    assert spent(lambda: hand.decide(KNOCK, 1)) == (2, True)               # gin is always asked
     t.knock_set = False
-    assert spent(lambda: hand._knocks(1)) == (0, False)              # no knock value yet
+    assert spent(lambda: hand.decide(KNOCK, 1)) == (0, False)              # no knock value yet
 
 
 def test_a_knock_declined_is_written_with_your_points(monkeypatch):
@@ -239,7 +238,7 @@ def test_two_hands_match_the_original_question_for_question(monkeypatch, time, v
     """Both sides ask the policy the same questions from the same views, and write the
     same events (two hands: a few seconds of emulation each)."""
     from games_py.ginrummy import game
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = game.Settings(time=time, variant=variant, sound=sound, demo=False, human=policy)
     mine, asked = _recorded_trace(monkeypatch, settings, 2)
     monkeypatch.undo()
@@ -253,7 +252,7 @@ def test_two_hands_match_the_original_question_for_question(monkeypatch, time, v
 def _game_cases():
     """Start times of ``pcemu trace ginrummy-sweep`` (sweep_times(200, seed=5)): cases
     0-5 are the three variants with sound on, then off."""
-    from pcemu.trace.sweep import sweep_times, with_human
+    from games_py.ginrummy.original_sweep import sweep_times, with_human
     cases = sweep_times(200, seed=5)[:6]
     return with_human(cases[0::2], "simple") + with_human(cases[1::2], "random")
 
@@ -263,6 +262,6 @@ def _game_cases():
 @pytest.mark.parametrize("case", _game_cases(), ids=lambda c: f"{c.time}-{c.variant}-{c.human}")
 def test_whole_first_game_with_a_human_matches_the_original(case):
     """About a minute of emulation per game."""
-    from pcemu.trace.sweep import check_game
+    from games_py.ginrummy.original_sweep import check_game
     result = check_game(case)
     assert result.equal, result.detail

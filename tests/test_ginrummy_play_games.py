@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games_py.ginrummy import computer, game, rng, trace
+from games_py.ginrummy import computer, game, trace
+from games_py.qbasic import rng
 from games_py.ginrummy.deal import OriginalRandom
 
 SHARED = Path(os.environ.get("PCEMU_SHARED", Path(__file__).resolve().parents[2] / "shared"))
@@ -59,7 +60,7 @@ def _first_game(settings: game.Settings) -> list[dict]:
 
 
 def _cases():
-    from pcemu.trace.sweep import sweep_times
+    from games_py.ginrummy.original_sweep import sweep_times
     cases = sweep_times(200, seed=5)
     return [cases[i] for i in (0, 1, 2, 3, 4, 5, 100, 101, 102)]
 
@@ -70,7 +71,7 @@ def _cases():
 def test_whole_first_game_matches_the_original(case):
     if not DISK.exists():
         pytest.skip(f"original disk image not found at {DISK}")
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = case.settings()
     mine = _first_game(settings)
     # (a fault ends the trace inside a hand, which counts too)

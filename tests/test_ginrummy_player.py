@@ -351,10 +351,10 @@ def test_lay_offs_past_the_model_follow_the_document_when_playing_on():
 
 
 def test_a_hand_whose_lay_offs_cannot_be_followed_ends_with_a_notice_when_playing_on(monkeypatch):
-    """DemoHand._settle with ``on_unmodelled`` set (``play``): the lay-offs follow the document
+    """Hand._settle with ``on_unmodelled`` set (``play``): the lay-offs follow the document
     and the hand is scored; without it (``trace``) the error stops the game as before.  (The
     arrangement at line 2540 rewrites S(), so the unmodelled read is made to happen here.)"""
-    from games_py.ginrummy import rng
+    from games_py.qbasic import rng
     from games_py.ginrummy.deal import OriginalRandom
 
     def unmodelled(*_args):
@@ -365,7 +365,7 @@ def test_a_hand_whose_lay_offs_cannot_be_followed_ends_with_a_notice_when_playin
     def settled(on_unmodelled):
         t = _unmodelled_table()
         t.on_unmodelled = on_unmodelled
-        hand = computer.DemoHand(t, OriginalRandom(rng.QuickBasicRandom(5)), 2, rules.STANDARD)
+        hand = computer.Hand(t, OriginalRandom(rng.QuickBasicRandom(5)), 2, rules.STANDARD)
         hand.knocker = 1
         hand._settle()
         return hand

@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 from games_py.cards import Card
-from games_py.ginrummy import computer, game, rng, rules, trace
+from games_py.ginrummy import computer, game, rules, trace
+from games_py.qbasic import rng
 from games_py.ginrummy.deal import OriginalRandom
-from pcemu.trace import sweep
+from games_py.ginrummy import original_sweep as sweep
 from tests.ginrummy_helpers import empty_table, with_hand
 from tests.machine_helpers import DISK1612, needs_originals
 
@@ -30,7 +31,7 @@ def _settled(seed: int) -> tuple[dict, list[dict], list[list[Card]]]:
     events of the hand's end and the melds line 2540 laid down."""
     t = _table()
     random = OriginalRandom(rng.QuickBasicRandom(seed))
-    hand = computer.DemoHand(t, random, dealer=1, variant=rules.STANDARD)
+    hand = computer.Hand(t, random, dealer=1, variant=rules.STANDARD)
     computer.arrange(t, 1, 10, random)
     computer.arrange(t, 2, 10, random)                 # the arrangement the knock shows
     hand.knocker = 2
@@ -88,7 +89,7 @@ def test_the_original_lays_off_on_its_new_arrangement_as_python_does():
     """00:00:00.00 Space Cowboy without sound, hand 2: the computer knocks with
     6D 7D 8D 9D and 9C 9H 9S, lays down 6D 7D 8D and 9C 9D 9H 9S, and you lay off 5D
     and 4D on the straight (about 15 s)."""
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = game.Settings(time=(0, 0, 0, 0), variant=rules.COWBOY, sound=False, demo=True)
     original = trace_original(settings, hands=2, disk=str(DISK1612))
     python = game.python_trace(settings, 2)
@@ -115,7 +116,7 @@ def test_a_whole_first_game_with_a_new_arrangement_matches_the_original():
 def _knock_with_a_gap(places: int) -> tuple[dict, list[dict], tuple]:
     t = _table()
     random = OriginalRandom(rng.QuickBasicRandom(0x2468))
-    hand = computer.DemoHand(t, random, dealer=1, variant=rules.STANDARD)
+    hand = computer.Hand(t, random, dealer=1, variant=rules.STANDARD)
     computer.arrange(t, 1, 10, random)
     computer.arrange(t, 2, 10, random)
     knock = hand._arrangement_event(trace.knock_event, 2, hand._knocker_melds(2))
@@ -151,7 +152,7 @@ def test_the_original_leaves_out_the_card_beyond_places_as_python_does():
     """20:22:58.10 Space Cowboy with sound, you played by random:3: in hand 2 the computer
     knocks before drawing with 7D 6D 5D, QS QH QD QC, 7S 2H and, after the gap of its
     discard, AS in place 11; PLACES is 10 (your arrangement), so it scores 9, not 10."""
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = game.Settings(time=(20, 22, 58, 10), variant=rules.COWBOY, sound=True, demo=False,
                              human="random:3")
     original = trace_original(settings, hands=2, disk=str(DISK1612))

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games_py.ginrummy import mbf, rng
-from games_py.ginrummy.mbf import MBF
+from games_py.qbasic import mbf, rng
+from games_py.qbasic.mbf import MBF
 
 SHARED = Path(os.environ.get("PCEMU_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 DISK = SHARED / "disks" / "DISK1612.img"
@@ -145,6 +145,29 @@ def test_random_int_52_over_all_states_against_an_ieee_model():
     for state in sample:
         g = rng.QuickBasicRandom(state_before(state))
         assert g.random_int(52) == model[state]
+
+
+def test_random_int_in_integers_is_the_runtime_arithmetic_next_to_every_integer():
+    """random_int takes integers unless N*RND is within FAST_MARGIN below a whole number:
+    the states just outside that margin (the closest the fast path gets to a rounding
+    up), and a sample of all others, give the same result, state and FAC both ways."""
+    def both(state: int, n: int, fac: MBF) -> None:
+        fast, slow = rng.QuickBasicRandom(state_before(state)), rng.QuickBasicRandom(state_before(state))
+        fast.fac = slow.fac = fac
+        assert (fast.random_int(n), fast.state, fast.fac.raw, fast.calls) == \
+            (slow.random_int_in_mbf(n), slow.state, slow.fac.raw, slow.calls), (hex(state), n)
+    fac = mbf.from_int(7)
+    checked = 0
+    for n in (4, 5, 10, 11, 52, rng.FAST_LIMIT - 1):
+        for k in range(n):                  # N*RND in [k+1 - 2*margin, k+1 - margin) / 2**24
+            low, high = (k + 1) * M - 2 * rng.FAST_MARGIN, (k + 1) * M - rng.FAST_MARGIN
+            for state in range(-(-low // n), -(-high // n)):
+                both(state, n, fac)
+                checked += 1
+    assert checked > 5 * rng.FAST_MARGIN
+    sample = random.Random(24)
+    for _ in range(3000):
+        both(sample.randrange(1, M), sample.choice((4, 5, 10, 11, 52)), mbf.from_int(sample.randrange(1, 99)))
 
 
 def test_bad_arguments():
@@ -273,7 +296,7 @@ def _run_original(time: str, command: str, keys: str):
     from pcemu import Machine
     machine = Machine(disks=[f"B:{DISK}"], time=time)
     reads: list[tuple[int, int, int, int]] = []
-    machine.listeners.setdefault("time_read", []).append(
+    machine.events.time_read.connect(
         lambda now: reads.append((now.hour, now.minute, now.second, now.microsecond // 10_000)))
     machine.type(command + "{ENTER}{WAIT:COWBOY GIN?}" + keys + "S{WAIT:OPEN HANDS?}Y{WAIT:YOU'RE UP}")
     memory = bytes(machine.memory.view[:0xA0000])

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from games_py.ginrummy import game
-from pcemu.trace import ginrummy as tracer
-from pcemu.trace import sweep
+from games_py.ginrummy import original as tracer
+from games_py.ginrummy import original_sweep as sweep
 from tests.machine_helpers import DISK1612, needs_originals
 
 CASE = sweep.Case((0, 0, 0, 0), "standard", True)
@@ -68,7 +68,6 @@ def test_situations_count_the_corner_cases_a_game_went_through():
 
 def test_a_sweep_line_per_result_and_what_the_equal_games_went_through(monkeypatch, tmp_path):
     from click.testing import CliRunner
-    from pcemu.commands import trace as command
 
     def fake_run_sweep(cases, *, progress, **_kwargs):
         results = [sweep.Result("00:00:00.00", "standard", "on", "colour", True, seen={"hands": 3}),
@@ -78,7 +77,7 @@ def test_a_sweep_line_per_result_and_what_the_equal_games_went_through(monkeypat
         return results
     monkeypatch.setattr(sweep, "run_sweep", fake_run_sweep)
     out = tmp_path / "sweep.jsonl"
-    result = CliRunner().invoke(command.ginrummy_sweep, ["--count", "2", "--whole-games", "-o", str(out)])
+    result = CliRunner().invoke(sweep.sweep_command, ["--count", "2", "--whole-games", "-o", str(out)])
     assert result.exit_code == 1
     assert "1 of 2 whole first demo games equal" in result.output
     assert "the equal games went through: hands 3" in result.output
@@ -88,7 +87,6 @@ def test_a_sweep_line_per_result_and_what_the_equal_games_went_through(monkeypat
 
 def test_open_hands_reaches_every_case_and_the_rerun_options(monkeypatch):
     from click.testing import CliRunner
-    from pcemu.commands import trace as command
     seen_cases = []
 
     def fake_run_sweep(cases, *, progress, **_kwargs):
@@ -98,7 +96,7 @@ def test_open_hands_reaches_every_case_and_the_rerun_options(monkeypatch):
             progress(i, r)
         return results
     monkeypatch.setattr(sweep, "run_sweep", fake_run_sweep)
-    result = CliRunner().invoke(command.ginrummy_sweep, ["--count", "2", "--whole-games", "--open-hands",
+    result = CliRunner().invoke(sweep.sweep_command, ["--count", "2", "--whole-games", "--open-hands",
                                                          "--human", "random"])
     assert result.exit_code == 1
     assert all(c.open_hands and c.settings().open_hands for c in seen_cases)

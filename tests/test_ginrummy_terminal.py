@@ -137,7 +137,7 @@ def original_after_deal(start, variant, open_hands, colour=True):
     """The original started at ``start`` (the tracer sets the clock RANDOMIZE TIMER reads),
     the variant and OPEN HANDS? answered, just after the first deal (``colour`` False: on
     a monochrome adapter)."""
-    from pcemu.trace.ginrummy import GinRummyTracer
+    from games_py.ginrummy.original import GinRummyTracer
     tracer = GinRummyTracer(game.Settings(time=start, variant=variant, demo=False,
                                           open_hands=open_hands, colour=colour), hands=0)
     tracer.run()
@@ -189,7 +189,7 @@ def original_messages(start, variant, open_hands, keys, until, count=1, before="
     """Every message line 12640 shows (M$), in order, for ``keys`` typed after the two
     questions (``before``: at the first), until ``count`` messages have contained ``until``;
     hands' and games' seconds as "s"."""
-    from pcemu.trace import ginrummy as tracer_module
+    from games_py.ginrummy import original as tracer_module
     tracer = tracer_module.GinRummyTracer(game.Settings(time=start, variant=variant, demo=False,
                                                         open_hands=open_hands), hands=0)
     shown = []
@@ -236,7 +236,7 @@ def message_line(m) -> str:
 def test_f2_at_the_knock_prompt_then_demo_mode_is_the_originals():
     """11:07:11.00: D and B until KNOCK? is asked, then F2: the line is cleared, the computer
     decides (it does not knock there) and plays on; two hands of messages are the original's."""
-    from pcemu.trace import ginrummy as tracer_module
+    from games_py.ginrummy import original as tracer_module
     start = (11, 7, 11, 0)
     tracer = tracer_module.GinRummyTracer(game.Settings(time=start, demo=False), hands=0)
     shown = []

@@ -27,8 +27,9 @@ from games_py.ginrummy import trace as trace_format
 from pcemu.commands.diff import diff as diff_command
 from pcemu.commands.trace import trace as trace_group
 from pcemu.trace.diff import describe, first_divergence
-from pcemu.trace.sweep import DAY_HUNDREDTHS, time_of
+from games_py.ginrummy.original_sweep import DAY_HUNDREDTHS, time_of
 from tests.machine_helpers import DISK1612, needs_originals
+from tests.tracer_helpers import use_declared_tracers
 
 SAMPLE_SEED = int(os.environ.get("GINRUMMY_SAMPLE_SEED", "4061"))
 GENERAL_TIMES = 18
@@ -60,6 +61,12 @@ def sample(seed: int = SAMPLE_SEED) -> list[game.Settings]:
 SAMPLE = sample()
 
 
+@pytest.fixture(autouse=True)
+def _tracers(monkeypatch):
+    """``pcemu trace`` finds the tracers pyproject.toml declares, installed or not yet."""
+    use_declared_tracers(monkeypatch)
+
+
 def _id(s: game.Settings) -> str:
     return (f"{game.format_time(s.time)}-{s.variant}-sound{'on' if s.sound else 'off'}"
             f"-{'colour' if s.colour else 'mono'}{'-open' if s.open_hands else ''}{'-demo' if s.demo else ''}")
@@ -81,7 +88,7 @@ def test_the_sample_covers_every_setting():
 @needs_originals
 @pytest.mark.parametrize("settings", SAMPLE, ids=_id)
 def test_first_deal_equals_the_originals(settings):
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     original = trace_original(settings, hands=0, disk=str(DISK1612))
     python = game.python_trace(settings, hands=0)
     assert [e["event"] for e in original] == ["start", "deal"]
@@ -95,7 +102,7 @@ def test_first_deal_equals_the_originals(settings):
 def test_a_setting_the_program_did_not_take_stops_the_trace():
     """F1 typed right after Enter comes before the program turns its ON KEY traps on: it is
     lost and the program keeps its sound on, so a trace claiming --sound off must fail."""
-    from pcemu.trace.ginrummy import GinRummyTracer, TraceFailure
+    from games_py.ginrummy.original import GinRummyTracer, TraceFailure
     tracer = GinRummyTracer(game.Settings(time=(11, 0, 0, 0), sound=False, demo=False), hands=0,
                             disk=str(DISK1612))
     typed = tracer.machine.type
@@ -229,7 +236,7 @@ def test_a_bad_time_is_refused_with_a_message(command, bad_time):
 def test_an_unwritable_output_is_refused_before_the_run(command, tmp_path, monkeypatch):
     group, args = command
     # the run must not start: make both writers fail loudly if they are reached
-    monkeypatch.setattr("pcemu.trace.ginrummy.trace_original", _never)
+    monkeypatch.setattr("games_py.ginrummy.original.trace_original", _never)
     monkeypatch.setattr(game, "python_trace", _never)
     target = tmp_path / "no such folder" / "o.jsonl"
     result = CliRunner().invoke(group, [*args, "--time", "12:00:00.00", "-o", str(target)])
@@ -287,7 +294,7 @@ def test_trace_commands_write_traces_that_diff_equal(tmp_path):
 
 # -- the sweep's start times ----------------------------------------------------------------------
 def test_sweep_times_spread_over_the_day_and_cycle_the_settings():
-    from pcemu.trace.sweep import sweep_times
+    from games_py.ginrummy.original_sweep import sweep_times
     cases = sweep_times(500)
     assert len(cases) == 500 and len({c.time for c in cases}) == 500
     assert cases[0].time == (0, 0, 0, 0) and cases[-1].time == (23, 59, 59, 99)

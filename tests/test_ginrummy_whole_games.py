@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from games_py.ginrummy import game
-from pcemu.trace.sweep import check_game, sweep_times, with_human
+from games_py.ginrummy.original_sweep import check_game, sweep_times, with_human
 from tests.machine_helpers import DISK1612, needs_originals
 
 SAMPLE_SEED = 2026            # not a seed of the sweeps the README reports

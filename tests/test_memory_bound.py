@@ -155,7 +155,7 @@ def run_in_this_process(folder: str, program: str, cap: int | None,
     m.run(2)
     before, _ = _rss_kb()
     exits = []
-    m.listeners.setdefault("exit", []).append(lambda *args: exits.append(args))
+    m.events.exit.connect(lambda *args: exits.append(args))
     began = time.perf_counter()
     m.type(f"{program}{{ENTER}}")
     m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 6000)

@@ -34,7 +34,7 @@ def record(m: Machine, points: int, seconds_apart: float, listen: bool = True) -
             services.append((name, m.cpu.ax, m.clock.now))
 
     if listen:
-        m.listeners.setdefault("service", []).append(on_service)
+        m.events.service.connect(on_service)
     taken = []
     for _ in range(points):
         m.run(seconds_apart * TICK_HZ)
@@ -237,7 +237,7 @@ def test_statement_breakpoints_fire_the_same_with_the_int3_filter_in_c():
     """A tracer stopping at a few BASIC lines: C delivers the other statements' INT 3s
     (pcemu/native's statement filter).  The same lines must fire at the same instants,
     the statement count must agree, and the game must not change."""
-    from pcemu.trace.ginrummy import _image, read_program
+    from games_py.ginrummy.original import _image, read_program
     from pcemu.trace.qbasic import QuickBasicProcess
     image = _image(read_program("1612"))
     lines = sorted({number for number in image.line_offsets.values()})
@@ -439,7 +439,7 @@ def states_at_every_irq0(accelerate: bool, keys: str, seconds: float) -> list[tu
         if vector == m.pic.master.vector_base:
             seen.append((now, tuple(sorted(m.cpu.registers().items())), zlib.crc32(ram)))
 
-    m.listeners.setdefault("irq", []).append(at_irq)
+    m.events.irq.connect(at_irq)
     m.run(seconds * TICK_HZ)
     seen.append((m.clock.now, m.state_hash()))
     return seen

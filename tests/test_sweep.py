@@ -70,7 +70,7 @@ def test_the_gin_rummy_sweep_runs_on_a_dask_cluster(tmp_path):
     import json
     from click.testing import CliRunner
     from distributed import LocalCluster
-    from pcemu.commands.trace import ginrummy_sweep
+    from games_py.ginrummy.original_sweep import sweep_command as ginrummy_sweep
     lines = {}
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster:

@@ -103,6 +103,17 @@ def test_the_same_seed_gives_the_same_game(tmp_path):
     assert outs[0] == outs[1]
 
 
+def test_a_random_seed_is_said_and_deals_the_same_game_again(tmp_path):
+    """Issue 22: play, demo and --seed alike in every game: a session started without
+    --seed says its seed, and that seed plays it again."""
+    out = io.StringIO()
+    main(["NODISK"], stdin=HintFollower(out), stdout=out, cwd=tmp_path)
+    seed = re.search(r"Seed (\d+) \(--seed \1 deals these cards again\)", out.getvalue()).group(1)
+    again = io.StringIO()
+    main(["--seed", seed, "NODISK"], stdin=HintFollower(again), stdout=again, cwd=tmp_path)
+    assert again.getvalue() == out.getvalue()
+
+
 def test_undo_and_the_pile_card_rule_in_the_terminal(tmp_path):
     """Line 77: a card taken from the pile comes back with U; it cannot be discarded with D."""
     code, text = run(["--seed", "3", "GO", "NODISK"], ["P", "D", "U", "D", "D", "Q", "Y", "Q"], tmp_path)

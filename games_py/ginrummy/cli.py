@@ -11,6 +11,7 @@ from typing import Callable
 
 import click
 
+from games_py.cards import Card
 from games_py.ginrummy import computer, game, human, rules, trace
 
 
@@ -128,12 +129,11 @@ def trace_command(**opts) -> None:
 def deal_command(time_, variant: str, sound: str, display: str) -> None:
     """Show the first hand the original deals when started at --time."""
     settings = game.Settings(time=time_, variant=variant, sound=sound == "on", colour=display == "colour")
-    _match, state, _random = game.first_hand(settings)
-    event = state.events[0]
+    _hand, event, _random = game.first_hand(settings)
     click.echo(f"seed {game.seed_state(time_):06X}; {event['dealer']} deal(s); "
                f"knock on {event['knock'] or 'gin'}{' (doubled)' if event['double'] else ''}")
     for player in (trace.YOU, trace.COMPUTER):
-        hand = rules.arrange(state.hands[player])
+        hand = rules.arrange([Card.parse(c) for c in event["hands"][player]])
         melds = "  ".join(" ".join(str(c) for c in m) for m in hand.melds)
         click.echo(f"{player:>8}: {' '.join(event['hands'][player])}   "
                    f"[melds: {melds or '-'}; PV {hand.pv}]")

@@ -13,20 +13,23 @@ spends the same RND calls:
   settled by the most cards matched and a coin toss, the layout of H(P, .), and
   the RND it spends (8410, 8420, 8660, 9660).
 
-``DemoHand`` plays lines 2230-2990 with these for both players (demo mode:
-``FNCOMP``, line 350, is true for player 2, and for player 1 in demo mode);
+``Hand`` plays lines 2230-2990 with these for the seats the computer plays
+(``FNCOMP``, line 350: player 2 always, player 1 in demo mode) and asks the
+other seat as the original asks you;
 ``Tunes`` is the tune after each hand.  RND comparisons use the runtime's
 arithmetic (``OriginalRandom.below``, ``mbf``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Generator, Protocol, Sequence
 
 from games_py.cards import Card
-from games_py.ginrummy import mbf, rules, trace
+from games_py.ginrummy import human, rules, trace
+from games_py.qbasic import mbf
 from games_py.ginrummy.deal import OriginalRandom, card_of, number_of
-from games_py.ginrummy.mbf import MBF
+from games_py.qbasic.mbf import MBF
+from games_py.ginrummy.player import COMPUTER, YOU, Player
 
 # constants of the program (MBF bytes as in its constant table)
 SKIP_LOW_UPCARD = MBF(bytes.fromhex("6666667f"))  # .45, line 3770 (DGROUP:15BA)
@@ -591,7 +594,7 @@ class SharedCardsOverflow(RuntimeError):
         self.player, self.shared = p, shared
 
     def event(self) -> dict:
-        return shared_cards_fault(trace.YOU if self.player == 1 else trace.COMPUTER)
+        return shared_cards_fault(Player(self.player).word)
 
 
 def _document_melds(cards: Sequence[int]) -> tuple[list[list[int]], list[list[int]]]:
@@ -696,11 +699,77 @@ class UnshownMeld(RuntimeError):
 DEAD_TOP = 50          # line 2460: IF TOP >= 50 the hand is dead
 NOBODY_KNOCKED = 0
 
+# what a player decides (the original's three prompts to you; the computer's own decisions)
+KNOCK, DRAW, DISCARD = "knock", "draw", "discard"
+
+
+@dataclass(frozen=True)
+class Question:
+    """A decision asked of a seat that is not the computer's (FNCOMP false): ``kind`` KNOCK
+    (answer True or False), DRAW (human.UPCARD or human.DECK) or DISCARD (a place 1..11),
+    with what the player sees (``human.HumanView``)."""
+    kind: str
+    player: Player
+    view: "human.HumanView"
+
+
+# an answer: the computer decides this one after all (F2, demo mode, at a prompt)
+TAKE_OVER = "take over"
+
+
+class Seat(Protocol):
+    """Who decides for one player.  ``plays_itself`` is FNCOMP (line 350) for that player
+    now: the computer's decisions (and RND) are then the engine's own; otherwise the
+    engine shows the original's prompt and asks ``answer``."""
+
+    def plays_itself(self) -> bool: ...
+
+    def answer(self, question: Question): ...
+
+
+class ComputerSeat:
+    """The original's computer player (player 2 always; player 1 in demo mode)."""
+
+    def plays_itself(self) -> bool:
+        return True
+
+    def answer(self, question: Question):
+        raise AssertionError("the computer's seat is never asked: it decides inside the hand")
+
+
+COMPUTER_DECISIONS = {KNOCK: lambda t, p, r: knock_decision(t, p, r),          # lines 5080-5240
+                      DRAW: lambda t, p, r: draw_decision(t, p, r),            # lines 3690-3910
+                      DISCARD: lambda t, p, r: discard_decision(t, p, r)}      # lines 4160-4720
+
+
+class Watcher(Protocol):
+    """Hears of each decision (a screen says what is about to be shown)."""
+
+    def asking(self, hand: "Hand", player: Player, kind: str) -> None: ...
+
+    def decided(self, hand: "Hand", player: Player, kind: str, answer) -> None: ...
+
 
 @dataclass
-class DemoHand:
-    """One hand played by the computer on both sides (demo mode), lines 2230-2960,
-    writing the events the tracer of the original writes."""
+class Hand:
+    """One hand of lines 2230-2990, writing the events the tracer of the original writes.
+    ``seats`` say who decides for each player (both the computer's: demo mode); a seat
+    that is not the computer's is asked as the original asks you (docs/ginrummy-internals.md,
+    section 14), each prompt costing what it costs there:
+
+    * knock (lines 5030-5060, 5750-5890): no question while the knock value is not set
+      or the player's PV is above it (and not 0); else "KNOCK? " and the cleared message
+      line: two message colours (FNR(4) each in colour);
+    * draw (lines 3640-3670, 5320-5460): "DRAW FROM UPCARD (U) OR DECK (D)? " and the
+      cleared line, then the draw itself as for the computer (line 3910 on);
+    * discard (lines 4110-4140, 5480-5730): "DISCARD WHICH CARD (1-9,A,B)? ", then the
+      cleared line, or, for a card of a meld, "ARE YOU NUTS? YOU ARE SPOILING A MATCHED
+      SET! CANCEL?" answered N, which returns without clearing; then the discard as for
+      the computer (line 4730 on);
+    * such a player's arrangements have no thinking pause (line 8400 asks FNCOMP).
+
+    ``steps`` is the hand as a generator of ``Question``s (the game interface sends the
+    answers); ``play`` runs it to the end asking the seats."""
 
     t: Table
     random: OriginalRandom
@@ -712,12 +781,16 @@ class DemoHand:
     player: int = 0
     outcome: tuple | None = None
     laid_off: bool = False
+    seats: dict = field(default_factory=lambda: {YOU: ComputerSeat(), COMPUTER: ComputerSeat()})
+    watcher: Watcher | None = None
+    skip_next_message: bool = False         # the next message was shown already (a screen's)
     _knock_shown: tuple | None = None
     _discarded: dict = field(default_factory=dict)
 
     @classmethod
     def dealt(cls, deck: Sequence[int], dealer: int, variant: str, random: OriginalRandom,
-              open_hands: bool = False, arrays: MeldArrays | None = None) -> "DemoHand":
+              open_hands: bool = False, arrays: MeldArrays | None = None,
+              seats: dict | None = None) -> "Hand":
         """The table after lines 2020-2220: H(non-dealer) = D(1), D(3), ..., H(dealer) =
         D(2), D(4), ..., the upcard D(21) on the pile, TOP = 21."""
         d = [0, *deck]
@@ -733,11 +806,16 @@ class DemoHand:
                   arrays=arrays if arrays is not None else MeldArrays())
         update_knock_value(t)          # the value the deal shows (the upcard's, but for standard)
         hand = cls(t, random, dealer, variant)
+        if seats is not None:
+            hand.seats = {YOU: ComputerSeat(), COMPUTER: ComputerSeat(), **seats}
         hand._note_knock_value()
         return hand
 
     # -- messages (GOSUB 12640): each spends FNR(4) for its colour -------------------------------
     def _message(self) -> None:
+        if self.skip_next_message:
+            self.skip_next_message = False
+            return
         self._note_knock_value()
         self.random.message_colour()
 
@@ -752,19 +830,59 @@ class DemoHand:
             self.events.append(trace.knock_value_event(*now))
 
     def _name(self, p: int) -> str:
-        return trace.YOU if p == 1 else trace.COMPUTER
+        return Player(p).word
+
+    def deal_event(self, game: int, number: int) -> dict:
+        """The ``deal`` event of this hand (hand ``number`` of game ``game``), written before
+        the first arrangement, while H(p, .) still holds the cards in the order dealt."""
+        t = self.t
+        dealt = {p: [_card(c) for c in t.hands[p][1:t.hands[p][0] + 1]] for p in Player}
+        return trace.deal_event(game=game, hand=number, dealer=self._name(self.dealer), you=dealt[YOU],
+                                computer=dealt[COMPUTER], upcard=_card(t.pile_top()),
+                                stock=len(t.deck) - 1 - t.top, knock=t.knock_value, double=self.doubled)
+
+    @property
+    def doubled(self) -> bool:
+        return self.t.oklahoma and self.t.knock_suit == self.doubling_suit
+
+    def view(self, p: int = YOU) -> "human.HumanView":
+        """What player ``p`` sees at a prompt, from the program's tables."""
+        from games_py.ginrummy.human_hand import table_view
+        t = self.t
+        return table_view(t.hands, t.unmatched[p], t.pv[p], t.top, t.turn, t.knock_value, self.doubled,
+                          variant=self.variant, open_hands=t.open_hands, player=p)
+
+    def shown_pv(self, p: int) -> int:
+        """PV(p) as the screen shows it: the knocker's opponent's counts his lay-offs once made."""
+        if self.outcome is not None and p != self.knocker:
+            return self.outcome[3]
+        return self.t.pv[p]
 
     # -- the hand -----------------------------------------------------------------------------
     def play(self) -> list[dict]:
+        """The whole hand, each question answered by its seat."""
+        self.answered(self.steps())
+        return self.events
+
+    def answered(self, steps: Generator):
+        """Run ``steps`` to its end, answering its questions from the seats; its result."""
+        try:
+            question = steps.send(None)
+            while True:
+                question = steps.send(self.seats[question.player].answer(question))
+        except StopIteration as done:
+            return done.value
+
+    def steps(self) -> Generator[Question, object, None]:
         t = self.t
         self._note_knock_value()
         for p in (1, 2):                                    # lines 2240-2250: FOR PLAYER = 1 TO 2
-            arrange(t, p, 10, self.random, moving=self._plays_itself(p))
+            arrange(t, p, 10, self.random, moving=self.plays_itself(p))
         self.player = 3 - self.dealer                      # line 2280
         while True:
             if self.dealer != self.player:                  # line 2360
                 t.turn += 1
-            if self._turn():                                # line 2440
+            if (yield from self._turn()):                   # line 2440
                 self.knocker = self.player
                 break
             if t.top >= DEAD_TOP:                           # line 2460
@@ -777,7 +895,14 @@ class DemoHand:
             self.outcome = None
         else:
             self._settle()
-        return self.events
+
+    @property
+    def winner(self) -> Player | None:
+        """Who won the hand (None: dead, or not over)."""
+        if self.outcome is None:
+            return None
+        score, knocker = self.outcome[0], self.outcome[1]
+        return Player(knocker if score.knocker_wins else 3 - knocker)
 
     def finish(self, sound: bool, tunes: "Tunes") -> None:
         """Lines 2630-2990 after the scoring, as far as they spend RND: the messages
@@ -789,43 +914,73 @@ class DemoHand:
             self.random.message_colour()                    # "I GO GIN!" (line 2650)
         elif self.laid_off:
             self.random.message_colour()                    # "I AM LAYING OFF CARD ..." (6170)
-        winner = knocker if score.knocker_wins else 3 - knocker
+        winner = self.winner
         if winner != knocker:
             self.random.message_colour()                    # "TA TA, AN UNDERCUT!" (line 2830)
         self.random.message_colour()                        # "... WON THE HAND! (...)" (2990)
         if sound:
             tunes.play(self.random, winner)
 
-    # -- who decides: the computer (FNCOMP, line 350) for both players in demo mode ---------------
-    def _plays_itself(self, p: int) -> bool:
+    # -- who decides: the seats ---------------------------------------------------------------
+    def plays_itself(self, p: int) -> bool:
         """FNCOMP for PLAYER = p: the arrangement's thinking pause (line 8410) is the computer's."""
-        return True
+        return self.seats[p].plays_itself()
 
-    def _knocks(self, p: int) -> bool:
-        return knock_decision(self.t, p, self.random)                  # lines 5080-5240
+    def decide(self, kind: str, p: int):
+        """One decision of player ``p``, with its prompts when asked, answered by its seat."""
+        return self.answered(self._decision(kind, p))
 
-    def _takes_upcard(self, p: int) -> bool:
-        return draw_decision(self.t, p, self.random)                   # lines 3690-3910
+    def _decision(self, kind: str, p: int) -> Generator[Question, object, object]:
+        if self.plays_itself(p):
+            answer = COMPUTER_DECISIONS[kind](self.t, p, self.random)
+            self._decided(p, kind, answer)
+            return answer
+        t = self.t
+        if kind == KNOCK and (not t.knock_set                                 # line 5760
+                              or (t.pv[p] > 0 and t.pv[p] > t.knock_value)):  # line 5770
+            self._decided(p, kind, False)
+            return False
+        if self.watcher is not None:
+            self.watcher.asking(self, Player(p), kind)
+        self._message()                                     # the prompt (5340, 5490, 5780)
+        view = self.view(p)
+        answer = yield Question(kind, Player(p), view)
+        if answer == TAKE_OVER:                             # F2 at the prompt: its line cleared,
+            self._message()                                 # and the computer decides
+            answer = COMPUTER_DECISIONS[kind](self.t, p, self.random)
+            self._decided(p, kind, answer)
+            return answer
+        answer = _checked(kind, answer, view)
+        # the line cleared (5450, 5620, 5880), or for a card of a meld "ARE YOU NUTS? ..." (5660),
+        # answered N
+        self._message()
+        if kind == KNOCK and not answer:
+            self.events.append(trace.knock_declined_event(self._name(p), t.pv[p]))
+        if kind == DRAW:
+            answer = answer == human.UPCARD
+        self._decided(p, kind, answer)
+        return answer
 
-    def _discard_place(self, p: int) -> int:
-        return discard_decision(self.t, p, self.random)                # lines 4160-4720
+    def _decided(self, p: int, kind: str, answer) -> None:
+        if self.watcher is not None:
+            self.watcher.decided(self, Player(p), kind, answer)
 
-    def _turn(self) -> bool:
+    def _turn(self) -> Generator[Question, object, bool]:
         """Lines 3510-3570: knock?, draw, discard, knock?  True when the player knocked."""
         t, p = self.t, self.player
-        if self._knock_check():                             # line 3520
+        if (yield from self._knock_check()):                # line 3520
             return True
-        self._draw()                                        # line 3530
-        arrange(t, p, SLOTS, self.random, moving=self._plays_itself(p))   # line 3540
+        yield from self._draw()                             # line 3530
+        arrange(t, p, SLOTS, self.random, moving=self.plays_itself(p))   # line 3540
         if t.unmatched[p] > 0:                              # line 3550
-            self._discard()
-        return self._knock_check()                          # line 3560
+            yield from self._discard()
+        return (yield from self._knock_check())             # line 3560
 
-    def _knock_check(self) -> bool:
+    def _knock_check(self) -> Generator[Question, object, bool]:
         """Lines 5030-5300."""
         t, p = self.t, self.player
         update_knock_value(t)
-        if not self._knocks(p):
+        if not (yield from self._decision(KNOCK, p)):
             return False
         melds = self._knocker_melds(p)
         self._message()                                     # "PLAYER n KNOCKS"
@@ -848,10 +1003,10 @@ class DemoHand:
         gone = self._discarded.get(p)
         return [m for m in self.t.melds[p] if gone is None or gone not in m]
 
-    def _draw(self) -> None:
+    def _draw(self) -> Generator[Question, object, None]:
         """Lines 3690-4090."""
         t, p = self.t, self.player
-        take = self._takes_upcard(p)
+        take = yield from self._decision(DRAW, p)
         top = t.pile_top()
         if take and top is not None:                        # line 3920
             t.last_taken = top
@@ -873,10 +1028,10 @@ class DemoHand:
         hand[0] = SLOTS
         self._message()                                     # the message line cleared (4080)
 
-    def _discard(self) -> None:
+    def _discard(self) -> Generator[Question, object, None]:
         """Lines 4160-5010."""
         t, p = self.t, self.player
-        k = self._discard_place(p)
+        k = yield from self._decision(DISCARD, p)
         self._message()                                     # "I'M DISCARDING CARD k" (4750)
         from_meld = 12 - t.unmatched[p] > k                 # line 4800
         hand = t.hands[p]
@@ -894,7 +1049,7 @@ class DemoHand:
         self.events.append(trace.discard_event(self._name(p), _card(card)))
         self._message()                                     # cleared (4970)
         if from_meld:
-            arrange(t, p, SLOTS, self.random, moving=self._plays_itself(p))   # line 5000
+            arrange(t, p, SLOTS, self.random, moving=self.plays_itself(p))   # line 5000
             self._discarded.pop(p, None)
 
     def _settle(self) -> None:
@@ -936,8 +1091,7 @@ class DemoHand:
                 self.events.append(trace.layoff_event(self._name(other), card, target))
             # line 5980: no scan when the opponent has nothing unmatched
             self.laid_off = bool(laid) and t.pv[other] >= 1 and t.unmatched[other] >= 1
-        doubled = t.oklahoma and t.knock_suit == self.doubling_suit
-        score = rules.score_hand(knocker_pv, other_pv, doubled)
+        score = rules.score_hand(knocker_pv, other_pv, self.doubled)
         self.outcome = (score, k, knocker_pv, other_pv)
 
 
@@ -972,3 +1126,13 @@ class Tunes:
             self.last_double = value
         else:
             self.last_single = value
+
+
+def _checked(kind: str, answer, view: "human.HumanView"):
+    """An answer the prompt accepts (human.IllegalAnswer otherwise)."""
+    if kind == KNOCK:
+        return bool(answer)
+    choices = view.draw_choices() if kind == DRAW else view.discard_choices()
+    if answer not in choices:
+        raise human.IllegalAnswer(f"{kind}: {answer!r} is not one of {choices}")
+    return answer

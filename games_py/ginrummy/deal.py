@@ -26,10 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games_py.cards import Card
-from games_py.ginrummy import mbf, rng
-from games_py.ginrummy.mbf import MBF
-
-YOU, COMPUTER = 1, 2                 # the program's player numbers (DEALER at DGROUP:10D8h)
+from games_py.qbasic import mbf, rng
+from games_py.qbasic.mbf import MBF
+from games_py.ginrummy.player import COMPUTER, YOU   # the program's player numbers (DEALER at DGROUP:10D8h)
 DECK_SIZE = 52
 HAND_SIZE = 10
 SUIT_ORDER = "HDCS"                  # INT((C-1)/13) = 0..3
@@ -49,7 +48,11 @@ def card_of(number: int) -> Card:
     """The program's card number 1..52 as a Card."""
     if not 1 <= number <= DECK_SIZE:
         raise ValueError(f"card numbers are 1..52, not {number}")
-    return Card((number - 1) % 13 + 1, SUIT_ORDER[(number - 1) // 13])
+    return _CARDS[number]
+
+
+# Cards are immutable: one of each, made once (card_of is called for every card shown)
+_CARDS = (None, *(Card((n - 1) % 13 + 1, SUIT_ORDER[(n - 1) // 13]) for n in range(1, DECK_SIZE + 1)))
 
 
 def number_of(card: Card) -> int:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from games_py.ginrummy import deal as original
 from games_py.ginrummy import computer, human, rules, trace
-from games_py.ginrummy.human_hand import HumanHand
-from games_py.ginrummy.state import COMPUTER, YOU, HandState, Match
+from games_py.ginrummy.human_hand import your_seat
+from games_py.ginrummy.player import Player
+from games_py.ginrummy.state import Match
 
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,2}))?)?$")
 
@@ -54,7 +55,7 @@ def seed_of_time(time: tuple[int, int, int, int]) -> int:
 
 
 def player_name(number: int) -> str:
-    return YOU if number == original.YOU else COMPUTER
+    return Player(number).word
 
 
 @dataclass(frozen=True)
@@ -89,14 +90,12 @@ def seed_state(time: tuple[int, int, int, int]) -> int:
     return original.OriginalRandom.seeded(time).state
 
 
-def first_hand(settings: Settings, rules_: rules.Rules = rules.ORIGINAL_RULES) -> tuple[Match, HandState, original.OriginalRandom]:
-    """The match and its first hand, dealt as the original deals it."""
+def first_hand(settings: Settings) -> tuple["computer.Hand", dict, original.OriginalRandom]:
+    """The first hand, dealt as the original deals it, with its ``deal`` event."""
     _startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
                                                   colour=settings.colour)
-    match = Match(settings.variant, rules_)
-    state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
-                             dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
-    return match, state, random
+    hand = computer.Hand.dealt(dealt.deck, dealt.dealer, settings.variant, random, settings.open_hands)
+    return hand, hand.deal_event(game=1, number=1), random
 
 
 def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
@@ -106,20 +105,20 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
     events = [trace_start(settings)]
     startup, dealt, random = original.first_deal(settings.time, sound=settings.sound,
                                                  colour=settings.colour)
-    match = Match(settings.variant)
+    match = Match(settings.variant, events=events)   # the match writes its scores into the trace
     tunes = computer.Tunes()
     arrays = computer.MeldArrays()                  # S() and SL() live as long as the program
     policy = human.policy_from(settings.human) if settings.human is not None else None
     played = 0
     while True:
-        state = match.start_hand(player_name(dealt.dealer), dealt.hand(original.YOU),
-                                 dealt.hand(original.COMPUTER), dealt.upcard, dealt.stock)
-        events.extend(state.events)
+        hand = computer.Hand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
+                                   settings.open_hands, arrays,
+                                   seats=None if policy is None else your_seat(policy))
+        events.append(hand.deal_event(match.game, match.next_hand()))
         if not settings.played or played >= hands:
             return events
         try:
-            next_dealer, game_over = demo_hand(settings, dealt, random, match, tunes, events, policy,
-                                               arrays)
+            next_dealer, game_over = play_hand(hand, settings, match, tunes, events)
         except computer.SharedCardsOverflow as fault:      # the original goes wrong here: stop
             events.append(fault.event())
             return events
@@ -133,52 +132,24 @@ def python_trace(settings: Settings, hands: int = 1) -> list[dict]:
         if played >= hands:
             return events
         if game_over:                                   # line 3400: GOTO 1120, a new game
-            match.game += 1
-            match.hand = 0
-            match.scores = {YOU: 0, COMPUTER: 0}
-            match.hands_won = {YOU: 0, COMPUTER: 0}
+            match.new_game()
             next_dealer = random.dealer()               # line 1790
         dealt = original.deal_hand(random, next_dealer, dealt.back, settings.sound)
 
 
-def demo_hand(settings: Settings, dealt: original.Deal, random: original.OriginalRandom,
-              match: Match, tunes: "computer.Tunes", events: list[dict],
-              policy: "human.HumanPolicy | None" = None,
-              arrays: "computer.MeldArrays | None" = None) -> tuple[int, bool]:
-    """One hand with the computer on both sides, or ``policy`` playing your hand, and its
-    score (lines 2230-3060); returns the next dealer and whether the game is over (its end
-    is written)."""
-    if policy is None:
-        hand = computer.DemoHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
-                                       settings.open_hands, arrays)
-    else:
-        hand = HumanHand.dealt(dealt.deck, dealt.dealer, settings.variant, random,
-                               settings.open_hands, arrays)
-        hand.policy = policy
-    try:
-        hand.play()
-    finally:                                          # the events before a fault count too
-        events.extend(hand.events)
+def play_hand(hand: "computer.Hand", settings: Settings, match: Match, tunes: "computer.Tunes",
+              events: list[dict]) -> tuple[int, bool]:
+    """One hand (the computer on both sides, or a policy in your seat) and its score (lines
+    2230-3060), its events written into ``events`` as they happen (the match writes the
+    score there too); returns the next dealer and whether the game is over."""
+    hand.events = events                              # the hand's events, as they happen
+    hand.play()
     if not hand.knocker:
         return hand.player, False                     # line 2600: the last mover deals
     score, knocker, knocker_pv, other_pv = hand.outcome
-    winner = knocker if score.knocker_wins else 3 - knocker
-    name = player_name(winner)
-    match.scores[name] += score.points
-    match.hands_won[name] += 1
     hand.finish(settings.sound, tunes)
-    events.append(trace.hand_end_event(
-        result=score.result, winner=name, knocker=player_name(knocker), points=score.points,
-        double=score.doubled, knocker_points=knocker_pv, opponent_points=other_pv,
-        scores=match.scores, hands_won=match.hands_won))
-    if not rules.game_over(match.scores):
-        return winner, False                          # line 3060: the winner deals
-    result = rules.score_game(match.scores, match.hands_won)
-    match.points[result.winner] += result.game_points
-    events.append(trace.game_end_event(
-        winner=result.winner, box_bonus=result.box_bonus, totals=result.totals,
-        shutout=result.shutout, game_points=result.game_points, points=match.points))
-    return winner, True
+    result = match.score_hand(score, player_name(knocker), knocker_pv, other_pv)
+    return hand.winner, result is not None            # line 3060: the winner deals
 
 
 def trace_start(settings: Settings, source: str = "python") -> dict:

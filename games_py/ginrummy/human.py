@@ -11,7 +11,7 @@ of your hand and the score are automatic; docs/ginrummy-internals.md, section 14
 
 A ``HumanPolicy`` answers them from a ``HumanView``, a read-only picture of what
 you can see at the prompt.  The same policy object drives the Python game
-(games_py.ginrummy.computer) and the original in the machine (pcemu.trace.ginrummy),
+(games_py.ginrummy.computer) and the original in the machine (games_py.ginrummy.original),
 which builds the view from what the program holds, so both ask the same questions
 in the same order.  A terminal game implements the protocol with keyboard input.
 

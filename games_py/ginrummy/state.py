@@ -1,10 +1,11 @@
-"""One hand of Tommy's Gin Rummy in play, and the game around it (OpenSpiel style).
+"""The match around the hands (``Match``: the one place hands and games are scored), and
+the document's rules as a second engine of a hand (``HandState``), for replay.
 
-``HandState`` is what is on the table; ``legal_actions`` and ``apply`` are the
-only way it changes, and each change is recorded as a trace event
-(docs/trace-format.md), so a game played here writes the same kind of trace
-as the original does in pcemu.  Players (players.py) choose actions; they
-never touch the state.
+The game is played by one engine, ``computer.Hand`` (the original's, RND and all); its
+hands are scored here, as are those ``HandState`` plays.  ``HandState`` checks a trace's
+choices against GINRUMMY.DOC's rules (replay.py): ``legal_actions`` and ``apply`` are
+the only way it changes, and each change is recorded as a trace event
+(docs/trace-format.md).
 
 A turn is DRAW (deck or upcard), DISCARD, then, when the rules allow it,
 KNOCK or CONTINUE.  "ON THE FIRST PLAY ... NON-DEALER HAS THE OPTION OF UPCARD
@@ -19,14 +20,15 @@ from enum import Enum
 
 from games_py.cards import Card
 from games_py.ginrummy import rules, trace
+from games_py.ginrummy.player import Player
 from games_py.ginrummy.rules import COWBOY, OKLAHOMA, Rules
 
-YOU, COMPUTER = trace.YOU, trace.COMPUTER
+YOU, COMPUTER = Player.YOU.word, Player.COMPUTER.word      # this engine keys its tables by the words
 PLAYERS = (YOU, COMPUTER)
 
 
 def other(player: str) -> str:
-    return COMPUTER if player == YOU else YOU
+    return Player.from_word(player).other.word
 
 
 class Phase(Enum):
@@ -258,6 +260,11 @@ class Match:
     games_won: dict[str, int] = field(default_factory=lambda: {YOU: 0, COMPUTER: 0})
     events: list[dict] = field(default_factory=list)
 
+    def next_hand(self) -> int:
+        """The number of the hand about to be dealt (counted from 1 in each game)."""
+        self.hand += 1
+        return self.hand
+
     def start_hand(self, dealer: str, you: list[Card], computer: list[Card], upcard: Card,
                    stock: list[Card]) -> HandState:
         self.hand += 1
@@ -265,14 +272,26 @@ class Match:
                               rules_=self.ruleset, game=self.game, hand=self.hand)
 
     def finish_hand(self, state: HandState) -> bool:
-        """Score a finished hand; True when it ended the game."""
+        """Score a finished hand; True when it ended the game (a new game then begins)."""
         if not state.over or state.outcome is None:
             raise ValueError("the hand is not over")
         self.events.extend(state.events)
         if state.outcome.dead:
             return False
         score, knocker_pv, opponent_pv, knocker = state.score
-        winner = state.outcome.winner
+        over = self.score_hand(score, knocker, knocker_pv, opponent_pv) is not None
+        if over:
+            self.new_game()
+        return over
+
+    def score_hand(self, score: rules.HandScore, knocker: str, knocker_pv: int,
+                   opponent_pv: int) -> rules.GameScore | None:
+        """The one place a hand is scored, whichever engine played it (the original's
+        ``computer.Hand`` or the document's ``HandState``): the winner's score and hands
+        won, the ``hand_end`` event, and when somebody reached 100 the game's bonuses, game
+        points and ``game_end`` (lines 2870-3060, 3100-3400).  Returns the game's result
+        when the hand ended it."""
+        winner = knocker if score.knocker_wins else other(knocker)
         self.scores[winner] += score.points
         self.hands_won[winner] += 1
         self.events.append(trace.hand_end_event(
@@ -280,15 +299,18 @@ class Match:
             double=score.doubled, knocker_points=knocker_pv, opponent_points=opponent_pv,
             scores=self.scores, hands_won=self.hands_won))
         if not rules.game_over(self.scores):
-            return False
+            return None
         result = rules.score_game(self.scores, self.hands_won)
         self.points[result.winner] += result.game_points
         self.games_won[result.winner] += 1
         self.events.append(trace.game_end_event(
             winner=result.winner, box_bonus=result.box_bonus, totals=result.totals,
             shutout=result.shutout, game_points=result.game_points, points=self.points))
+        return result
+
+    def new_game(self) -> None:
+        """Line 3400 (GOTO 1120): scores and hands won restart; game points stay."""
         self.game += 1
         self.hand = 0
         self.scores = {YOU: 0, COMPUTER: 0}
         self.hands_won = {YOU: 0, COMPUTER: 0}
-        return True

@@ -22,16 +22,15 @@ from __future__ import annotations
 import time as _time
 from typing import Callable, Protocol
 
-from games_py.ginrummy import computer, human, instructions, rules, trace
+from games_py.ginrummy import computer, human, instructions, rules
 from games_py.ginrummy import deal as original
 from games_py.ginrummy import table_screen as ts
-from games_py.ginrummy.computer import Tunes
-from games_py.ginrummy.human_hand import YOU
+from games_py.cards import Card
+from games_py.ginrummy.computer import Hand, Tunes
+from games_py.ginrummy.player import COMPUTER, YOU, Player
 from games_py.ginrummy.screen import Screen
-from games_py.ginrummy.state import COMPUTER as COMPUTER_NAME
-from games_py.ginrummy.state import YOU as YOU_NAME
 from games_py.ginrummy.state import Match
-from games_py.ginrummy.terminal_hand import ME, KeyboardPolicy, TakeOver, TerminalHand, who
+from games_py.ginrummy.terminal_hand import Narrator, TakeOver, TerminalSeat, who
 
 VARIANT_PROMPT = "S FOR STANDARD, O FOR OKLAHOMA, OR C FOR SPACE COWBOY GIN?"
 VARIANT_KEYS = {"S": (rules.STANDARD, "STANDARD"), "O": (rules.OKLAHOMA, "OKLAHOMA"),
@@ -112,14 +111,16 @@ class Session:
         self.variant, self.open_hands = rules.STANDARD, False
         self.meld_arrays = computer.MeldArrays()        # S() and SL() live as long as the program
         self.frame = ts.Frame()
-        self.hand: TerminalHand | None = None
+        self.hand: Hand | None = None
+        self.revealed = False                   # the hand's end shows the computer's hand
+        self.laid_off_places: set[int] = set()  # the places of the cards laid off (ticked)
         self.hand_started = self.game_started = 0.0
         self._texts: list[str] = []
         self._prompting = False
         self.events: list[dict] = []
         self.messages: list[str] = []
         self.notices: list[str] = []            # our own lines, where the original has none
-        self._overflowed: TerminalHand | None = None
+        self._overflowed: Hand | None = None
 
     # -- the screen -------------------------------------------------------------------------
     def seconds_since(self, moment: float) -> int:
@@ -158,11 +159,11 @@ class Session:
         f.knock = t.knock_value if t.knock_set else None
         f.drawn = t.top
         self.redraw_frame()
-        for p in (YOU, ME):
+        for p in Player:
             places = t.hands[p][1:t.hands[p][0] + 1]
-            face_up = p == YOU or self.open_hands or hand.revealed
+            face_up = p == YOU or self.open_hands or self.revealed
             matched = sum(len(m) for m in t.melds.get(p, [])) if face_up else None
-            ticks = hand.laid_off_places if p != hand.knocker else set()
+            ticks = self.laid_off_places if p != hand.knocker else set()
             ts.draw_hand(self.screen, p, places, face_up, f, matched,
                          hand.shown_pv(p) if face_up else None, ticks)
         ts.draw_pile_and_deck(self.screen, t.pile_top(), t.hands[computer.PILE][0], 52 - t.top, f)
@@ -178,8 +179,7 @@ class Session:
         if self._overflowed is self.hand:
             return
         self._overflowed = self.hand
-        name = YOU_NAME if player == YOU else COMPUTER_NAME
-        self.events.append(computer.shared_cards_fault(name))
+        self.events.append(computer.shared_cards_fault(Player(player).word))
         self._notice(overflow_notice(shared))
 
     def unmodelled(self, reason: str) -> None:
@@ -342,7 +342,7 @@ class Session:
                 self.say_next("")
                 return True
             if key == "N":
-                hand._skip_message = True
+                hand.skip_next_message = True
                 return False
 
     # -- the program ----------------------------------------------------------------------------
@@ -363,7 +363,7 @@ class Session:
         self.ask_options()
         self.frame.variant = self.variant
         dealer = random.dealer()                                # line 1790
-        match = Match(self.variant)
+        match = Match(self.variant, events=self.events)    # the match writes its scores there
         tunes = Tunes()
         games = [0, 0, 0]
         while True:                                             # a game (line 1130)
@@ -378,10 +378,7 @@ class Session:
                     break
             if self.games_to_play is not None and match.game >= self.games_to_play:
                 raise Quit
-            match.game += 1
-            match.hand = 0
-            match.scores = {YOU_NAME: 0, COMPUTER_NAME: 0}
-            match.hands_won = {YOU_NAME: 0, COMPUTER_NAME: 0}
+            match.new_game()
             dealer = random.dealer()                            # line 1790 again
 
     def ask_options(self) -> None:
@@ -422,9 +419,7 @@ class Session:
         self.frame.turn = self.frame.knock = None
         self.frame.drawn = 0
         f = self.frame
-        f.hands_won = [0, match.hands_won[YOU_NAME], match.hands_won[COMPUTER_NAME]]
-        f.scores = [0, match.scores[YOU_NAME], match.scores[COMPUTER_NAME]]
-        f.points = [0, match.points[YOU_NAME], match.points[COMPUTER_NAME]]
+        f.hands_won, f.scores, f.points = _boxes(match.hands_won), _boxes(match.scores), _boxes(match.points)
         self.redraw_frame()
         self.say_next(f"{who(dealer)} DEAL", "*SHUFFLING*", "")
         dealt = original.deal_hand(self.random, dealer, back, self.sound)
@@ -437,7 +432,7 @@ class Session:
     def animate_deal(self, dealt: original.Deal) -> None:
         """The cards go out one at a time from the deck (lines 2160-2220): yours face up,
         the computer's face down (unless OPEN HANDS), in the order dealt until arranged."""
-        shown = {YOU: [], ME: []}
+        shown = {YOU: [], COMPUTER: []}
         ts.draw_pile_and_deck(self.screen, None, 0, 52, self.frame)
         self.show()
         for j in range(20):
@@ -445,7 +440,7 @@ class Session:
             shown[player].append(dealt.deck[j])
             self.frame.drawn = j + 1
             self.redraw_frame()
-            for p in (YOU, ME):
+            for p in Player:
                 ts.draw_hand(self.screen, p, shown[p], self.open_hands or p == YOU, self.frame)
             ts.draw_pile_and_deck(self.screen, None, 0, 51 - j, self.frame)
             self.show()
@@ -459,49 +454,36 @@ class Session:
                   games: list[int]) -> tuple[int, bool]:
         """One hand and its score (lines 2230-3060, as game.demo_hand); the next dealer
         and whether the game is over."""
-        state = match.start_hand(YOU_NAME if dealt.dealer == YOU else COMPUTER_NAME,
-                                 dealt.hand(YOU), dealt.hand(ME), dealt.upcard, dealt.stock)
-        self.events.extend(state.events)                   # the deal, as the traces write it
-        hand = TerminalHand.dealt(dealt.deck, dealt.dealer, self.variant, self.random,
-                                  self.open_hands, self.meld_arrays)
-        hand.session, hand.policy = self, KeyboardPolicy(self)
+        hand = Hand.dealt(dealt.deck, dealt.dealer, self.variant, self.random, self.open_hands,
+                          self.meld_arrays, seats={YOU: TerminalSeat(self)})
+        self.events.append(hand.deal_event(match.game, match.next_hand()))   # as the traces write it
+        hand.watcher = Narrator(self)
         hand.t.on_overflow = self.conf_overflow            # play on where the original crashes
         hand.t.on_unmodelled = self.unmodelled             # ... or reads what is not modelled
-        hand.first_event = len(self.events)
+        first_event = len(self.events)
         hand.events = self.events                          # the hand's events, as they happen
-        self.hand = hand
+        self.hand, self.revealed, self.laid_off_places = hand, False, set()
         hand.play()
         if not hand.knocker:
             self.pause(HAND_END_PAUSE)
             return hand.player, False                      # line 2600: the last mover deals
+        self.revealed = True                # both hands face up from the knock's scoring on
+        self.say_next(*self.hand_end_texts(hand, first_event))
         score, knocker, knocker_pv, other_pv = hand.outcome
-        winner = knocker if score.knocker_wins else 3 - knocker
-        name = YOU_NAME if winner == YOU else COMPUTER_NAME
-        match.scores[name] += score.points
-        match.hands_won[name] += 1
-        self.events.append(trace.hand_end_event(
-            result=score.result, winner=name, knocker=YOU_NAME if knocker == YOU else COMPUTER_NAME,
-            points=score.points, double=score.doubled, knocker_points=knocker_pv,
-            opponent_points=other_pv, scores=match.scores, hands_won=match.hands_won))
+        result = match.score_hand(score, Player(knocker).word, knocker_pv, other_pv)
         hand.finish(self.sound, tunes)                     # its messages and tune (no events)
         self.say_next()
         f = self.frame                                     # the boxes after the messages
-        f.hands_won = [0, match.hands_won[YOU_NAME], match.hands_won[COMPUTER_NAME]]
-        f.scores = [0, match.scores[YOU_NAME], match.scores[COMPUTER_NAME]]
+        f.hands_won, f.scores = _boxes(match.hands_won), _boxes(match.scores)
         self.redraw_frame()
         self.show()
         self.pause(HAND_END_PAUSE)
-        if not rules.game_over(match.scores):
-            return winner, False                           # line 3060: the winner deals
-        result = rules.score_game(match.scores, match.hands_won)
-        match.points[result.winner] += result.game_points
-        winner = YOU if result.winner == YOU_NAME else ME
+        if result is None:
+            return hand.winner, False                      # line 3060: the winner deals
+        winner = Player.from_word(result.winner)
         games[winner] += 1
         f.games = list(games)
-        f.points = [0, match.points[YOU_NAME], match.points[COMPUTER_NAME]]
-        self.events.append(trace.game_end_event(
-            winner=result.winner, box_bonus=result.box_bonus, totals=result.totals,
-            shutout=result.shutout, game_points=result.game_points, points=match.points))
+        f.points = _boxes(match.points)
         texts = [f"{who(winner)} WON THE GAME! ({self.seconds_since(self.game_started)} SECS)",
                  f"{who(winner)} GET {result.game_points} GAME POINTS"]
         if result.shutout:
@@ -512,6 +494,33 @@ class Session:
         self.say_next()
         self.pause(HAND_END_PAUSE)
         return winner, True
+
+    def hand_end_texts(self, hand: Hand, first_event: int) -> list[str]:
+        """The messages after a knock (lines 2650-2990): gin or the lay-offs (whose places
+        are ticked), an undercut, the winner."""
+        score, knocker, _k, _o = hand.outcome
+        other = 3 - knocker
+        laid = {original.number_of(Card.parse(e["card"]))
+                for e in self.events[first_event:] if e["event"] == "layoff"}
+        places = hand.t.hands[other][1:hand.t.hands[other][0] + 1]
+        self.laid_off_places = {k for k, c in enumerate(places, 1) if c in laid}
+        texts = []
+        if score.result == rules.GIN:
+            texts.append(f"{who(knocker)} GO GIN!")
+        elif hand.laid_off:
+            layer = "I AM" if other == COMPUTER else "YOU ARE"
+            texts.append(f"{layer} LAYING OFF CARD " + " ".join(str(k) for k in sorted(self.laid_off_places)))
+        winner = hand.winner
+        if winner != knocker:
+            texts.append("YOU UNDERCUT ME!" if winner == YOU else "TA TA, AN UNDERCUT!")
+        points = f"{score.points} POINT{'' if score.points == 1 else 'S'}"
+        texts.append(f"{who(winner)} WON THE HAND! ({points}, {self.seconds_since(self.hand_started)} SECS)")
+        return texts
+
+
+def _boxes(by_word: dict[str, int]) -> list[int]:
+    """A match's per-player numbers as the frame's boxes hold them: index 1 you, 2 the computer."""
+    return [0, *(by_word[p.word] for p in Player)]
 
 
 def time_now() -> tuple[int, int, int, int]:

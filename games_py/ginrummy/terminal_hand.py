@@ -1,27 +1,24 @@
-"""Your side of the table at the terminal: the hand whose messages are drawn, and your keys.
+"""Your seat at the terminal, and the hand's decisions told on the screen.
 
-``TerminalHand`` is ``human_hand.HumanHand`` (the original's hand with your three
-prompts) telling the session (games_py.ginrummy.terminal) the text of each message
-the engine is about to show, so the session can draw it in the colour the engine
-spends on it (line 12640); player 1 is the computer's while demo mode is on (FNCOMP,
-line 350, reads DEMO).  ``KeyboardPolicy`` is a ``human.HumanPolicy`` answering the
-prompts with the keys the original accepts.
+``TerminalSeat`` is your seat while you play it: the keyboard answers the prompts
+(``KeyboardPolicy``, a ``human.HumanPolicy`` accepting the keys the original
+accepts); while demo mode is on the computer plays it (FNCOMP, line 350, reads
+DEMO), and F2 at a prompt hands that prompt to the computer (``TAKE_OVER``).
+``Narrator`` hears each decision of either seat and tells the session the text of
+the messages the engine is about to show, so the session can draw each in the
+colour the engine spends on it (line 12640).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from games_py.cards import Card
-from games_py.ginrummy import deal as original
-from games_py.ginrummy import human, rules
-from games_py.ginrummy.computer import DemoHand
-from games_py.ginrummy.human_hand import YOU, HumanHand
+from games_py.ginrummy import human
+from games_py.ginrummy.computer import DISCARD, DRAW, KNOCK, TAKE_OVER, Hand, Question
+from games_py.ginrummy.player import YOU, Player
 
 if TYPE_CHECKING:
     from games_py.ginrummy.terminal import Session
 
-ME = 2
 PLACE_KEYS = "123456789AB"          # the discard prompt's keys: places 1..11
 
 
@@ -37,94 +34,48 @@ def who_is(player: int) -> str:
     return "YOU'RE" if player == YOU else "I'M"
 
 
-@dataclass
-class TerminalHand(HumanHand):
-    """A hand at the terminal: ``HumanHand`` whose messages are drawn on the screen.
-    Player 1 is the computer's while demo mode is on (FNCOMP, line 350, reads DEMO)."""
+class TerminalSeat:
+    """Your seat: the keyboard's, or the computer's while demo mode is on."""
 
-    session: "Session | None" = None
-    revealed: bool = False                  # the hand's end shows the computer's hand
-    laid_off_places: set = field(default_factory=set)
-    first_event: int = 0                    # where this hand's events begin in ``events``
-    _skip_message: bool = False
+    def __init__(self, session: "Session") -> None:
+        self.session = session
+        self.policy = KeyboardPolicy(session)
 
-    def _demo(self, p: int) -> bool:
-        return p != YOU or self.session.demo
+    def plays_itself(self) -> bool:
+        return self.session.demo
 
-    def _plays_itself(self, p: int) -> bool:
-        return self._demo(p)
-
-    def _message(self) -> None:
-        if self._skip_message:             # the NUTS prompt was this message (see Session.nuts)
-            self._skip_message = False
-            return
-        super()._message()
-
-    def _ask(self, p: int, prompt: str, computer_decides, you_decide):
-        """A decision of player ``p``: in demo mode the computer's; otherwise the prompt is shown
-        and your key read, and F2 there (TakeOver) clears the prompt's line and lets the
-        computer decide, as the original does."""
-        if self._demo(p):
-            return computer_decides(self, p)
-        self.session.say_next(prompt, "")
+    def answer(self, question: Question):
+        ask = {KNOCK: self.policy.knock, DRAW: self.policy.draw, DISCARD: self.policy.discard}
         try:
-            return you_decide(self, p)
+            return ask[question.kind](question.view)
         except TakeOver:
-            self._message()
-            return computer_decides(self, p)
+            return TAKE_OVER
 
-    def _knocks(self, p: int) -> bool:
+
+class Narrator:
+    """The texts of the messages each decision brings, for the session to draw."""
+
+    def __init__(self, session: "Session") -> None:
+        self.session = session
+
+    def asking(self, hand: Hand, player: Player, kind: str) -> None:
+        if kind == DRAW and hand.t.pile_top() is None:
+            prompt = human.DRAW_DECK_PROMPT
+        else:
+            prompt = {KNOCK: human.KNOCK_PROMPT, DRAW: human.DRAW_PROMPT, DISCARD: human.DISCARD_PROMPT}[kind]
+        self.session.say_next(prompt, "")
+
+    def decided(self, hand: Hand, player: Player, kind: str, answer) -> None:
         s = self.session
-        knocks = self._ask(p, human.KNOCK_PROMPT, DemoHand._knocks, HumanHand._knocks)
-        s.say_next()
-        if knocks:
-            s.say_next(f"PLAYER {p} KNOCKS")
-        return knocks
-
-    def _takes_upcard(self, p: int) -> bool:
-        s = self.session
-        prompt = human.DRAW_PROMPT if self.t.pile_top() is not None else human.DRAW_DECK_PROMPT
-        take = self._ask(p, prompt, DemoHand._takes_upcard, HumanHand._takes_upcard)
-        source = "THE UPCARD" if take and self.t.pile_top() is not None else "FROM DECK"
-        s.say_next(f"{who_is(p)} DRAWING {source}", "")
-        return take
-
-    def _discard_place(self, p: int) -> int:
-        s = self.session
-        k = self._ask(p, human.DISCARD_PROMPT, DemoHand._discard_place, HumanHand._discard_place)
-        s.say_next(f"{who_is(p)} DISCARDING CARD {k}", "")
-        return k
-
-    def shown_pv(self, p: int) -> int:
-        """PV(p) on the screen: the knocker's opponent's counts his lay-offs once they are made."""
-        if self.outcome is not None and p != self.knocker:
-            return self.outcome[3]
-        return self.t.pv[p]
-
-    def _settle(self) -> None:
-        self.revealed = True                # both hands face up from the knock's scoring on
-        super()._settle()
-        s = self.session
-        if self.outcome is None:
-            return
-        score, knocker, _k, _o = self.outcome
-        other = 3 - knocker
-        laid = {original.number_of(Card.parse(e["card"]))
-                for e in self.events[self.first_event:] if e["event"] == "layoff"}
-        places = self.t.hands[other][1:self.t.hands[other][0] + 1]
-        self.laid_off_places = {k for k, c in enumerate(places, 1) if c in laid}
-        texts = []
-        if score.result == rules.GIN:
-            texts.append(f"{who(knocker)} GO GIN!")
-        elif self.laid_off:
-            layer = "I AM" if other == ME else "YOU ARE"
-            texts.append(f"{layer} LAYING OFF CARD " + " ".join(str(k) for k in sorted(self.laid_off_places)))
-        winner = knocker if score.knocker_wins else other
-        if winner != knocker:
-            texts.append("YOU UNDERCUT ME!" if winner == YOU else "TA TA, AN UNDERCUT!")
-        points = f"{score.points} POINT{'' if score.points == 1 else 'S'}"
-        texts.append(f"{who(winner)} WON THE HAND! ({points}, {s.seconds_since(s.hand_started)} SECS)")
-        s.say_next(*texts)
+        if kind == KNOCK:
+            s.say_next()
+            if answer:
+                s.say_next(f"PLAYER {int(player)} KNOCKS")
+        elif kind == DRAW:
+            source = "THE UPCARD" if answer and hand.t.pile_top() is not None else "FROM DECK"
+            s.say_next(f"{who_is(player)} DRAWING {source}", "")
+        else:
+            s.say_next(f"{who_is(player)} DISCARDING CARD {answer}", "")
 
 
 class KeyboardPolicy:

@@ -14,25 +14,24 @@ arrangements of the same melds compare equal.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import IO, Iterable, Iterator, Sequence
+from typing import IO, Iterable, Sequence
 
 from games_py.cards import Card
+from games_py.ginrummy.player import Player
+from pcemu.trace.events import TraceError, iter_events, read   # noqa: F401 - the one reader of traces
 
-YOU, COMPUTER = "you", "computer"
+YOU, COMPUTER = Player.YOU.word, Player.COMPUTER.word     # "you", "computer"
 FROM_DECK, FROM_UPCARD = "deck", "upcard"
 FORMAT = "ginrummy-trace/1"
 
-# keys that say where a trace came from rather than what happened: diff skips them
+# keys that say where a trace came from rather than what happened: diff skips them.  They are
+# the envelope's own (pcemu.trace.events.ENVELOPE_METADATA), so the start event lists no
+# metadata_keys; files written before the envelope had a name compare the same.
 METADATA_KEYS = frozenset({"source", "format"})
 
 EVENTS = ("start", "deal", "knock_value", "draw", "discard", "knock_declined", "knock", "gin",
           "rearranged", "layoff",
           "hand_end", "dead_hand", "game_end", "fault")
-
-
-class TraceError(ValueError):
-    """A trace file that cannot be read (not JSON Lines, or not events)."""
 
 
 def cards_text(cards: Iterable[Card]) -> list[str]:
@@ -145,7 +144,7 @@ def fault_event(*, player: str, line: int, shared: int, reason: str) -> dict:
     return {"event": "fault", "player": player, "line": line, "shared": shared, "reason": reason}
 
 
-# -- reading and writing ---------------------------------------------------------------
+# -- writing (reading: pcemu.trace.events, the envelope every game's trace follows) ------
 def dumps(event: dict) -> str:
     return json.dumps(event, separators=(", ", ": "))
 
@@ -154,26 +153,3 @@ def write(events: Iterable[dict], out: IO[str]) -> None:
     for event in events:
         out.write(dumps(event) + "\n")
         out.flush()
-
-
-def read(path: str | Path) -> list[dict]:
-    """Every event of a trace file, with clear errors for what is not one."""
-    return list(iter_events(path))
-
-
-def iter_events(path: str | Path) -> Iterator[dict]:
-    try:
-        handle = open(path, encoding="utf-8")
-    except OSError as exc:
-        raise TraceError(f"cannot read {path}: {exc.strerror or exc}") from None
-    with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                event = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise TraceError(f"{path}:{number}: not JSON ({exc.msg})") from None
-            if not isinstance(event, dict) or not isinstance(event.get("event"), str):
-                raise TraceError(f"{path}:{number}: not a trace event (an object with an \"event\" name)")
-            yield event

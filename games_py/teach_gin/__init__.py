@@ -9,6 +9,8 @@ There is no original binary: every rule here comes from the document
 * ``strategy`` - the computer's fixed formulas (also used for hints)
 * ``players``  - computer, random and scripted players
 * ``files``    - GINRUMMY.CFG / .STA / .SCR (``records`` holds the lists)
-* ``screens``, ``human``, ``console`` - the line-based program ``play`` runs
+* ``spiel``    - one hand through the one game interface (``games_py.interface``)
+* ``screens``, ``human``, ``console`` - the program ``play`` runs, in lines;
+  ``screen_console`` puts it on the whole terminal (``games_py.tui``)
 * ``commandline``, ``cli`` - the DOS command line and ``python -m`` entry
 """

@@ -20,6 +20,7 @@ from games_py.teach_gin.render import Style
 from games_py.teach_gin.screens import App
 
 DEMO_FLAGS = ("--oklahoma", "--easy", "--no-knock")
+PLAIN = "--plain"       # lines, not the whole screen (the default off a terminal)
 
 
 class UsageError(ValueError):
@@ -47,25 +48,28 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
          stdout: TextIO | None = None, cwd: Path | None = None, today: str | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     inp, out = stdin or sys.stdin, stdout or sys.stdout
+    err = sys.stderr if stdout is None else out     # usage errors: one line on stderr
     cwd = Path.cwd() if cwd is None else cwd
     try:
         seed, args = _take_seed(args)
     except UsageError as e:
-        out.write(f"error: {e}\n")
+        err.write(f"teach_gin: error: {e}\n")
         return 2
     mode = "play"
     if args and args[0].lower() in ("play", "demo"):
         mode, args = args[0].lower(), args[1:]
     if args and args[0] in ("-h", "--help"):
         args[0] = "help"
+    plain = PLAIN in args
+    args = [a for a in args if a != PLAIN]
     flags = {a for a in args if a in DEMO_FLAGS}
     if flags and mode != "demo":
-        out.write(f"error: {', '.join(sorted(flags))} only go with demo\n")
+        err.write(f"teach_gin: error: {', '.join(sorted(flags))} only go with demo\n")
         return 2
     args = [a for a in args if a not in DEMO_FLAGS]
     unknown = [a for a in args if a.startswith("--")]
     if unknown:
-        out.write(f"error: unknown option {unknown[0]} (try: help)\n")
+        err.write(f"teach_gin: error: unknown option {unknown[0]} (try: help)\n")
         return 2
     launch = parse_params(args)
     if launch.command == "help":
@@ -107,7 +111,18 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
     style = Style(colour=colour, big_pips=options.big_pips)
     app: App
     blank = None if launch.has("NOBLANK") else (lambda: blank_seconds(app.options.score_limit))
-    console = Console(inp, out, style, blank)
-    app = App(console, store, options, random.Random(seed),
-              today or date.today().isoformat(), go=launch.has("GO"))
+    today = today or date.today().isoformat()
+    if not plain and inp is sys.stdin and out is sys.stdout and inp.isatty() and out.isatty():
+        from games_py.teach_gin.screen_console import ScreenConsole
+        from games_py.tui.terminal import AnsiDisplay, TerminalKeyboard
+        try:
+            with TerminalKeyboard() as keyboard, \
+                    AnsiDisplay(mono=not colour, title="GinRummy", quit_hint="") as display:
+                app = App(ScreenConsole(keyboard, display, style, blank), store, options,
+                          random.Random(seed), today, go=launch.has("GO"), seed=seed)
+                return app.run()
+        except KeyboardInterrupt:          # Ctrl-C: the terminal is restored, no traceback
+            return 130
+    app = App(Console(inp, out, style, blank), store, options, random.Random(seed),
+              today, go=launch.has("GO"), seed=seed)
     return app.run()

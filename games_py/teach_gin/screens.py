@@ -23,8 +23,9 @@ def yes_no(flag: bool) -> str:
 
 class App:
     def __init__(self, console: Console, store: DataStore, options: Options,
-                 rng: random.Random, today: str, go: bool = False) -> None:
+                 rng: random.Random, today: str, go: bool = False, seed: int | None = None) -> None:
         self.con, self.store, self.options = console, store, options
+        self.seed = seed                # said at the start, so that a session can be dealt again
         self.rng, self.today, self.go = rng, today, go
         self.stats = store.load_stats()
         self.scores = store.load_scores()
@@ -38,6 +39,8 @@ class App:
     def run(self) -> int:
         try:
             self.flush_messages()
+            if self.seed is not None:
+                self.con.say(f"Seed {self.seed} (--seed {self.seed} deals these cards again).")
             if self.go:         # "go directly into the game, bypassing the intro screen"
                 self.play_games()
             while self.title():
@@ -48,7 +51,7 @@ class App:
 
     def title(self) -> bool:
         o = self.options
-        self.con.say()
+        self.con.new_page()
         self.con.say(f"G I N R U M M Y          player: {o.name}")
         self.con.say(f"Score limit {o.score_limit}   Gin {o.gin_bonus}   Undercut {o.undercut_bonus}"
                      f"   Oklahoma {yes_no(o.oklahoma)}   Easy {yes_no(o.easy)}"
@@ -73,7 +76,7 @@ class App:
         while True:
             o = self.options
             c = self.con
-            c.say()
+            c.new_page()
             c.say("OPTIONS")
             c.say(f"  M  main menu (Enter)")
             c.say(f"  N  name: {o.name}        ?  players in the statistics file")
@@ -135,7 +138,7 @@ class App:
         if not self.store.disk:     # "The high scores box will do nothing" (line 135)
             self.con.say("(NODISK: no high scores)")
             return
-        self.con.say()
+        self.con.new_page()
         self.con.say("HIGH SCORES    name      average  score  limit  hands  Oklahoma  date")
         for i, e in enumerate(self.scores.entries, start=1):
             self.con.say(f"  {i:2}.          {e.name:8}  {e.average:7.2f}  {e.score:5}  {e.limit:5}"
@@ -146,7 +149,7 @@ class App:
 
     def statistics(self) -> None:
         s = self.stats.get(self.options.name)
-        self.con.say()
+        self.con.new_page()
         self.con.say(f"STATISTICS for {s.name}")
         self.con.say(f"  average score per hand: {s.average:.2f}")
         self.con.say(f"  games won {s.won}, lost {s.lost}, drawn {s.drawn}")

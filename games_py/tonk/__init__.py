@@ -7,5 +7,7 @@ Layout, as OpenSpiel separates a game:
   match.py    a sequence of hands: shuffle and cut, alternate deal, replay, running a hand
   pot.py      the bet, the carried-over stake and TONK.SCR
   options.py  the DOS command-line switches S, M, C, P
-  terminal.py the line-based terminal game (rendering and human commands)
+  spiel.py    one hand through the one game interface (games_py.interface)
+  terminal.py the game at a terminal, line-based (rendering and human commands)
+  screen_game.py, table_screen.py  the same game full-screen (games_py.tui)
 """

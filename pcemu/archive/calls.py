@@ -65,7 +65,7 @@ WHOLE_SERVICES = {"int11": "INT 11h equipment list", "int12": "INT 12h memory si
                   "int05": "INT 05h print screen", "int1b": "INT 1Bh Ctrl-Break",
                   "int18": "INT 18h ROM BASIC", "int19": "INT 19h reboot",
                   "int20": "INT 20h terminate", "int27": "INT 27h terminate and stay resident",
-                  "int29": "INT 29h fast console output", "int25": "INT 25h absolute disk read",
+                  "int25": "INT 25h absolute disk read",
                   "int26": "INT 26h absolute disk write", "int23_default": "INT 23h Ctrl-C (default)",
                   "int24_default": "INT 24h critical error (default)",
                   "int00_divide": "INT 00h divide overflow (DOS)",

@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Callable
 
 from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_WRITE
 
-from pcemu.archive.inputs import add_listener, remove_listener
 from pcemu.archive.program_map import MapError, ProgramMap
 from pcemu.errors import PcemuError
 from pcemu.memory import linear
@@ -128,7 +127,7 @@ class Debugger:
         self._skip_step_at: int | None = None
         self._listening_interrupts = False
         self._watching_ports = False
-        add_listener(machine, "exec", self._on_exec)
+        machine.events.exec.connect(self._on_exec)
 
     # ------------------------------------------------------------------ breakpoints
     def add(self, spec: str) -> Breakpoint:
@@ -199,7 +198,7 @@ class Debugger:
             f"/{al:02X}" if al is not None else "")
         bp = self._new("interrupt", text, interrupt=interrupt, ah=ah, al=al)
         if not self._listening_interrupts:
-            add_listener(self.m, "interrupt", self._on_interrupt)
+            self.m.events.interrupt.connect(self._on_interrupt)
             self._listening_interrupts = True
         return bp
 
@@ -246,7 +245,7 @@ class Debugger:
         elif bp.kind == "write" and bp.hook is not None:
             uc.hook_del(bp.hook)
         if self._listening_interrupts and not self._of_kind("interrupt"):
-            remove_listener(self.m, "interrupt", self._on_interrupt)
+            self.m.events.interrupt.disconnect(self._on_interrupt)
             self._listening_interrupts = False
         if self._watching_ports and not self._of_kind("port"):
             self.m.bus.watchers.remove(self._on_port)
@@ -260,7 +259,7 @@ class Debugger:
         for number in list(self.breakpoints):
             self.delete(number)
         self._stop_stepping()
-        remove_listener(self.m, "exec", self._on_exec)
+        self.m.events.exec.disconnect(self._on_exec)
 
     # ------------------------------------------------------------------ addresses
     def resolve(self, where, defer: bool = False) -> int | None:

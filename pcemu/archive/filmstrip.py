@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from pcemu import screen as screenlib
-from pcemu.archive.inputs import add_listener, remove_listener, unwatch_inputs, watch_inputs
 from pcemu.archive.screens import PictureMaker, fingerprint
 from pcemu.errors import PcemuError
 
@@ -92,8 +91,8 @@ class FilmStrip:
         self._changed_at = 0                   # when the screen last changed
         self._busy_since: int | None = None    # first change since the last frame
         self._attached = True
-        add_listener(machine, "tick", self._sample)
-        watch_inputs(machine, self._on_input)
+        machine.events.tick.connect(self._sample)
+        machine.events.input.connect(self._on_input)
         self._sample()
 
     # ------------------------------------------------------------------ sampling
@@ -130,7 +129,7 @@ class FilmStrip:
         if now - self._changed_at >= self.settle or now - self._busy_since >= self.max_wait:
             self._capture(key)
 
-    def _on_input(self, t: int, codes: list[int]) -> None:
+    def _on_input(self, t: int, event) -> None:
         self._sample()
 
     def _capture(self, key: str) -> None:
@@ -147,8 +146,8 @@ class FilmStrip:
     # ------------------------------------------------------------------ output
     def detach(self) -> None:
         if self._attached:
-            remove_listener(self.m, "tick", self._sample)
-            unwatch_inputs(self.m, self._on_input)
+            self.m.events.tick.disconnect(self._sample)
+            self.m.events.input.disconnect(self._on_input)
             self._attached = False
 
     def finish(self) -> list[Frame]:

@@ -35,8 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.archive.inputs import (MOUSE_METHODS, add_listener, remove_listener, unwatch_inputs,
-                                  watch_inputs, watch_mouse)
+from pcemu.events import MOUSE_EVENTS, KeyCodes, mouse_event
 from pcemu.archive.screens import fingerprint
 from pcemu.errors import PcemuError
 
@@ -151,7 +150,7 @@ class Session:
         return dict(disks=[f"{letter}:{path}" for letter, path in sorted(disk_paths.items())],
                     host_dirs={h.letter: h.path for h in self.host_dirs},
                     date=p["date"], time=p["time"], mips=p["ips"] / 1_000_000, video=p["video"],
-                    mouse=p["mouse"], strict=p["strict"],
+                    mouse=p["mouse"], strict=p["strict"], ems=p.get("ems", 0),
                     inexact_idle_skip=p.get("inexact_idle_skip", p.get("fast_forward", False)))
 
 
@@ -163,7 +162,7 @@ def _check_event(event) -> None:
         return
     if event[0] == "mouse" and len(event) == 4:
         int(event[1])
-        if event[2] not in MOUSE_METHODS or not all(isinstance(a, int) for a in event[3]):
+        if event[2] not in MOUSE_EVENTS or not all(isinstance(a, int) for a in event[3]):
             raise ValueError(f"bad mouse event {event!r}")
         return
     if event[0] == "keys" and len(event) == 4:
@@ -180,7 +179,8 @@ def machine_profile(m: "Machine") -> dict:
     return {"date": start.date().isoformat(),
             "time": f"{start:%H:%M:%S}.{start.microsecond // 10_000:02d}",
             "ips": m.clock.ips, "video": m.video_profile, "mouse": bool(m.mouse_enabled),
-            "strict": bool(m.strict), "inexact_idle_skip": bool(m.inexact_idle_skip)}
+            "strict": bool(m.strict), "inexact_idle_skip": bool(m.inexact_idle_skip),
+            "ems": m.ems_kilobytes}
 
 
 def _file_hashes(path: Path) -> tuple[int, str, str]:
@@ -232,26 +232,25 @@ class Recorder:
                                boot={"t": machine.clock.now, "state": machine.state_hash()},
                                notes=notes, pcemu=_version())
         self._attached = True
-        add_listener(machine, "run_to", self._on_run_to)
-        watch_inputs(machine, self._on_input)
-        watch_mouse(machine, self._on_mouse)
-
-    def _on_mouse(self, t: int, method: str, args: tuple) -> None:
-        self.session.events.append(["mouse", t, method, [int(a) for a in args]])
+        machine.events.run_to.connect(self._on_run_to)
+        machine.events.input.connect(self._on_input)
 
     def _on_run_to(self, end: int) -> None:
         self.session.events.append(["run", end])
 
-    def _on_input(self, t: int, codes: list[int]) -> None:
+    def _on_input(self, t: int, event) -> None:
+        if not isinstance(event, KeyCodes):
+            self.session.events.append(["mouse", t, event.method, list(event.args())])
+            return
+        codes = list(event.codes)
         screen = fingerprint(self.m)
         self.session.screens.setdefault(screen, self.m.screen_text())
         self.session.events.append(["keys", t, list(codes), screen])
 
     def detach(self) -> None:
         if self._attached:
-            remove_listener(self.m, "run_to", self._on_run_to)
-            unwatch_inputs(self.m, self._on_input)
-            remove_listener(self.m, "mouse_input", self._on_mouse)
+            self.m.events.run_to.disconnect(self._on_run_to)
+            self.m.events.input.disconnect(self._on_input)
             self._attached = False
 
     def finish(self) -> Session:
@@ -467,7 +466,7 @@ class Replayer:
                 f"({_describe_codes(codes)})", event=self.index, t=m.clock.now,
                 expected_screen=self.session.screens.get(expected, "(not recorded)"),
                 actual_screen=m.screen_text()))
-        m.kbc.send_scancodes(codes)
+        m.send_keys(codes)
 
     def _replay_mouse(self, event: list) -> None:
         m = self.result.machine
@@ -476,7 +475,7 @@ class Replayer:
             self._advance_to(t)
         if getattr(m, "mouse", None) is None:
             raise SessionError("the session moves a mouse, but this machine has none")
-        getattr(m.mouse, method)(*args)
+        m.input(mouse_event(method, args))
 
     def _finish(self) -> None:
         m = self.result.machine

@@ -31,7 +31,8 @@ import json
 from typing import TYPE_CHECKING, Callable, IO
 
 from pcemu.archive import calls
-from pcemu.archive.inputs import add_listener, remove_listener, unwatch_inputs, watch_inputs
+from bios.rom import ServiceKind
+from pcemu.events import KeyCodes
 from pcemu.archive.keynames import describe_scancodes
 from pcemu.errors import PcemuError
 from pcemu.memory import linear
@@ -98,7 +99,7 @@ class Tracer:
 
     # ------------------------------------------------------------------ plumbing
     def _listen(self, event: str, listener: Callable) -> None:
-        add_listener(self.m, event, listener)
+        self.m.events.channel(event).connect(listener)
         self._listeners.append((event, listener))
 
     def _attach(self) -> None:
@@ -119,7 +120,7 @@ class Tracer:
             m.speaker.listeners.append(self._on_speaker)
             self._listen("beep", self._on_beep)
         if "keys" in cats:
-            watch_inputs(m, self._on_input)
+            self._listen("input", self._on_input)
             self._listen("scancode", self._on_scancode)
         if cats & {"port", "video", "keys"}:
             m.bus.watchers.append(self._on_port)
@@ -127,13 +128,12 @@ class Tracer:
     def detach(self) -> None:
         m = self.m
         for event, listener in self._listeners:
-            remove_listener(m, event, listener)
+            m.events.channel(event).disconnect(listener)
         self._listeners.clear()
         if self._on_speaker in m.speaker.listeners:
             m.speaker.listeners.remove(self._on_speaker)
         if self._on_port in m.bus.watchers:
             m.bus.watchers.remove(self._on_port)
-        unwatch_inputs(m, self._on_input)
 
     def emit(self, record: dict) -> None:
         if self.out is not None and (self.problem is None
@@ -213,7 +213,7 @@ class Tracer:
             return
         name, number, ah, al, ax, args, at, t = pending
         cpu = m.cpu
-        if kind == "wait" and cpu.flags & 0x01:
+        if kind is ServiceKind.WAIT and cpu.flags & 0x01:
             return                                 # nothing yet: the ROM halts and calls again
         cat = "dos" if number is not None and (0x20 <= number <= 0x2F or number == 0x33) else "bios"
         if number == 0x10 and "video" in self.categories:
@@ -245,7 +245,7 @@ class Tracer:
         """The carry flag the caller gets back (in its IRET frame unless the service is 'live')."""
         m = self.m
         cpu = m.cpu
-        if kind == "live":
+        if kind is ServiceKind.LIVE:
             return bool(cpu.flags & 0x01)
         return bool(m.memory.read_word(linear(cpu.ss, cpu.sp + 4)) & 0x01)
 
@@ -432,7 +432,10 @@ class Tracer:
         self.emit(record)
 
     # ------------------------------------------------------------------ keys
-    def _on_input(self, t: int, codes: list[int]) -> None:
+    def _on_input(self, t: int, event) -> None:
+        if not isinstance(event, KeyCodes):
+            return
+        codes = list(event.codes)
         self.emit({"t": t, "cat": "keys", "what": "sent", "codes": codes,
                    "keys": describe_scancodes(codes)})
 

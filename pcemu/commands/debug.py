@@ -46,7 +46,7 @@ def debug(disk: str, program: str | None, args: tuple[str, ...], breaks: tuple[s
         for spec in breaks:
             click.echo("breakpoint " + dbg.add(spec).describe())
         if step_first:
-            machine.listeners.setdefault("exec", []).append(lambda path, psp: dbg.step(1))
+            machine.events.exec.connect(lambda path, psp: dbg.step(1))
         try:
             start_program(machine, program, args)
             run_script(machine, opts["keys"], opts["ticks"], None)

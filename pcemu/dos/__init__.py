@@ -89,7 +89,8 @@ class Dos:
         self.last_drive: str | None = None       # the drive the current call works on
         self.fcb_files: dict[int, object] = {}   # files opened through FCBs (fcb.FcbFile)
         self.ctrl_c_sp: int | None = None        # SP before DOS's INT 23h, to see how it returned
-        from pcemu.dos import console, fcb, files, process, system   # noqa: F401  (register services)
+        self.ems = None                          # the expanded-memory manager (pcemu.dos.ems)
+        from pcemu.dos import console, fcb, files, ioctl, process, system   # noqa: F401  (register services)
 
     # ---------------------------------------------------------------- drives
     def mount(self, letter: str, drive) -> None:
@@ -138,10 +139,8 @@ class Dos:
         mem = m.memory
         mem.fill(DOS_DATA_SEGMENT << 4, 0x100, 0)
         self.arena = MemoryArena(mem, FIRST_MCB)
-        for vector, label in {0x20: "int20", 0x21: "int21", 0x23: "int23_default",
-                              0x24: "int24_default", 0x25: "int25", 0x26: "int26",
-                              0x27: "int27", 0x29: "int29", 0x2F: "int2f"}.items():
-            m.set_vector(vector, *m.rom.address(label))
+        from bios.rom import Installer
+        m.point_vectors(Installer.DOS)
         m.set_vector(0x28, *m.rom.address("dummy_iret"))
         m.set_vector(0x2A, *m.rom.address("dummy_iret"))
         from pcemu.dos import critical, faults, process
@@ -149,6 +148,9 @@ class Dos:
         critical.install(m)
         faults.install(m)
         process.install_cpm_entry(m)
+        if m.ems_kilobytes:
+            from pcemu.dos import ems
+            self.ems = ems.install(m, m.ems_kilobytes)
         if m.mouse_enabled:
             from bios import mouse
             mouse.install(m)
@@ -160,7 +162,7 @@ class Dos:
         from pcemu.shell import Shell
         self.shell = Shell(m)
         self.shell.start()
-        m.register_service("int23_returned", process.ctrl_c_returned, "live")
+        m.register_service("int23_returned", process.ctrl_c_returned)
 
     # ---------------------------------------------------------------- paths
     def resolve(self, text: str) -> tuple[str, list[str]]:
@@ -195,6 +197,8 @@ class Dos:
         base = text.replace("/", "\\").split("\\")[-1].split(":")[-1].upper().split(".")[0]
         if base in ("CON", "PRN", "AUX", "NUL", "LPT1", "COM1", "CLOCK$"):
             return {"LPT1": "PRN", "COM1": "AUX"}.get(base, base)
+        if base == "EMMXXXX0" and self.ems is not None:    # the expanded-memory manager
+            return base
         return None
 
     # ---------------------------------------------------------------- handles

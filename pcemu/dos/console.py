@@ -1,9 +1,16 @@
 """DOS console I/O, INT 21h functions 01h-0Ch.
 
-Input comes from the BIOS key buffer (filled by INT 09h from real scancodes);
-output goes through the BIOS teletype, as the CON driver does.  An extended key
-(ASCII 0) is returned in two calls: 0, then its scan code.  Ctrl-C (and
-Ctrl-Break) on the console functions that check for it runs INT 23h.
+As DOS does, the console functions reach the keyboard and the screen through
+the interrupt vectors (pcemu/guest.py): each character out is an INT 29h (the
+ROM's handler, like the CON driver's, calls INT 10h AH=0Eh), each key in an
+INT 16h AH=00h (which waits in the BIOS, halting until a key comes), each
+status check an INT 16h AH=01h.  A program or TSR that hooks those vectors sees
+DOS's traffic.  An extended key (ASCII 0) is returned in two calls: 0, then its
+scan code.  Ctrl-C (and Ctrl-Break) on the console functions that check for it
+runs INT 23h.
+
+The command interpreter (pcemu/shell, in Python) still writes and reads the
+console directly with ``write_bytes``/``write_char``/``_next_key``.
 """
 from __future__ import annotations
 
@@ -11,15 +18,67 @@ from typing import TYPE_CHECKING
 
 from bios import keyboard as kb
 from bios import video
-from pcemu.dos import dos_services
+from pcemu.dos import dos_services, kernel
+from pcemu.guest import ServiceCalls, interrupt, write
 
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
 CTRL_C = 0x03
+FLAG_ZF = 0x40
+
+# -- through the vectors, as DOS's console functions go -----------------------------------------
+def put(m: "Machine", data: bytes) -> ServiceCalls:
+    """CON output: each byte an INT 29h; tabs expanded to the next multiple of 8."""
+    for b in data:
+        if b == 0x09:
+            row, col = video.cursor(m, m.memory[0x462])
+            for _ in range(8 - col % 8):
+                yield interrupt(0x29, ax=0x20)
+        else:
+            yield interrupt(0x29, ax=b)
 
 
-# -- primitives shared with handle I/O on CON -----------------------------------------------
+def put_from(m: "Machine", segment: int, offset: int, data: bytes) -> ServiceCalls:
+    """CON output of ``data``, read from segment:offset: the runs between tabs go through
+    the ROM's loop (LODSB; INT 29h; LOOP), the same INT 29h per byte in one Python call."""
+    run = 0
+    for i, b in enumerate(data):
+        if b == 0x09:
+            if i > run:
+                yield write(segment, (offset + run) & 0xFFFF, i - run)
+            yield from put(m, b"\t")
+            run = i + 1
+    if len(data) > run:
+        yield write(segment, (offset + run) & 0xFFFF, len(data) - run)
+
+
+def take_key(m: "Machine") -> ServiceCalls:
+    """One input byte: INT 16h AH=00h (the BIOS waits for a key); an extended key
+    gives 0 now and its scan code at the next call."""
+    dos = m.dos
+    if dos.pending_scan is not None:
+        scan, dos.pending_scan = dos.pending_scan, None
+        return scan
+    code = (yield interrupt(0x16, ax=0x0000))["ax"]
+    ascii_code = code & 0xFF
+    if ascii_code in (0x00, 0xE0) and code >> 8:
+        dos.pending_scan = code >> 8
+        return 0
+    return ascii_code
+
+
+def key_waiting(m: "Machine") -> ServiceCalls:
+    """Is a key waiting?  INT 16h AH=01h (the answer changes nothing, a pure call)."""
+    if m.dos.pending_scan is not None:
+        return True
+    m.pure_answer()
+    flags = (yield interrupt(0x16, ax=0x0100))["flags"]
+    m.pure_answer()
+    return not flags & FLAG_ZF
+
+
+# -- direct, for the command interpreter (and handle reads of CON) -------------------------------
 def write_char(m: "Machine", char: int) -> None:
     video.teletype(m, char)
 
@@ -35,7 +94,7 @@ def write_bytes(m: "Machine", data: bytes) -> None:
 
 
 def _next_key(m: "Machine") -> int | None:
-    """One input byte for the character functions, or None if no key is waiting."""
+    """One input byte from the BIOS buffer, or None if no key is waiting."""
     dos = m.dos
     if dos.pending_scan is not None:
         scan, dos.pending_scan = dos.pending_scan, None
@@ -56,9 +115,9 @@ def _key_waiting(m: "Machine") -> bool:
     return m.dos.pending_scan is not None or kb.buffer_peek(m) is not None
 
 
-def _ctrl_c(m: "Machine") -> None:
+def _ctrl_c(m: "Machine") -> ServiceCalls:
     """^C seen: echo it and run INT 23h, retrying the function if the handler returns."""
-    write_bytes(m, b"^C\r\n")
+    yield from put(m, b"^C\r\n")
     m.dos.ctrl_c_sp = m.cpu.sp              # to tell an IRET from a RETF when it returns
     m.cpu.jump(*m.rom.address("call23"))
 
@@ -76,32 +135,39 @@ def check_break(m: "Machine") -> bool:
 
 
 # -- the functions ----------------------------------------------------------------------------
-def _read_key(m: "Machine", *, echo: bool, check_ctrl_c: bool) -> None:
+def _read_key(m: "Machine", *, echo: bool, check_ctrl_c: bool) -> ServiceCalls:
     """01h, 07h and 08h: wait for a key; Ctrl-C runs INT 23h where DOS checks for it."""
-    key = _next_key(m)
-    if key is None:
-        m.wait_for_input()
-        return
+    key = yield from take_key(m)
     if check_ctrl_c and key == CTRL_C:
-        _ctrl_c(m)
+        yield from _ctrl_c(m)
         return
-    if echo:
-        write_char(m, key)
     m.cpu.al = key
+    if echo:
+        yield from put(m, bytes([key]))
 
 
 @dos_services.function(0x01)
-def read_with_echo(m: "Machine") -> None:
-    _read_key(m, echo=True, check_ctrl_c=True)
+def read_with_echo(m: "Machine") -> ServiceCalls:
+    return _read_key(m, echo=True, check_ctrl_c=True)
+
+
+def _checked_output(m: "Machine", data: bytes, at: tuple[int, int] | None = None) -> ServiceCalls:
+    """Output after DOS's Ctrl-C check; ``at``: where ``data`` lies in guest memory."""
+    if check_break(m):
+        yield from _ctrl_c(m)
+        return
+    if kernel.write_redirected(m.dos, data):     # standard output is a file (PROG > FILE)
+        return
+    if at is None:
+        yield from put(m, data)
+    else:
+        yield from put_from(m, *at, data)
 
 
 @dos_services.function(0x02)
-def write_character(m: "Machine") -> None:
-    if check_break(m):
-        _ctrl_c(m)
-        return
-    write_bytes(m, bytes([m.cpu.dl]))
+def write_character(m: "Machine") -> ServiceCalls:
     m.cpu.al = m.cpu.dl
+    return _checked_output(m, bytes([m.cpu.dl]))
 
 
 @dos_services.function(0x03)
@@ -120,121 +186,145 @@ def write_printer(m: "Machine") -> None:
 
 
 @dos_services.function(0x06)
-def direct_console(m: "Machine") -> None:
+def direct_console(m: "Machine") -> ServiceCalls:
     cpu = m.cpu
     if cpu.dl != 0xFF:
-        write_char(m, cpu.dl)
+        if kernel.write_redirected(m.dos, bytes([cpu.dl])):
+            return None
         cpu.al = cpu.dl
+        return put(m, bytes([cpu.dl]))
+    return _direct_input(m)
+
+
+def _direct_input(m: "Machine") -> ServiceCalls:
+    waiting = yield from key_waiting(m)
+    m.idle_poll(not waiting)
+    if not waiting:
+        m.cpu.al = 0
+        m.set_return_flag(FLAG_ZF, True)
         return
-    key = _next_key(m)
-    m.idle_poll(key is None)
-    if key is None:
-        m.pure_answer()
-        cpu.al = 0
-        m.set_return_flag(0x40, True)
-    else:
-        cpu.al = key
-        m.set_return_flag(0x40, False)
+    m.impure()
+    m.cpu.al = yield from take_key(m)
+    m.set_return_flag(FLAG_ZF, False)
 
 
 @dos_services.function(0x07)
-def read_raw(m: "Machine") -> None:
-    _read_key(m, echo=False, check_ctrl_c=False)
+def read_raw(m: "Machine") -> ServiceCalls:
+    return _read_key(m, echo=False, check_ctrl_c=False)
 
 
 @dos_services.function(0x08)
-def read_without_echo(m: "Machine") -> None:
-    _read_key(m, echo=False, check_ctrl_c=True)
+def read_without_echo(m: "Machine") -> ServiceCalls:
+    return _read_key(m, echo=False, check_ctrl_c=True)
 
 
 @dos_services.function(0x09)
-def write_string(m: "Machine") -> None:
-    if check_break(m):
-        _ctrl_c(m)
-        return
+def write_string(m: "Machine") -> ServiceCalls:
     cpu = m.cpu
     text = m.memory.read_until(cpu.ds, cpu.dx, ord("$"))
-    write_bytes(m, text)
     cpu.al = ord("$")
-
-
-class LineEditor:
-    """The state of one buffered-input line (function 0Ah) across waits for keys."""
-
-    def __init__(self, capacity: int, start_column: int = 0) -> None:
-        self.capacity = capacity
-        self.text = bytearray()
-        self.start_column = start_column      # Esc starts again on the next line, here
+    return _checked_output(m, text, (cpu.ds, cpu.dx))
 
 
 @dos_services.function(0x0A)
-def buffered_input(m: "Machine") -> None:
+def buffered_input(m: "Machine") -> ServiceCalls | None:
+    capacity = m.memory.rb(m.cpu.ds, m.cpu.dx)
+    if capacity == 0:
+        return None
+    return _line_input(m, capacity)
+
+
+def _line_input(m: "Machine", capacity: int) -> ServiceCalls:
     cpu = m.cpu
     mem = m.memory
-    capacity = mem.rb(cpu.ds, cpu.dx)
-    if capacity == 0:
-        return
-    dos = m.dos
-    editor = getattr(dos, "line_editor", None)
-    if editor is None:
-        editor = dos.line_editor = LineEditor(capacity, video.cursor(m, m.memory[0x462])[1])
+    buffer_seg, buffer_off = cpu.ds, cpu.dx
+    start_column = video.cursor(m, mem[0x462])[1]   # Esc starts again on the next line, here
+    text = bytearray()
     while True:
-        key = _next_key(m)
-        if key is None:
-            m.wait_for_input()
-            return
+        key = yield from take_key(m)
         if key == 0:                              # extended key: its scan code follows
-            _next_key(m)
+            yield from take_key(m)
             continue
         if key == CTRL_C:
-            dos.line_editor = None
-            _ctrl_c(m)
+            yield from _ctrl_c(m)
             return
         if key == 0x0D:
-            write_char(m, 0x0D)
+            yield from put(m, b"\r")
             break
         if key in (0x08, 0x7F):
-            if editor.text:
-                editor.text.pop()
-                write_bytes(m, b"\x08 \x08")
+            if text:
+                text.pop()
+                yield from put(m, b"\x08 \x08")
             continue
         if key == 0x1B:                           # Esc: DOS cancels the line
-            editor.text.clear()
-            write_bytes(m, b"\\\r\n" + b" " * editor.start_column)
+            text.clear()
+            yield from put(m, b"\\\r\n" + b" " * start_column)
             continue
-        if len(editor.text) >= capacity - 1:
-            m.beep()
+        if len(text) >= capacity - 1:
+            yield from put(m, b"\x07")           # full: DOS rings the bell through CON
             continue
-        editor.text.append(key)
-        write_char(m, key)
-    mem.wb(cpu.ds, cpu.dx + 1, len(editor.text))
-    mem.write_far(cpu.ds, cpu.dx + 2, bytes(editor.text) + b"\r")
-    dos.line_editor = None
+        text.append(key)
+        yield from put(m, bytes([key]))
+    mem.wb(buffer_seg, buffer_off + 1, len(text))
+    mem.write_far(buffer_seg, buffer_off + 2, bytes(text) + b"\r")
+
+
+def read_con(m: "Machine", count: int) -> ServiceCalls:
+    """INT 21h AH=3Fh from CON (cooked): a whole line is read with editing and echo,
+    then handed out ``count`` bytes at a time; Ctrl-Z ends it as end of file."""
+    dos = m.dos
+    cpu = m.cpu
+    buffer_seg, buffer_off = cpu.ds, cpu.dx
+    pending = getattr(dos, "con_pending", b"")
+    if not pending:
+        line = bytearray()
+        while True:
+            key = yield from take_key(m)
+            if key == 0:
+                yield from take_key(m)
+                continue
+            if key == 0x0D:
+                yield from put(m, b"\r\n")
+                pending = bytes(line) + b"\r\n"
+                break
+            if key == 0x1A:
+                pending = bytes(line) + b"\x1a"
+                break
+            if key in (0x08, 0x7F):
+                if line:
+                    line.pop()
+                    yield from put(m, b"\x08 \x08")
+                continue
+            if len(line) < 127:
+                line.append(key)
+                yield from put(m, bytes([key]))
+    data, dos.con_pending = pending[:count], pending[count:]
+    m.memory.write_far(buffer_seg, buffer_off, data)
+    cpu.ax = len(data)
+    dos.succeed()
 
 
 @dos_services.function(0x0B)
-def input_status(m: "Machine") -> None:
+def input_status(m: "Machine") -> ServiceCalls:
     if check_break(m):
-        _ctrl_c(m)
-        return
-    waiting = _key_waiting(m)
+        return _ctrl_c(m)
+    return _input_status(m)
+
+
+def _input_status(m: "Machine") -> ServiceCalls:
+    waiting = yield from key_waiting(m)
     m.idle_poll(not waiting)
     m.pure_answer()
     m.cpu.al = 0xFF if waiting else 0x00
 
 
 @dos_services.function(0x0C)
-def flush_then_input(m: "Machine") -> None:
+def flush_then_input(m: "Machine") -> ServiceCalls | None:
+    """Empty the key buffer, then run input function AL (01h, 06h, 07h, 08h, 0Ah)."""
     function = m.cpu.al
-    if not getattr(m.dos, "flushed_for_0c", False):
-        m.impure()
-        kb.buffer_flush(m)
-        m.dos.pending_scan = None
-        m.dos.flushed_for_0c = True
+    m.impure()
+    kb.buffer_flush(m)
+    m.dos.pending_scan = None
     if function in (0x01, 0x06, 0x07, 0x08, 0x0A):
-        m.cpu.ah = function
-        dos_services.functions[function](m)
-        m.cpu.ah = 0x0C
-        if m.cpu.flags & 0x0001:                  # still waiting for a key: keep AH for the retry
-            return
-    m.dos.flushed_for_0c = False
+        return dos_services.functions[function](m)
+    return None

@@ -156,7 +156,7 @@ def install(m: "Machine") -> None:
                     0x00, 0x00, 0x00, 0x00,     # strategy, interrupt entry points
                     0x02]) + bytes(7)           # two units (A: and B:)
     m.memory.write((DOS_DATA_SEGMENT << 4) + DEVICE_HEADER_OFFSET, header)
-    m.register_service("int24_returned", handler_returned, "live")
+    m.register_service("int24_returned", handler_returned)
 
 
 def _enter_handler(m: "Machine", error: CriticalError) -> None:
@@ -167,7 +167,7 @@ def _enter_handler(m: "Machine", error: CriticalError) -> None:
     cpu.di = error.device_code
     cpu.bp, cpu.si = DOS_DATA_SEGMENT, DEVICE_HEADER_OFFSET
     m.dos.extended_error = (error.dos_code, 0x0B if error.device_code == NOT_READY else 0x0D, 4, 2)
-    for watch in m.listeners.get("critical", ()):
+    for watch in m.events.critical.listeners:
         watch(error.message)
     cpu.jump(*m.rom.address("call24"))
 

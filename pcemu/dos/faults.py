@@ -20,12 +20,12 @@ DIVIDE_OVERFLOW = b"\r\nDivide overflow\r\n"
 
 
 def install(m: "Machine") -> None:
-    m.register_service("post", restart, "stack")
-    m.register_service("int00_divide", divide_overflow, "stack")
-    m.set_vector(0x00, *m.rom.address("int00_divide"))
+    m.register_service("post", restart)
+    m.register_service("int00_divide", divide_overflow)
+    m.point_vector("int00_divide")
     if m.strict:
-        m.register_service("int06_strict", invalid_opcode_strict, "stack")
-        m.set_vector(0x06, *m.rom.address("int06_strict"))
+        m.register_service("int06_strict", invalid_opcode_strict)
+        m.point_vector("int06_strict")
 
 
 def restart(m: "Machine") -> None:

@@ -18,33 +18,32 @@ from pcemu.storage.errors import DosError
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
+# the caller's registers DOS keeps: across EXEC, and as a call's entry for a critical error
 SAVED = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 
 
 def register_traps(m: "Machine") -> None:
-    m.register_service("int21", dos_entry, "wait")
-    m.register_service("int20", lambda m: terminate(m, 0, 0), "stack")
-    m.register_service("int27", tsr_int27, "stack")
-    m.register_service("int29", lambda m: m.dos.shell.console.write_char(m.cpu.al), "stack")
-    m.register_service("int2f", multiplex, "stack")
-    m.register_service("int23_default", lambda m: terminate(m, 0, 1), "stack")
-    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt(), "wait")
-    m.register_service("int25", lambda m: absolute_disk(m, write=False), "live")
-    m.register_service("int26", lambda m: absolute_disk(m, write=True), "live")
+    m.register_service("int21", dos_entry)
+    m.register_service("int20", lambda m: terminate(m, 0, 0))
+    m.register_service("int27", tsr_int27)
+    m.register_service("int2f", multiplex)
+    m.register_service("int23_default", lambda m: terminate(m, 0, 1))
+    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt())
+    m.register_service("int25", lambda m: absolute_disk(m, write=False))
+    m.register_service("int26", lambda m: absolute_disk(m, write=True))
 
 
-ENTRY_REGISTERS = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 # INT 21h functions that reach a drive, and so may end in a critical error (INT 24h)
 DRIVE_FUNCTIONS = frozenset([*range(0x0F, 0x18), 0x1B, 0x1C, 0x21, 0x22, 0x23, 0x27, 0x28, 0x36,
                              *range(0x39, 0x44), 0x47, 0x4B, 0x4E, 0x4F, 0x56, 0x57, 0x5A, 0x5B, 0x68])
 
 
-def dos_entry(m: "Machine") -> None:
+def dos_entry(m: "Machine"):
     cpu = m.cpu
     dos = m.dos
     ah = cpu.ah
     m.count_service(f"INT 21h AH={ah:02X}h")
-    for watch in m.listeners.get("dos", ()):
+    for watch in m.events.dos.listeners:
         watch(ah)
     if dos.critical is not None:
         m.impure()                        # a critical error's bookkeeping is state
@@ -54,19 +53,36 @@ def dos_entry(m: "Machine") -> None:
     # that reach a drive can meet one; the polling calls stay cheap)
     entry = _registers(cpu) if ah in DRIVE_FUNCTIONS else None
     try:
-        dos_services.dispatch(m)
-    except critical.CriticalError as err:
-        critical.interrupt_dos_call(m, err, entry or _registers(cpu))
-    except DosError as err:
-        device = critical.from_dos_error(m, err.code, ah)
-        if device is None:
-            dos.fail(err.code)
-        else:
-            critical.interrupt_dos_call(m, device, entry or _registers(cpu))
+        calls = dos_services.dispatch(m)
+    except (critical.CriticalError, DosError) as err:
+        _dos_error(m, err, ah, entry)
+        return None
+    if calls is not None:                 # it calls guest interrupts (console I/O)
+        return _guarded(m, calls, ah, entry)
+    return None
+
+
+def _guarded(m: "Machine", calls, ah: int, entry):
+    """A DOS function that calls guest interrupts, with its errors answered as above."""
+    try:
+        yield from calls
+    except (critical.CriticalError, DosError) as err:
+        _dos_error(m, err, ah, entry)
+
+
+def _dos_error(m: "Machine", err: Exception, ah: int, entry) -> None:
+    if isinstance(err, critical.CriticalError):
+        critical.interrupt_dos_call(m, err, entry or _registers(m.cpu))
+        return
+    device = critical.from_dos_error(m, err.code, ah)
+    if device is None:
+        m.dos.fail(err.code)
+    else:
+        critical.interrupt_dos_call(m, device, entry or _registers(m.cpu))
 
 
 def _registers(cpu) -> dict[str, int]:
-    return {name: getattr(cpu, name) for name in ENTRY_REGISTERS}
+    return {name: getattr(cpu, name) for name in SAVED}
 
 
 
@@ -88,7 +104,7 @@ def install_cpm_entry(m: "Machine") -> None:
     """0000:00C0 (where PSP:0005's far call lands after the 1 MB wrap) jumps to the ROM."""
     seg, off = m.rom.address("call5")
     m.memory.write(0xC0, bytes([0xEA, off & 0xFF, off >> 8, seg & 0xFF, seg >> 8]))
-    m.register_service("call5", cpm_call, "live")
+    m.register_service("call5", cpm_call)
 
 
 def cpm_call(m: "Machine") -> None:
@@ -230,24 +246,33 @@ def read_program(m: "Machine", path: str) -> tuple[str, bytes]:
     return f"{drive}:\\" + "\\".join(parts), data
 
 
+# DOS reads the first 1Ah bytes of a program; fewer, or no MZ/ZM, and it loads a .COM file.
+EXE_HEADER_READ = 0x1A
+
+
 def exe_header(data: bytes) -> dict | None:
-    if len(data) < 2 or data[:2] not in (b"MZ", b"ZM"):
+    """The MZ header's fields as DOS 3.30's EXEC uses them, or None for a .COM image.
+
+    DOS takes the load module as whole 512-byte pages less the header (the count of
+    bytes in the last page is not used), reads it with ordinary reads and stops at a
+    short one: a file shorter than its header says loads what it has, the rest of
+    the block keeps whatever memory held, and bytes past the last page's count
+    (data a BASIC runtime's stub keeps there) are loaded too.  A maximum allocation
+    of 0 loads the image at the top of the largest block ("load high").
+    """
+    if len(data) < EXE_HEADER_READ or data[:2] not in (b"MZ", b"ZM"):
         return None
-    if len(data) < 0x1C:
-        raise ProgramLoadError("the EXE header is truncated")
-    (_sig, last, pages, relocs, header_paras, min_alloc, max_alloc, ss, sp, _ck, ip, cs,
-     reloc_off, _ovl) = struct.unpack_from("<2s13H", data, 0)
-    image_size = pages * 512 - ((512 - last) if last else 0) - header_paras * 16
-    if pages == 0 or image_size < 0 or header_paras * 16 > len(data):
-        raise ProgramLoadError("the EXE header describes an impossible image size")
-    if header_paras * 16 + image_size > len(data):
-        raise ProgramLoadError(f"the EXE is truncated: its header promises "
-                               f"{header_paras * 16 + image_size} bytes, the file has {len(data)}")
+    (_sig, _last, pages, relocs, header_paras, min_alloc, max_alloc, ss, sp, _ck, ip, cs,
+     reloc_off) = struct.unpack_from("<2s12H", data, 0)
+    image_paras = pages * 32 - header_paras
+    if pages == 0 or image_paras < 0:      # DOS's 16-bit sizes wrap: an allocation it cannot make
+        raise ProgramLoadError("the EXE header's image ends before its header: "
+                               "not enough memory to load it")
     if reloc_off + relocs * 4 > len(data):
         raise ProgramLoadError("the EXE's relocation table runs past the end of the file")
-    return dict(image_size=image_size, header=header_paras * 16, relocs=relocs,
+    return dict(image_size=image_paras * 16, header=header_paras * 16, relocs=relocs,
                 reloc_off=reloc_off, min_alloc=min_alloc, max_alloc=max_alloc,
-                ss=ss, sp=sp, ip=ip, cs=cs)
+                load_high=max_alloc == 0, ss=ss, sp=sp, ip=ip, cs=cs)
 
 
 def load_image(m: "Machine", data: bytes, header: dict, load_segment: int, relocation: int) -> None:
@@ -286,10 +311,14 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
         paragraphs = largest
         minimum = needed + 1
     else:
-        load_paras = (header["image_size"] + 15) >> 4
-        minimum = load_paras + 0x10 + header["min_alloc"]
-        wanted = min(load_paras + 0x10 + header["max_alloc"], 0xFFFF)
-        paragraphs = min(largest, max(wanted, minimum))
+        load_paras = header["image_size"] >> 4
+        if header["load_high"]:
+            minimum = load_paras + 0x10
+            paragraphs = largest
+        else:
+            minimum = load_paras + 0x10 + header["min_alloc"]
+            wanted = min(load_paras + 0x10 + header["max_alloc"], 0xFFFF)
+            paragraphs = min(largest, max(wanted, minimum))
     if largest < minimum:
         dos.arena.free(env)
         raise DosError(0x08, "insufficient memory")
@@ -309,10 +338,11 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
         mem.ww(psp, sp, 0)
         start = dict(cs=psp, ip=0x100, ss=psp, sp=sp)
     else:
-        load = psp + 0x10
+        load = psp + paragraphs - load_paras if header["load_high"] else psp + 0x10
         load_image(m, data, header, load, load)
         start = dict(cs=(load + header["cs"]) & 0xFFFF, ip=header["ip"],
                      ss=(load + header["ss"]) & 0xFFFF, sp=header["sp"])
+    m.cpu.flush_translations()      # the image was written around Unicorn: no stale code
     if return_state is not None:
         proc = dos.processes[psp]
         proc.return_registers = return_state
@@ -332,7 +362,7 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
                       di=start["sp"], bp=0x091C, ds=psp, es=psp, ss=start["ss"], sp=start["sp"])
     cpu.jump(start["cs"], start["ip"])
     cpu.flags = 0x0202
-    for watch in m.listeners.get("exec", ()):
+    for watch in m.events.exec.listeners:
         watch(full_path, psp)
     return start
 
@@ -382,7 +412,7 @@ def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = 
     cpu.jump(mem.rw(0, 0x22 * 4 + 2), mem.rw(0, 0x22 * 4))
     cpu.flags = state.get("flags", 0x0202) & ~0x0001
     m.set_vector(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
-    for watch in m.listeners.get("exit", ()):
+    for watch in m.events.exit.listeners:
         watch(proc.name, code, kind)
 
 
@@ -454,8 +484,8 @@ def exec_service(m: "Machine") -> None:
     try:
         start = exec_program(m, path, tail, env, fcb1, fcb2, return_state=state,
                              load_only=cpu.al == 0x01)
-    except ProgramLoadError:
-        m.dos.fail(0x0B)                         # invalid format
+    except ProgramLoadError as err:              # insufficient memory, or invalid format
+        m.dos.fail(0x08 if "memory" in str(err) else 0x0B)
         return
     if cpu.al == 0x01:
         mem.ww(es, bx + 0x0E, start["sp"])

@@ -159,7 +159,7 @@ def get_time(m: "Machine") -> None:
     cpu = m.cpu
     cpu.ch, cpu.cl = now.hour, now.minute
     cpu.dh, cpu.dl = now.second, now.microsecond // 10_000
-    for watch in m.listeners.get("time_read", ()):
+    for watch in m.events.time_read.listeners:
         watch(now)
     m.pure_answer()
     m.idle_poll(True)

@@ -23,9 +23,10 @@ resized; the picture keeps a 4:3 shape at whole-number scales.
 
 Mouse: when the machine has a mouse (``machine.mouse``, see
 pcemu/devices/mouse.py), the window gives it the pointer with
-``mouse.move(x, y)`` in the driver's 640x200 virtual screen (scaled from the
-card's dots: 640x200 or 320x200 on the CGA, 720x350/348 on the mono cards) and
-the buttons with ``mouse.button(number, down)`` (0 left, 1 right, 2 middle).
+``machine.input(MouseMove(x, y))`` in the driver's 640x200 virtual screen (scaled
+from the card's dots: 640x200 or 320x200 on the CGA, 720x350/348 on the mono
+cards) and the buttons with ``MouseButton(number, down)`` (0 left, 1 right, 2
+middle); keys go to ``machine.send_keys``.  Recording sees them all there.
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from pcemu.errors import PcemuError  # noqa: E402
+from pcemu.events import MouseButton, MouseMove  # noqa: E402
 from pcemu.frontend.display import ScreenRenderer, render_scaled  # noqa: E402
 from pcemu.frontend.keymap import KeyboardState  # noqa: E402
 from pcemu.frontend.pacing import Pacer  # noqa: E402
@@ -234,7 +236,7 @@ class Window:
 
     def _send(self, codes: list[int]) -> None:
         if codes:
-            self.machine.kbc.send_scancodes(codes)
+            self.machine.send_keys(codes)
 
     def _mouse(self, event) -> None:
         mouse = getattr(self.machine, "mouse", None)
@@ -248,11 +250,11 @@ class Window:
             x = (event.pos[0] - rect.x) * frame_w // rect.w - bx
             y = (event.pos[1] - rect.y) * frame_h // rect.h - by
             x, y = max(0, min(width - 1, x)), max(0, min(height - 1, y))
-            mouse.move(x * 640 // width, y * 200 // height)   # the driver's virtual screen
+            self.machine.input(MouseMove(x * 640 // width, y * 200 // height))   # the driver's screen
             return
         number = {1: 0, 3: 1, 2: 2}.get(event.button)
         if number is not None:
-            mouse.button(number, event.type == pygame.MOUSEBUTTONDOWN)
+            self.machine.input(MouseButton(number, event.type == pygame.MOUSEBUTTONDOWN))
 
     # -- host commands ----------------------------------------------------------------------
     def command_fullscreen(self) -> None:

@@ -133,7 +133,7 @@ def prepare_chain(m: "Machine", fast) -> None:
     # a caller that looks after every step (a replay window paces there) gets one
     # at least every MAX_SLICE (fast.max_slice) instructions, as before C ran on
     fast.chain_end = -1 if m._time_bound_steps else m.clock.now + fast.max_slice
-    fast.irq_watch = bool(m.listeners.get("irq"))
+    fast.irq_watch = bool(m.events.irq)
 
 
 def permit_services(m: "Machine", fast) -> None:
@@ -141,7 +141,7 @@ def permit_services(m: "Machine", fast) -> None:
     listener must see, none while the inexact skip counts polls in Python, DOS's
     only outside a critical error; and DOS's time for the tick count in memory."""
     observed = m._services_observed() or m.inexact_idle_skip
-    fast.video_trap = -1 if m.listeners.get("service") else m._video_trap
+    fast.video_trap = -1 if m.events.service else m._video_trap
     fast.keyboard_trap = -1 if observed else m._keyboard_trap
     fast.timeofday_trap = -1 if observed else m._timeofday_trap
     dos = getattr(m, "dos", None)

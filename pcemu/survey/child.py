@@ -138,12 +138,10 @@ def _screen(machine, moment: float) -> dict:
     from pcemu import screen as screenlib
     from bios import bda
     _base, columns, graphics = screenlib.geometry(machine)
-    card = machine.video_card
-    if graphics and card.memory_base == 0xB8000:
-        from pcemu.devices.cga import MODE_HIRES
-        from pcemu.survey.graphics_text import graphics_text
-        high = bool(card.mode_register & MODE_HIRES)
-        lines, columns = graphics_text(machine, high), 80 if high else 40
+    drawn = screenlib.graphics_text(machine) if graphics else None
+    if drawn is not None:                        # CGA graphics: the BIOS font's cells
+        lines = drawn.split("\n")
+        columns = len(lines[0])
     else:
         lines = machine.screen_text().split("\n")
     return {"t": moment, "mode": machine.memory[bda.BDA + bda.VIDEO_MODE],

@@ -1,6 +1,7 @@
 """Traces of original programs running in the machine, and tools to compare them.
 
-``qbasic`` watches a QuickBASIC program at its statements; ``ginrummy``
-traces Tommy's Gin Rummy; ``diff`` compares two traces; ``sweep`` compares
-the original's first deals with the Python game's over many start times.
+Generic, for any program: ``qbasic`` watches a QuickBASIC program at its
+statements; ``events`` is the envelope every game's trace follows; ``diff``
+compares two traces.  The tracers of particular games live with the games and
+reach ``pcemu trace`` through the ``pcemu.tracers`` entry points.
 """

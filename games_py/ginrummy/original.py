@@ -1,7 +1,9 @@
-"""Tracing the original Tommy's Gin Rummy (GINRUMMY.EXE on PC-SIG disk #1612).
+"""Tracing the original Tommy's Gin Rummy (GINRUMMY.EXE on PC-SIG disk #1612):
+``pcemu trace ginrummy`` (``trace_command``, found through the ``pcemu.tracers``
+entry points; the game's knowledge stays with the game, the machine stays generic).
 
 The unmodified program runs in pcemu's machine; the tracer only watches (see
-pcemu.trace.qbasic) and writes events in the trace format
+pcemu.trace.qbasic, the machine's generic QuickBASIC tracer) and writes events in the trace format
 (docs/trace-format.md) from what the program itself holds:
 
 * the seed: just before DOS answers the INT 21h AH=2Ch of ``RANDOMIZE TIMER``
@@ -51,10 +53,14 @@ import functools
 import hashlib
 from dataclasses import dataclass
 
+import click
+
 from games_py.cards import Card
 from games_py.ginrummy import computer, game, human, rules, trace
+from games_py.ginrummy.cli import check_output, settings_from, trace_options, write_events
 from games_py.ginrummy.deal import card_of
 from games_py.ginrummy.human_hand import table_view
+from games_py.ginrummy.player import Player
 from pcemu.errors import PcemuError
 from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
 
@@ -115,7 +121,7 @@ class TraceFailure(PcemuError):
 def player_name(number: int) -> str:
     if number not in (1, 2):
         raise TraceFailure(f"player number {number} is neither 1 (you) nor 2 (the computer)")
-    return trace.YOU if number == 1 else trace.COMPUTER
+    return Player(number).word
 
 
 @functools.lru_cache(maxsize=4)
@@ -235,12 +241,12 @@ class GinRummyTracer:
     def _set_clock(self) -> None:
         m = self.machine
         m.set_time_of_day(*self.settings.time)
-        reads = m.listeners.setdefault("time_read", [])
+        reads = m.events.time_read
 
         def record(now: _dt.datetime) -> None:
             self.seed_read = (now.hour, now.minute, now.second, now.microsecond // 10_000)
-            reads.remove(record)
-        reads.append(record)
+            reads.disconnect(record)
+        reads.connect(record)
 
     def _seeded(self) -> None:
         p = self.process
@@ -594,3 +600,30 @@ def trace_original(settings: game.Settings, hands: int = 1, disk: str = "1612",
     """The events of the original program for ``settings``, ``hands`` hands long (with
     ``first_game``: until the first game ends, if that comes first)."""
     return GinRummyTracer(settings, hands, disk, first_game).run()
+
+
+def user_errors() -> tuple[type[BaseException], ...]:
+    """The machine's errors that are the user's to fix (a missing disk, a bad image)."""
+    from disks.catalog import DiskError
+    from pcemu.storage.errors import MountError
+    return (PcemuError, DiskError, MountError)
+
+
+@click.command("ginrummy")
+@trace_options
+@click.option("--disk", default="1612", show_default=True,
+              help="The disk with GINRUMMY.EXE: a catalogue name or an image file.")
+def trace_command(disk: str, **opts) -> None:
+    """Run the unmodified GINRUMMY.EXE and write its events (JSON Lines).
+
+    --time is what the program reads when it seeds RND (RANDOMIZE TIMER): the
+    machine's clock is set to it just before that read.  With --human POLICY the
+    policy's answers to your prompts are typed as keys; without --demo or --human
+    nobody plays your hand, so the trace ends after the first deal."""
+    settings = settings_from(opts)
+    check_output(opts["output"])
+    try:
+        events = trace_original(settings, hands=opts["hands"], disk=disk)
+    except user_errors() as exc:
+        raise click.ClickException(str(exc)) from None
+    write_events(events, opts["output"])

@@ -6,14 +6,21 @@ midnight and the last ends at 23:59:59.99, the two times where TIMER's
 arithmetic is special) and cycles through the three variants and both sound
 settings (and, if asked, colour and mono displays).  ``run_sweep`` runs the original to its first deal for each, in
 parallel processes, and compares the start and deal events with the Python
-game's.  Used by ``pcemu trace ginrummy-sweep`` and the differential tests.
+game's.  ``sweep_command`` is ``pcemu trace ginrummy-sweep`` (a ``pcemu.tracers``
+entry point); the differential tests call the functions.
 """
 from __future__ import annotations
 
+import json
 import random
+import sys
+from time import monotonic
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Callable, Sequence
+
+import click
 
 from games_py.ginrummy import game, rules
 
@@ -96,7 +103,7 @@ def sweep_times(count: int, seed: int = 1612, displays: Sequence[bool] = (True,)
 def check_case(case: Case, disk: str = "1612") -> Result:
     """Run the original to its first deal and compare with the Python game's."""
     from pcemu.trace.diff import describe, first_divergence
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = case.settings()
     original = trace_original(settings, hands=0, disk=disk)
     python = game.python_trace(settings, hands=0)
@@ -146,7 +153,7 @@ def _first_game(events: list[dict]) -> list[dict]:
 def _trace_or_failure(make_trace: Callable[[], list[dict]]) -> tuple[list[dict], str]:
     """The events, or the events so far (none) and why the trace stopped."""
     from games_py.ginrummy.computer import UnmodelledMemory, UnshownMeld
-    from pcemu.trace.ginrummy import TraceFailure
+    from games_py.ginrummy.original import TraceFailure
     try:
         return make_trace(), ""
     except (TraceFailure, UnshownMeld, UnmodelledMemory) as exc:
@@ -160,7 +167,7 @@ def check_game(case: Case, disk: str = "1612") -> Result:
     never counted as equal; two traces that end with the same ``fault`` (the original
     goes wrong there, docs/trace-format.md) are equal, and marked ``faults``."""
     from pcemu.trace.diff import describe, first_divergence
-    from pcemu.trace.ginrummy import trace_original
+    from games_py.ginrummy.original import trace_original
     settings = case.settings()
     original, stopped = _trace_or_failure(
         lambda: trace_original(settings, hands=MAX_HANDS_PER_GAME, disk=disk, first_game=True))
@@ -212,7 +219,90 @@ def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "16
     return sweep(_check, work, backend=backend, workers=jobs, address=address, on_result=arrived)
 
 
-if __name__ == "__main__":           # python -m pcemu.trace.sweep [COUNT]: the sweep without the CLI
-    import sys
-    from pcemu.commands.trace import ginrummy_sweep
-    ginrummy_sweep(sys.argv[1:])
+@click.command("ginrummy-sweep")
+@click.option("--count", type=click.IntRange(min=1), default=500, show_default=True,
+              help="How many start times, spread over the day.")
+@click.option("--seed", type=int, default=1612, show_default=True,
+              help="Seed of the hundredths and offsets chosen inside each slot of the day.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Parallel processes (default: one per CPU).")
+@click.option("--display", "display", type=click.Choice(["colour", "mono", "both"]), default="colour",
+              show_default=True, help="The display adapter; both: alternate colour and mono.")
+@click.option("--whole-games", is_flag=True,
+              help="Compare every event of the whole first demo game, not only the first deal "
+                   "(a few minutes of wall time per start time).")
+@click.option("--human", type=click.Choice(["simple", "random"]), default=None,
+              help="With --whole-games: a scripted player plays your hand instead of demo mode "
+                   "(random: start time i of the sweep gets --human random:i).")
+@click.option("--open-hands", is_flag=True, help="Answer Y to OPEN HANDS? in every game.")
+@click.option("--disk", default="1612", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write one JSON line per start time here, as each result comes.")
+@click.option("--backend", type=click.Choice(["local", "dask", "ray", "auto"]), default="local",
+              show_default=True,
+              help="Where the runs go: this machine's cores, a Dask or Ray cluster (pcemu[dask], "
+                   "pcemu[ray]), or auto (a cluster this process is connected to, else local).")
+@click.option("--address", default=None,
+              help="The cluster's scheduler, e.g. tcp://host:8786 (Dask) or host:6379 (Ray).")
+def sweep_command(count: int, seed: int, jobs: int | None, display: str, whole_games: bool,
+                  human: str | None, open_hands: bool, disk: str, output: Path | None, backend: str,
+                  address: str | None) -> None:
+    """Compare the original's first deal (or, with --whole-games, its whole first
+    demo game) with the Python game's over COUNT start times.
+
+    The times are spread evenly over the day, cycling through the three
+    variants and both sound settings (and the displays asked for); exit status
+    1 if any differs.  Each mismatch is printed with its first divergence."""
+    from pcemu.sweep import SweepError
+    from games_py.ginrummy.original import user_errors
+    started = monotonic()
+    displays = {"colour": (True,), "mono": (False,), "both": (True, False)}[display]
+    cases = sweep_times(count, seed, displays)
+    if human is not None:
+        if not whole_games:
+            raise click.UsageError("--human needs --whole-games (the first deal does not depend on it)")
+        cases = with_human(cases, human)
+    if open_hands:
+        cases = [replace(c, open_hands=True) for c in cases]
+    # Each result line is written as it comes, so a sweep cut short keeps what it measured.
+    handle = open(output, "w", encoding="utf-8") if output is not None else None
+
+    def keep(done: int, result) -> None:
+        click.echo(f"\r{done}/{len(cases)}", nl=False, err=True)
+        if handle is not None:
+            handle.write(json.dumps(result.as_dict()) + "\n")
+            handle.flush()
+    try:
+        results = run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games, progress=keep,
+                            backend=backend, address=address)
+    except SweepError as exc:
+        raise click.ClickException(str(exc)) from None
+    except user_errors() as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        if handle is not None:
+            handle.close()
+    click.echo("", err=True)
+    equal = sum(r.equal for r in results)
+    combos = sorted({(r.variant, r.sound, r.display) for r in results})
+    what = (f"whole first games (--human {human})" if human else "whole first demo games") \
+        if whole_games else "first deals"
+    faults = sum(r.faults for r in results)
+    click.echo(f"{equal} of {len(results)} {what} equal"
+               + (f", {faults} of them up to where the original faults" if faults else "")
+               + f" ({len(combos)} variant/sound/display combinations, {monotonic() - started:.0f} s)")
+    seen = sum((Counter(r.seen) for r in results), Counter())
+    if seen:
+        click.echo("the equal games went through: "
+                   + ", ".join(f"{what} {count}" for what, count in sorted(seen.items())))
+    for r in results:
+        if r.faults:
+            click.echo(f"  equal, original faults: {r.options()}")
+        if not r.equal:
+            click.echo(f"  differs: {r.options()}: {r.detail}")
+    if equal != len(results):
+        sys.exit(1)
+
+
+if __name__ == "__main__":           # python -m games_py.ginrummy.original_sweep [OPTIONS]
+    sweep_command()

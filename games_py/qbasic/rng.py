@@ -19,8 +19,8 @@ image; docs/ginrummy-internals.md has the listings):
 """
 from __future__ import annotations
 
-from games_py.ginrummy import mbf
-from games_py.ginrummy.mbf import MBF
+from games_py.qbasic import mbf
+from games_py.qbasic.mbf import MBF
 
 MULTIPLIER = 0x343FD
 INCREMENT = 0x1A9EC3
@@ -29,6 +29,15 @@ STATE_MASK = (1 << STATE_BITS) - 1
 INITIAL_STATE = 0x000005            # DGROUP:0850h in the program image
 
 ONE = MBF.from_hex("00 00 00 81")    # the constant 1.0 at DGROUP:1350h
+FAST_LIMIT = 64                      # random_int in integers for N below this
+FAST_MARGIN = 1 << 12                # ... unless N*RND is this close (in 2**-24) below an integer
+
+
+def _small_integer(value: int, _cache: dict[int, MBF] = {}) -> MBF:     # noqa: B006 - a cache
+    """The single INT leaves for a whole number 1..FAST_LIMIT (normalised: one way to write it)."""
+    if value not in _cache:
+        _cache[value] = mbf.int_(mbf.from_int(value))
+    return _cache[value]
 
 
 def _state_value(state: int, fac: MBF) -> MBF:
@@ -101,7 +110,27 @@ class QuickBasicRandom:
 
     def random_int(self, n: int) -> int:
         """Gin Rummy's ``DEF FN`` at line 270, INT(N*RND+1) (code at 0000:016D):
-        CSNG(N) is saved, RND is multiplied by it, 1.0 is added, then INT and CINT."""
+        CSNG(N) is saved, RND is multiplied by it, 1.0 is added, then INT and CINT.
+
+        Computed in integers where that is the same: RND is exactly state / 2**24, so
+        N*RND lies in [k, k+1) with k = state*N >> 24; the two roundings of the MBF
+        multiply and add (24-bit mantissas, each at most 2**-18 off for N < 64) are
+        monotone and k, k+1 are exact singles, so INT gives k+1 unless N*RND lies within
+        FAST_MARGIN / 2**24 below k+1.  Those, a zero RND (state 0, whose bytes come from
+        the FAC) and larger N take the runtime's arithmetic; both ways leave the same
+        state and FAC (tests/test_ginrummy_rng.py)."""
+        if 0 < n < FAST_LIMIT:
+            state = (self.state * MULTIPLIER + INCREMENT) & STATE_MASK
+            product = state * n
+            if state and (product & STATE_MASK) < STATE_MASK + 1 - FAST_MARGIN:
+                result = (product >> STATE_BITS) + 1
+                self.state, self.calls = state, self.calls + 1
+                self.fac = _small_integer(result)
+                return result
+        return self.random_int_in_mbf(n)
+
+    def random_int_in_mbf(self, n: int) -> int:
+        """``random_int`` step by step in the runtime's MBF arithmetic."""
         factor = mbf.from_int(n, self.fac)
         self.fac = factor
         value = self.rnd()

@@ -1,9 +1,12 @@
 """Computer and scripted players.
 
-A player sees only a View (own tray, the table, the opponent's tray size and
-whether the opponent holds a duplicate) and answers with either a SwapOffer
-(give one of my duplicates; the opponent picks which of its duplicates comes
-back) or an EndTurn with the table as it will leave it.
+Every player answers ``choose(view, legal)`` (the one shape of
+``games_py.interface``): it sees only a View (own tray, the table, the
+opponent's tray size, whether the opponent holds a duplicate, and the swap
+offered to it if any) and answers with an Offer (give one of my duplicates;
+the opponent picks which of its duplicates comes back), a Return (the answer
+to an offer) or an EndTurn with the table as it will leave it.  ``act`` and
+``swap_return`` are the computer's judgement behind ``choose``.
 
 Levels, in the guide's words:
 * Beginner -- "the program doesn't try every (complex) combination": it lays
@@ -15,30 +18,44 @@ Levels, in the guide's words:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, Sequence
 
-from games_py.rummi.rules import OPENING_MINIMUM, EndTurn
+from games_py.rummi.rules import OPENING_MINIMUM, EndTurn, Offer, Return
 from games_py.rummi.solver import Plan, best_play
 from games_py.rummi.state import View, duplicates
 from games_py.rummi.tiles import (Tile, group_compatible, is_valid_series, run_compatible,
                                   sort_series, value)
 
 
-@dataclass(frozen=True)
-class SwapOffer:
-    """Offer ``give`` (one of a duplicate pair) in a duplicate swap."""
-
-    give: Tile
+SwapOffer = Offer       # the name this module gave an offer before the one interface
 
 
 class Player(Protocol):
     name: str
 
-    def act(self, view: View) -> SwapOffer | EndTurn: ...
+    def choose(self, view: View, legal: Sequence) -> Offer | Return | EndTurn: ...
 
-    def swap_return(self, view: View, offered: Tile) -> Tile: ...
+
+def from_legal(action, legal: Sequence):
+    """The listed legal action meaning ``action``: an offer or a return of the other copy
+    of the same kind is the same move; anything else is returned as it is."""
+    if action in tuple(legal):
+        return action
+    if isinstance(action, (Offer, Return)):
+        kind = (action.give if isinstance(action, Offer) else action.tile).kind
+        for a in legal:
+            if type(a) is type(action) and \
+                    (a.give if isinstance(a, Offer) else a.tile).kind == kind:
+                return a
+    return action
+
+
+def choose_with(player, view: View, legal: Sequence):
+    """``choose`` for a player that judges with ``act`` and ``swap_return``."""
+    if view.offered is not None:
+        return from_legal(Return(player.swap_return(view, view.offered)), legal)
+    return from_legal(player.act(view), legal)
 
 
 def minimum_for(view: View) -> int:
@@ -55,7 +72,10 @@ class ComputerPlayer:
     def plan(self, view: View) -> Plan:
         raise NotImplementedError
 
-    def act(self, view: View) -> SwapOffer | EndTurn:
+    def choose(self, view: View, legal: Sequence) -> Offer | Return | EndTurn:
+        return choose_with(self, view, legal)
+
+    def act(self, view: View) -> Offer | EndTurn:
         plan = self.plan(view)
         if self.offers_swaps and view.opponent_has_duplicate:
             spare = self._spare_duplicate(view, plan)
@@ -197,10 +217,13 @@ class ScriptedPlayer:
 
     name = "scripted"
 
-    def __init__(self, actions: Sequence[SwapOffer | EndTurn]):
+    def __init__(self, actions: Sequence[Offer | EndTurn]):
         self._actions = list(actions)
 
-    def act(self, view: View) -> SwapOffer | EndTurn:
+    def choose(self, view: View, legal: Sequence) -> Offer | Return | EndTurn:
+        return choose_with(self, view, legal)
+
+    def act(self, view: View) -> Offer | EndTurn:
         if not self._actions:
             return EndTurn(view.table)
         return self._actions.pop(0)

@@ -14,8 +14,8 @@ from typing import Callable, TextIO
 
 from games_py.rummi import rules
 from games_py.rummi.game import play_turn
-from games_py.rummi.players import ComputerPlayer, make_player
-from games_py.rummi.rules import IllegalAction
+from games_py.rummi.players import ComputerPlayer, from_legal, make_player
+from games_py.rummi.rules import IllegalAction, Return
 from games_py.rummi.state import GameState, duplicates, new_game, view_for
 from games_py.rummi.tiles import COLOURS, Tile, parse_kind, sort_tray
 from games_py.rummi.turn import MoveError, Requester, TurnBuilder
@@ -281,8 +281,10 @@ class _HumanSwapAnswer:
     def __init__(self, game: TerminalGame):
         self.game = game
 
-    def act(self, view):                     # never asked: it is not our turn
-        raise IllegalAction("not the human's turn")
+    def choose(self, view, legal):
+        if view.offered is None:             # never asked: it is not our turn
+            raise IllegalAction("not the human's turn")
+        return from_legal(Return(self.swap_return(view, view.offered)), legal)
 
     def swap_return(self, view, offered: Tile) -> Tile:
         mine = [k for k in duplicates(view.tray)]

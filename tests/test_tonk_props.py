@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from games_py.tonk.match import Session, run_hand
 from games_py.tonk.players import ComputerPlayer, Observation, RandomPlayer
 from games_py.tonk.pot import MAX_BET, MIN_BET, Pot
-from games_py.tonk.rules import DEADLOCK_RETURNS_EACH, apply_action, unmatched_points
+from games_py.tonk.rules import DEADLOCK_RETURNS_EACH, apply_action, legal_actions, unmatched_points
 from games_py.tonk.state import HAND_SIZE, Kind, Phase, Reason
 
 
@@ -20,18 +20,12 @@ class Checked:
     def __init__(self, inner, seat, log):
         self.inner, self.seat, self.log = inner, seat, log
 
-    def choose(self, obs):
-        action = self.inner.choose(obs)
+    def choose(self, obs, legal):
+        action = self.inner.choose(obs, legal)
         assert obs.player == self.seat and action.player == self.seat
-        assert action in obs.legal, f"illegal move {action}"
+        assert action in legal, f"illegal move {action}"
         self.log.append(action)
         return action
-
-    def interrupt_tonk(self, obs):
-        wants = self.inner.interrupt_tonk(obs)
-        if wants:
-            assert any(a.kind is Kind.TONK for a in obs.legal)
-        return wants
 
 
 class Invariants:
@@ -171,18 +165,20 @@ def test_computer_decides_only_on_what_it_can_see(seed, moves):
     for _ in range(moves):
         if state.over:
             break
-        apply_action(state, mover.choose(Observation.of(state, state.current)))
+        apply_action(state, mover.choose(Observation.of(state, state.current),
+                                         legal_actions(state, state.current)))
     if state.over:
         return
     me = state.current
     opp = 1 - me
-    choice = ComputerPlayer(random.Random(0)).choose(Observation.of(state, me))
+    legal = legal_actions(state, me)
+    choice = ComputerPlayer(random.Random(0)).choose(Observation.of(state, me), legal)
     hidden = state.hands[opp] + state.stock
     random.Random(seed + 2).shuffle(hidden)
     other = state.clone()
     other.hands[opp] = hidden[:len(state.hands[opp])]
     other.stock = hidden[len(state.hands[opp]):]
-    assert ComputerPlayer(random.Random(0)).choose(Observation.of(other, me)) == choice
+    assert ComputerPlayer(random.Random(0)).choose(Observation.of(other, me), legal) == choice
 
 
 def test_observation_hides_the_opponents_cards():

@@ -565,6 +565,7 @@ def test_race_human_may_call_before_the_computer_leads():
 def test_computer_calls_a_ten_card_tonk_at_once():
     """[002_b5a441868e5ee1bb.txt lines 83-84]"""
     st = make("AS 2S 3S 4H 4D 4C AH", TENS, plays=0)
-    assert ComputerPlayer().interrupt_tonk(Observation.of(st, B))
+    window = [Action(Kind.TONK, B), Action(Kind.WAIT, B)]
+    assert ComputerPlayer().choose(Observation.of(st, B), window).kind is Kind.TONK
     st.current = B
-    assert ComputerPlayer().choose(Observation.of(st, B)).kind is Kind.TONK
+    assert ComputerPlayer().choose(Observation.of(st, B), legal_actions(st, B)).kind is Kind.TONK

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from games_py.cards import Card, full_deck, shuffled_deck
-from games_py.tonk.players import Observation, Player
-from games_py.tonk.rules import apply_action, deal
-from games_py.tonk.state import HAND_SIZE, NUM_PLAYERS, Action, Kind, Phase, TonkState
+from games_py.tonk.players import Player
+from games_py.tonk.rules import deal
+from games_py.tonk.state import HAND_SIZE, NUM_PLAYERS, Action, TonkState
 
 
 def shuffle_and_cut(rng: random.Random) -> tuple[Card, ...]:
@@ -76,37 +76,21 @@ Listener = Callable[[TonkState, Action], None]
 
 def run_hand(state: TonkState, players: Sequence[Player], *, patient: Sequence[bool] = (),
              on_action: Listener | None = None) -> TonkState:
-    """Play ``state`` to its end with ``players`` (one per seat).
+    """Play ``state`` to its end with ``players`` (one per seat), each asked
+    ``choose(observation, legal_actions)`` through the interface state (spiel.TonkHand).
 
-    At the start of every turn the players who are not up may call tonk.  ``patient``
-    marks seats that are asked first (the human: 'THE COMPUTER GIVES YOU A HANDICAP');
-    the others are asked after the player up has chosen and before his move is made,
-    so a computer's tonk beats any move of the human but the human's own T.
+    ``patient`` marks seats asked first whether they call tonk at the start of the
+    other's turn (the human: 'THE COMPUTER GIVES YOU A HANDICAP'); the others are asked
+    after the player up has chosen and before his move is made, so a computer's tonk
+    beats any move of the human but the human's own T.  ``on_action`` hears each move
+    the rules make.
     """
-    patient = list(patient) + [False] * (len(players) - len(patient))
-    while state.phase is not Phase.OVER:
-        up = state.current
-        others = [(up + k) % state.num_players for k in range(1, state.num_players)]
-        if state.phase is Phase.TURN and _interrupt(state, players, [p for p in others if patient[p]], on_action):
-            break
-        action = players[up].choose(Observation.of(state, up))
-        if state.phase is Phase.TURN and action.kind is not Kind.TONK and \
-                _interrupt(state, players, [p for p in others if not patient[p]], on_action):
-            break
-        apply_action(state, action)
-        if on_action:
-            on_action(state, action)
-    return state
-
-
-def _interrupt(state: TonkState, players: Sequence[Player], seats: Sequence[int],
-               on_action: Listener | None) -> bool:
-    for p in seats:
-        obs = Observation.of(state, p)
-        if any(a.kind is Kind.TONK for a in obs.legal) and players[p].interrupt_tonk(obs):
-            action = Action(Kind.TONK, p)
-            apply_action(state, action)
+    from games_py.tonk.spiel import TonkHand
+    hand = TonkHand(state, tuple(patient) + (False,) * (len(players) - len(patient)))
+    while not hand.is_terminal():
+        seat = hand.current_player()
+        hand.apply_action(players[seat].choose(hand.observation(seat), hand.legal_actions()))
+        for action in hand.applied:
             if on_action:
                 on_action(state, action)
-            return True
-    return False
+    return state

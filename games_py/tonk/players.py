@@ -1,9 +1,10 @@
 """Players: the computer opponent, a random player (for tests) and a scripted one.
 
 A player sees the hand through an Observation, never the opponent's hidden cards,
-so the computer cannot cheat.  Players are asked two things by match.run_hand:
-``choose`` (a move when they are up) and ``interrupt_tonk`` (whether to call tonk
-at the start of somebody else's turn, as 'EITHER PLAYER MAY CALL TONK' allows).
+so the computer cannot cheat.  Every player has the one shape of games_py.interface:
+``choose(observation, legal_actions)``.  Calling tonk at the start of somebody else's
+turn ('EITHER PLAYER MAY CALL TONK') is a choice between the legal actions TONK and
+WAIT (see spiel.py for when that call window opens).
 """
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Protocol, Sequence
 
 from games_py.cards import Card, full_deck
-from games_py.tonk.rules import (is_ten_card_hand, legal_actions, meld_options,
-                                 unmatched_points)
+from games_py.tonk.rules import is_ten_card_hand, meld_options, unmatched_points
 from games_py.tonk.state import Action, Kind, Phase, TonkState
 
 
@@ -35,7 +35,6 @@ class Observation:
     after_break: bool
     opponent_draws: int                 # how many turns the opponent has drawn/plucked
     opponent_returned: tuple[Card, ...]  # upcards the opponent plucked and gave back
-    legal: tuple[Action, ...]
 
     @classmethod
     def of(cls, state: TonkState, player: int) -> "Observation":
@@ -48,7 +47,7 @@ class Observation:
                    len(state.hands[opp]),
                    tuple(tuple(tuple(m) for m in t) for t in state.tables),
                    tuple(state.pile), len(state.stock), state.plays, state.after_break,
-                   draws, returned, tuple(legal_actions(state, player)))
+                   draws, returned)
 
     def unseen(self) -> list[Card]:
         """Cards this player has not seen: in the deck or the opponent's hand."""
@@ -62,8 +61,16 @@ class Observation:
 
 
 class Player(Protocol):
-    def choose(self, obs: Observation) -> Action: ...
-    def interrupt_tonk(self, obs: Observation) -> bool: ...
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action: ...
+
+
+def is_call_window(legal: Sequence[Action]) -> bool:
+    """Whether the question is only 'call tonk now, or let the other play?'."""
+    return any(a.kind is Kind.WAIT for a in legal)
+
+
+def _of_kind(legal: Sequence[Action], kind: Kind) -> Action | None:
+    return next((a for a in legal if a.kind is kind), None)
 
 
 # Average unmatched points of a random hand of n cards (measured over random deals:
@@ -94,8 +101,8 @@ class ComputerPlayer:
         # each draw lets the opponent improve; 0.9 a turn is a rough, honest guess
         return obs.opponent_hand_size * per_card * (0.9 ** obs.opponent_draws)
 
-    def wants_tonk(self, obs: Observation) -> bool:
-        if not any(a.kind is Kind.TONK for a in obs.legal):
+    def wants_tonk(self, obs: Observation, legal: Sequence[Action]) -> bool:
+        if _of_kind(legal, Kind.TONK) is None:
             return False
         if obs.plays == 0 and is_ten_card_hand(obs.hand):
             return True
@@ -104,19 +111,20 @@ class ComputerPlayer:
             return True
         return mine <= self.caution * self.estimated_opponent_points(obs)
 
-    def interrupt_tonk(self, obs: Observation) -> bool:
-        """On the opponent's turn only a sure win: a ten-card hand before play, or
-        zero unmatched points (nobody can undercut zero)."""
-        if not any(a.kind is Kind.TONK for a in obs.legal):
-            return False
+    @staticmethod
+    def sure_win(obs: Observation) -> bool:
+        """On the opponent's turn it calls only with a sure win: a ten-card hand before
+        play, or zero unmatched points (nobody can undercut zero)."""
         return (obs.plays == 0 and is_ten_card_hand(obs.hand)) or unmatched_points(obs.hand) == 0
 
     # -- moves
-    def choose(self, obs: Observation) -> Action:
-        legal = list(obs.legal)
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        legal = list(legal)
         kinds = {a.kind: a for a in legal}
+        if is_call_window(legal):
+            return kinds[Kind.TONK] if self.sure_win(obs) else kinds[Kind.WAIT]
         if obs.phase is Phase.TURN:
-            if Kind.TONK in kinds and self.wants_tonk(obs):
+            if Kind.TONK in kinds and self.wants_tonk(obs, legal):
                 return kinds[Kind.TONK]
             if Kind.END in kinds:
                 return kinds[Kind.END]
@@ -168,8 +176,11 @@ class RandomPlayer:
         self.tonk_chance = tonk_chance
         self.pass_chance = pass_chance
 
-    def choose(self, obs: Observation) -> Action:
-        legal = list(obs.legal)
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        legal = list(legal)
+        if is_call_window(legal):
+            call = self.rng.random() < self.tonk_chance / 3
+            return _of_kind(legal, Kind.TONK if call else Kind.WAIT)
         tonk = [a for a in legal if a.kind is Kind.TONK]
         rest = [a for a in legal if a.kind is not Kind.TONK]
         if tonk and (not rest or self.rng.random() < self.tonk_chance):
@@ -181,23 +192,21 @@ class RandomPlayer:
             return kinds.get(Kind.DRAW) or kinds.get(Kind.END) or self.rng.choice(rest)
         return self.rng.choice(rest)
 
-    def interrupt_tonk(self, obs: Observation) -> bool:
-        return any(a.kind is Kind.TONK for a in obs.legal) and self.rng.random() < self.tonk_chance / 3
-
 
 class ScriptedPlayer:
-    """Plays moves from a list of callables or fixed Actions (for tests and replays)."""
+    """Plays moves from a list of callables or fixed Actions (for tests and replays).
+    In a call window it calls tonk when ``interrupts(obs)`` says so, else waits."""
 
     def __init__(self, moves: Iterable[Action | Callable[[Observation], Action]],
                  interrupts: Callable[[Observation], bool] | None = None):
         self.moves = list(moves)
         self.interrupts = interrupts
 
-    def choose(self, obs: Observation) -> Action:
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        if is_call_window(legal):
+            call = bool(self.interrupts and self.interrupts(obs))
+            return _of_kind(legal, Kind.TONK if call else Kind.WAIT)
         if not self.moves:
             raise RuntimeError("scripted player ran out of moves")
         move = self.moves.pop(0)
         return move(obs) if callable(move) else move
-
-    def interrupt_tonk(self, obs: Observation) -> bool:
-        return bool(self.interrupts and self.interrupts(obs))

@@ -31,6 +31,7 @@ class Kind(Enum):
     DISCARD = "discard"    # a hand card onto the upcard pile
     HIT = "hit"            # a hand card onto one of the player's own melds
     END = "end"            # the deck is exhausted and no tonk: show the hands
+    WAIT = "wait"          # at the start of the other's turn: let him play, no tonk now
 
 
 @dataclass(frozen=True)

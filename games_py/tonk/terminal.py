@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, TextIO
+from typing import Callable, Sequence, TextIO
 
 from games_py.cards import Card
 from games_py.melds import best_arrangement
 from games_py.tonk.instructions import HELP
 from games_py.tonk.match import Session, run_hand
 from games_py.tonk.options import Options
-from games_py.tonk.players import ComputerPlayer, Observation
+from games_py.tonk.players import ComputerPlayer, Observation, is_call_window
 from games_py.tonk.pot import BetError, Pot, load_pot, parse_bet, save_pot
 from games_py.tonk.rules import (DEADLOCK_RETURNS_EACH, autosort, is_ten_card_hand, swap_cards,
                                  why_illegal)
@@ -103,7 +103,9 @@ class TerminalGame:
         return line
 
     # ------------------------------------------------------------ input
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, instant: str = "") -> str:
+        """One line from the player.  ``instant``: keys that are a whole answer (the
+        full-screen game takes them without Enter; a line is always ended by Enter)."""
         self.out.write(prompt + " ")
         self.out.flush()
         line = self.inp.readline()
@@ -206,17 +208,29 @@ class TerminalGame:
             self.sleep(self.delay)
 
     # ------------------------------------------------------------ the human seat
-    def choose(self, obs: Observation) -> Action:
-        """Player protocol for the human seat."""
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """The human seat's ``choose``: show the table, read a command until it is legal.
+        A call window (legal TONK and WAIT) is the start of the computer's turn: 'IF IT
+        IS THE COMPUTER'S TURN, JUST HIT "T" BEFORE THE COMPUTER MAKES A PLAY'."""
+        legal = list(legal)
+        window = is_call_window(legal)
         while True:
             if self.demo:
-                return self.stand_in.choose(Observation.of(self.state, YOU))
+                return self.stand_in.choose(Observation.of(self.state, YOU), legal)
             if self.autosort:
                 self.sort_hand()
             obs = Observation.of(self.state, YOU)
             self.render(obs)
-            line = self.ask(self.prompt(obs))
+            if window:
+                line = self.ask("MY TURN. <ENTER> LETS ME PLAY, T CALLS TONK:", instant="T")
+            else:
+                line = self.ask(self.prompt(obs, legal), instant=self.instant_keys(obs, legal))
             if self.hot_key(line):
+                continue
+            if window:
+                if line.upper() in ("T", ""):
+                    return Action(Kind.TONK if line else Kind.WAIT, YOU)
+                self.say("?? <ENTER> OR T")
                 continue
             try:
                 action = self.parse_command(obs, line)
@@ -225,32 +239,22 @@ class TerminalGame:
                 continue
             if action is None:
                 continue
-            if action not in obs.legal:
+            if action not in legal:
                 self.say(f"?? {why_illegal(self.state, action)}")
                 continue
             return action
 
-    def interrupt_tonk(self, obs: Observation) -> bool:
-        """Asked at the start of the computer's turn: 'IF IT IS THE COMPUTER'S TURN,
-        JUST HIT "T" BEFORE THE COMPUTER MAKES A PLAY'."""
-        while True:
-            if self.demo:
-                return self.stand_in.interrupt_tonk(obs)
-            if self.autosort:
-                self.sort_hand()
-            obs = Observation.of(self.state, YOU)
-            self.render(obs)
-            line = self.ask("MY TURN. <ENTER> LETS ME PLAY, T CALLS TONK:")
-            if self.hot_key(line):
-                continue
-            if line.upper() == "T":
-                return True
-            if line == "":
-                return False
-            self.say("?? <ENTER> OR T")
+    @staticmethod
+    def instant_keys(obs: Observation, legal: Sequence[Action]) -> str:
+        """Keys that are a whole command here (a full-screen terminal acts on them at once)."""
+        if obs.phase is Phase.TURN:
+            return "TPUDE"
+        if obs.phase is Phase.PLUCKED:
+            return "R"
+        return "12345678"[:len(obs.hand)] if len(obs.hand) <= 9 else ""
 
-    def prompt(self, obs: Observation) -> str:
-        kinds = {a.kind for a in obs.legal}
+    def prompt(self, obs: Observation, legal: Sequence[Action]) -> str:
+        kinds = {a.kind for a in legal}
         if obs.phase is Phase.TURN:
             if Kind.END in kinds:
                 return ("THE DECK IS EXHAUSTED. " + ("T(ONK) OR " if Kind.TONK in kinds else "")
@@ -263,7 +267,7 @@ class TerminalGame:
             parts.append("D(RAW)")
             return "YOU'RE UP: " + ", ".join(parts) + " OR S i j (SWITCH)?"
         if obs.phase is Phase.PLUCKED:
-            melds = [a.cards for a in obs.legal if a.kind is Kind.MELD]
+            melds = [a.cards for a in legal if a.kind is Kind.MELD]
             hint = ("  CAN MELD WITH: " + " | ".join(" ".join(map(str, m)) for m in melds)) if melds \
                 else f"  {obs.plucked} MAKES NO NEW MELD WITH YOUR HAND."
             ret = ", OR R(ETURN) IT" if Kind.RETURN in kinds else ""
@@ -287,7 +291,7 @@ class TerminalGame:
     def parse_command(self, obs: Observation, line: str) -> Action | None:
         words = line.upper().replace(",", " ").split()
         if not words:
-            if obs.phase is Phase.TURN and any(a.kind is Kind.END for a in obs.legal):
+            if obs.phase is Phase.TURN and not self.state.stock:
                 return Action(Kind.END, YOU)
             raise ValueError("type a command (F5 shows them all)")
         cmd, args = words[0], words[1:]

@@ -35,7 +35,8 @@ from games_py.rummi import rules
 from games_py.rummi.players import beginner_play, _extending_kinds_of, _largest_series
 from games_py.rummi.rules import EndTurn, IllegalAction, Offer, Return, Swap
 from games_py.rummi.state import GameState, View, duplicates, new_game, view_for
-from games_py.rummi.tiles import TILE_COUNT, Tile, format_tiles, full_set, is_valid_series, value
+from games_py.rummi.tiles import (TILE_COUNT, Tile, format_tiles, full_set, is_valid_series,
+                                  sort_series, value)
 
 ALL_TILES = frozenset(full_set())
 
@@ -167,27 +168,30 @@ class RummiState:
         me = g.current
         tray, table, opened = g.trays[me], g.table, g.opened[me]
         minimum = 0 if opened else rules.OPENING_MINIMUM
-        turns = [table]
-        plan = beginner_play(table, tray, minimum)
-        if plan.played:
-            turns.append(plan.table)
-        for series in _lays(tray):
-            if value(series) >= minimum:
-                turns.append(table + (series,))
+        lays = _lays(tray)
+        firsts: dict = {}
+        for t in tray:
+            firsts.setdefault(t.kind, t)
+        extensions = []
         if opened:
-            seen = set()
             for i, series in enumerate(table):
-                for t in tray:
-                    if t.kind in _extending_kinds_of(series) and (i, t.kind) not in seen:
-                        seen.add((i, t.kind))
-                        turns.append(table[:i] + (series + (t,),) + table[i + 1:])
+                for kind in _extending_kinds_of(series):
+                    if kind in firsts:
+                        grown = sort_series(series + (firsts[kind],))
+                        extensions.append(table[:i] + (grown,) + table[i + 1:])
+        turns = [table]
+        if lays or extensions:
+            plan = beginner_play(table, tray, minimum)
+            if plan.played:
+                turns.append(rules.normalise_table(plan.table))
+        turns += [table + (sort_series(s),) for s in lays if value(s) >= minimum]
+        turns += extensions
         out: list = []
         known = set()
         for t in turns:
-            action = EndTurn(rules.normalise_table(t))
-            if action not in known:
-                known.add(action)
-                out.append(action)
+            if t not in known:
+                known.add(t)
+                out.append(EndTurn(t))
         if duplicates(g.trays[g.opponent]):
             out += [Offer(max(t for t in tray if t.kind == k)) for k in duplicates(tray)]
         return out

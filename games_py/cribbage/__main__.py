@@ -38,6 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--dir", type=Path, default=Path("."),
                       help=f"folder of {cfg.CONFIG_FILE} and CRIBBAGE.STA (default: here)")
     play.add_argument("--name", type=_name, help="player name for this session only")
+    play.add_argument("--plain", action="store_true",
+                      help="line by line (for screen readers and pipes; the default "
+                           "when input or output is not a terminal)")
     demo.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     demo.add_argument("--skunking", action="store_true", help="count skunks as 2 wins")
     return parser
@@ -47,8 +50,17 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
     console = Console(sys.stdin, sys.stdout)
-    console.say(f"Seed {seed} (replay with --seed {seed}).")
     rng = random.Random(seed)
+    if args.command == "play" and not args.plain and sys.stdin.isatty() \
+            and sys.stdout.isatty():
+        if not args.dir.is_dir():
+            console.say(f"{args.dir} is not a folder: cannot keep {cfg.CONFIG_FILE} there.")
+            return 2
+        from games_py.cribbage.fullscreen import run_fullscreen
+        code = run_fullscreen(args.dir, rng, args.name, args.limit)
+        console.say(f"Seed {seed} (replay with --seed {seed}).")
+        return code
+    console.say(f"Seed {seed} (replay with --seed {seed}).")
     if args.command == "demo":
         if args.games < 1:
             console.say("--games must be at least 1.")

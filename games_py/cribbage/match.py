@@ -14,7 +14,13 @@ def play_game(state: GameState, players: Sequence[Player], rng: random.Random,
               on_event: Callable[[Event, GameState], None] | None = None) -> rules.Result:
     """Play ``state`` to its end with ``rng`` for the cards; ``on_event`` sees each event
     as it happens (the events of the automatic steps before the first move too)."""
-    spiel = CribbageState(game=state, rng=rng)
+    return play_state(CribbageState(game=state, rng=rng), players, on_event)
+
+
+def play_state(spiel: CribbageState, players: Sequence[Player],
+               on_event: Callable[[Event, GameState], None] | None = None) -> rules.Result:
+    """``play_game`` for an interface state (which a full-screen table also draws)."""
+    state = spiel.game
     shown = 0
     while True:
         if on_event is not None:

@@ -34,6 +34,9 @@ class CribbageState:
         self.rng = rng if rng is not None else random.Random(seed)
         self.events: list[Event] = []      # everything that happened, in order
         self.pegged = [0, 0]               # the points of those events, by seat
+        # Each seat's two pegs: the front one in the hole of its score, the back one in the
+        # hole it left when it last pegged (both in the start holes at 0).
+        self.back_pegs = [0, 0]
         self._advance()
 
     # -- the interface -------------------------------------------------------
@@ -99,6 +102,10 @@ class CribbageState:
         for p in PLAYERS:
             if g.scores[p] != min(g.limit, pegged[p]):
                 problems.append(f"seat {p}'s score {g.scores[p]} is not the {pegged[p]} pegged")
+        for p in PLAYERS:
+            front, back = self.pegs(p)
+            if not (back < front or back == front == 0):
+                problems.append(f"seat {p}'s back peg in hole {back}, front peg in {front}")
         if g.is_over:
             if g.winner is None or g.scores[g.winner] != g.limit \
                     or g.scores[1 - g.winner] >= g.limit:
@@ -118,8 +125,13 @@ class CribbageState:
     def _record(self, events: list[Event]) -> None:
         self.events += events
         for event in events:
-            if event.player is not None:
+            if event.player is not None and event.points:
+                self.back_pegs[event.player] = min(self.pegged[event.player], self.game.limit)
                 self.pegged[event.player] += event.points
+
+    def pegs(self, player: int) -> tuple[int, int]:
+        """(front, back): the holes of ``player``'s two pegs (0 is the start)."""
+        return self.game.scores[player], self.back_pegs[player]
 
 
 class CribbageGame:

@@ -88,7 +88,7 @@ class ScreenConsole:
             if name == "ENTER":
                 self.prompt = ("", "")
                 return typed
-            if name in ("\x7f", "\x08"):
+            if name == "BACKSPACE":
                 typed = typed[:-1]
             elif len(name) == 1 and len(typed) < NAME_KEYS * 2:
                 typed += name

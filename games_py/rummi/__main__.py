@@ -22,6 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--colour", "--color", dest="colour", action="store_true",
                       default=None, help="coloured pieces (default: when a terminal)")
     play.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
+    play.add_argument("--plain", action="store_true",
+                      help="line by line (for screen readers and pipes; the default when "
+                           "input or output is not a terminal)")
     demo = sub.add_parser("demo", help="watch the computer play itself")
     demo.add_argument("--seed", type=int, default=None)
     demo.add_argument("--levels", nargs=2, choices=sorted(LEVELS),
@@ -41,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.mode == "demo":
         run_demo(sys.stdout, seed, tuple(args.levels), colour=colour, quiet=args.quiet)
         return 0
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        from games_py.rummi.fullscreen import run_fullscreen
+        code = run_fullscreen(seed, args.level, args.single)
+        print(f"(seed {seed})")
+        return code
     game = TerminalGame(input, sys.stdout, seed=seed, level=args.level,
                         single=args.single, colour=colour)
     game.run()

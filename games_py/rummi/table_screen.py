@@ -79,5 +79,5 @@ def draw_rummi(screen: Screen, t: RummiTable) -> None:
         screen.put(TRAY_TOP + TRAY_ROWS - 1, 70, f"+{len(t.tray) - per_row * TRAY_ROWS} more", BAD)
     for r, line in enumerate(t.log[-LOG_ROWS:]):
         screen.put(LOG_TOP + r, 0, line[:COLUMNS], LOG)
-    screen.put(ENTRY_ROW, 0, ("> " + t.entry)[-COLUMNS:], ENTRY)
+    screen.put(ENTRY_ROW, 0, t.entry[-COLUMNS:], ENTRY)
     screen.put(24, 0, t.keys[:COLUMNS - 1].ljust(COLUMNS - 1), KEYS)

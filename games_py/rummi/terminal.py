@@ -17,7 +17,7 @@ from games_py.rummi.account import account
 from games_py.rummi.players import ComputerPlayer, from_legal, make_player
 from games_py.rummi.rules import IllegalAction, Offer, Return
 from games_py.rummi.spiel import RummiState
-from games_py.rummi.state import GameState, duplicates, new_game, view_for
+from games_py.rummi.state import GameState, duplicates, new_game
 from games_py.rummi.solver import best_play
 from games_py.rummi.tiles import COLOURS, Tile, format_tiles, parse_kind, sort_tray
 from games_py.rummi.turn import MoveError, Requester, TurnBuilder

@@ -46,6 +46,8 @@ def key_name(text: str) -> str | None:
         return "ENTER"
     if text == "\x0c":
         return "CTRL-L"
+    if text in ("\x7f", "\x08"):
+        return "BACKSPACE"
     if len(text) == 1 and (text.isprintable() or text == " "):
         return text.upper()
     return None

@@ -32,7 +32,12 @@ def name(series: Series) -> str:
 
 
 def _and(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    """"a, b and c"; with "; " between the parts if a part has its own "and" (a group)."""
+    if len(parts) == 1:
+        return parts[0]
+    if any(" and " in p for p in parts):
+        return "; ".join(parts[:-1]) + "; and " + parts[-1]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def account(before: Sequence[Series], after: Sequence[Series]) -> list[str]:

@@ -2,7 +2,7 @@
 (``terminal.TerminalGame``) on a table drawn with ``table_screen``.
 
 Keys: function keys act at once -- F1 help, F2 hint, F3 back up, F4 OK (end the turn),
-F5 take a piece, F7 quit -- and so do H (hint), D (take a piece) and Q (quit) typed on an
+F5 take a piece, F6 save, F7 quit -- and so do H (hint), D (take a piece) and Q (quit) typed on an
 empty command line; anything else is typed on the command line (``R5 R6 R7``, ``R8 to 2``,
 ``move 2 R5 to 4``, ``swap R5``...) and done with Enter.  Ctrl-L and a change of the
 terminal's size redraw the whole screen; a terminal smaller than 80x25 gets a plain notice
@@ -22,21 +22,22 @@ from games_py.tui.screen import COLUMNS, Screen
 from games_py.tui.terminal import RESIZE, AnsiDisplay, TerminalKeyboard
 
 FUNCTION_KEYS = {"F1": "help", "F2": "hint", "F3": "back", "F4": "ok", "F5": "draw",
-                 "F7": "quit"}
+                 "F6": "save", "F7": "quit"}
 EMPTY_LINE_KEYS = {"H": "hint", "D": "draw", "Q": "quit", "?": "help"}
 LOG_KEPT = 500
 
 
 class ScreenRummiGame(TerminalGame):
     def __init__(self, keyboard, display, seed: int = 0, level: str = "beginner",
-                 single: bool = False) -> None:
+                 single: bool = False, **options) -> None:
         self.keyboard, self.display = keyboard, display
         self.screen = Screen()
         self.log: list[str] = []
         self.unseen = 0                  # log lines added since the player last pressed a key
         self.entry = ""
         self.shown: TurnBuilder | None = None
-        super().__init__(self.read_line, None, seed=seed, level=level, single=single)
+        super().__init__(self.read_line, None, seed=seed, level=level, single=single,
+                         **options)
 
     # -- drawing -------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -114,10 +115,12 @@ class ScreenRummiGame(TerminalGame):
                 typed += name
 
 
-def run_fullscreen(seed: int, level: str, single: bool) -> int:
+def run_fullscreen(seed: int, level: str, single: bool, resume=None, **options) -> int:
     with TerminalKeyboard() as keyboard, AnsiDisplay(
             title="Rummi", quit_hint="(F7 quits.)") as display:
-        game = ScreenRummiGame(keyboard, display, seed, level, single)
+        game = ScreenRummiGame(keyboard, display, seed, level, single, **options)
+        if resume is not None:
+            game.resume(*resume)
         try:
             game.run()
         except KeyboardInterrupt:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Callable, TextIO
 
-from games_py.rummi import rules
+from games_py.rummi import rules, savefile
 from games_py.rummi.account import account
-from games_py.rummi.players import ComputerPlayer, from_legal, make_player
+from games_py.rummi.players import ComputerPlayer, ExpertPlayer, from_legal, make_player
 from games_py.rummi.rules import IllegalAction, Offer, Return
 from games_py.rummi.spiel import RummiState
 from games_py.rummi.state import GameState, duplicates, new_game
@@ -23,6 +24,7 @@ from games_py.rummi.tiles import COLOURS, Tile, format_tiles, parse_kind, sort_t
 from games_py.rummi.turn import MoveError, Requester, TurnBuilder
 
 HUMAN, COMPUTER = 0, 1
+DEFAULT_SAVE = Path("rummi.sav")
 ANSI = {"K": "\033[1;37;40m", "B": "\033[1;34m", "O": "\033[1;33m", "R": "\033[1;31m"}
 RESET = "\033[0m"
 
@@ -36,6 +38,8 @@ Pieces are written colour letter + number: K=black B=blue O=orange R=red, e.g. R
   draw                take a piece (only before moving anything)
   back                Back up: take back the last piece moved
   hint                a play the Expert's search finds for your tray (nothing is moved)
+  save [FILE]         save the game as it was at the start of this turn (default rummi.sav);
+                      resume it with: python -m games_py.rummi play --resume FILE
   swap R5             swap your duplicate R5 for one of the computer's duplicates
   new                 New game          single    Single play on/off
   level beginner|expert                 about     quit      help"""
@@ -54,8 +58,10 @@ class NewGame(Exception):
 
 class TerminalGame:
     def __init__(self, read: Callable[[str], str], out: TextIO, seed: int = 0,
-                 level: str = "beginner", single: bool = False, colour: bool = False):
+                 level: str = "beginner", single: bool = False, colour: bool = False,
+                 save_path: Path = DEFAULT_SAVE):
         self.read = read
+        self.save_path = save_path
         self.out = out
         self.seeds = random.Random(seed)    # one seed per new game
         self.computer: ComputerPlayer = make_player(level)
@@ -111,7 +117,8 @@ class TerminalGame:
         """Ask the seat to move -- you (``choose`` below) or the computer -- and apply it,
         until you quit.  Single play skips the computer's turns (the guide's option)."""
         self.say("Rummi -- type 'help' for commands.")
-        self.say(_humanise(self.state.history[0]))
+        self.say("Resumed a saved game." if getattr(self, "resumed", False)
+                 else _humanise(self.state.history[0]))
         seats = {HUMAN: self, COMPUTER: None}
         try:
             while True:
@@ -157,6 +164,13 @@ class TerminalGame:
             gained = Counter(self.state.trays[HUMAN]) - Counter(before.trays[HUMAN])
             if gained:
                 self.say(f"You took {self.fmt(sorted(gained.elements()))}.")
+
+    def resume(self, state: GameState, level: str, single: bool,
+               seeds: random.Random) -> None:
+        """Go on with a saved game (``savefile.load``'s answer)."""
+        self.state, self.single, self.seeds = state, single, seeds
+        self.computer = make_player(level)
+        self.resumed = True
 
     def _deal(self) -> GameState:
         return new_game(random.Random(self.seeds.randrange(2 ** 32)))
@@ -226,6 +240,10 @@ class TerminalGame:
             self._play(builder, args)
         elif verb in ("move", "m"):
             self._move(builder, args)
+        elif verb == "save":
+            if len(args) > 1:
+                raise MoveError("say 'save' or 'save FILE'")
+            self._save(builder, Path(args[0]) if args else self.save_path)
         elif verb in ("hint", "h"):
             self.say(self.hint(builder))
         elif verb in ("back", "b", "undo"):
@@ -256,6 +274,16 @@ class TerminalGame:
         else:
             raise MoveError(f"unknown command {words[0]!r}; type 'help'")
         return None
+
+    def _save(self, builder: TurnBuilder, path: Path) -> None:
+        level = "expert" if isinstance(self.computer, ExpertPlayer) else "beginner"
+        error = savefile.save(path, self.state, level, self.single, self.seeds)
+        if error:
+            self.say(f"! {error}")
+            return
+        moved = " (as at the start of this turn)" if builder.moved else ""
+        self.say(f"Saved to {path}{moved}; resume with: "
+                 f"python -m games_py.rummi play --resume {path}")
 
     def hint(self, builder: TurnBuilder) -> str:
         """The Expert's play for the tray at the start of this turn, in words."""

@@ -52,6 +52,11 @@ class State(Protocol):
     def observation(self, player: int) -> Any:
         """What ``player`` may see now: its own cards, never an opponent's hidden ones."""
 
+    def hidden_from(self, player: int) -> set:
+        """The cards (tiles...) ``player`` may not see now: other seats' concealed hands, the
+        stock.  They must be objects of the game's card type, not plain ints, so that the
+        shared test can look for them in ``observation(player)`` (where they must not be)."""
+
     def action_to_string(self, action: Action) -> str: ...
 
     def invariant_violations(self) -> list[str]:

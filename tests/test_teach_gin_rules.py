@@ -621,3 +621,24 @@ def test_normal_formulas_outscore_easy_over_many_hands():
             if r.winner is not None:
                 edge += r.points if r.winner == seat else -r.points
     assert edge > 0
+
+
+
+def test_a_card_thrown_and_taken_back_from_the_pile_is_known_to_be_held():
+    """Issue 22 (found by the shared interface test's hidden-card check): North throws 9H,
+    South takes it and later throws it again, North takes it back in full view: South knows
+    North holds it.  It used to drop out of ``opponent_holds`` (North's earlier throw of 9H
+    was subtracted from his takes), so the computer counted 9H as unseen.  Line 108: the
+    computer "does not look at your hand", but what was taken face up was seen."""
+    h = table("2C 4D 6H 8S 10C QD KS 3S 5H 7C", "AS 3D 5C 7H 9H JS KC 2H 4S 6D", "QC", to_move=1)
+    put_on_stock(h, "8D")
+    play(h, DrawDeck(), Discard(card("9H")))          # North throws 9H
+    play(h, DrawPile(), Discard(card("KS")))          # South takes it
+    put_on_stock(h, "8C")
+    play(h, DrawDeck(), Discard(card("8C")))
+    put_on_stock(h, "JH")
+    play(h, DrawDeck(), Discard(card("9H")))          # South throws 9H again
+    assert card("9H") not in observe(h, 0).opponent_holds
+    play(h, DrawPile(), Discard(card("JS")))          # North takes 9H back
+    assert observe(h, 0).opponent_holds == (card("9H"),)
+    assert card("9H") in observe(h, 1).hand

@@ -6,11 +6,13 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from games_py.interface import play
 from games_py.tonk.match import Session, run_hand
+from games_py.tonk.spiel import TonkHand
 from games_py.tonk.players import ComputerPlayer, Observation, RandomPlayer
 from games_py.tonk.pot import MAX_BET, MIN_BET, Pot
 from games_py.tonk.rules import DEADLOCK_RETURNS_EACH, apply_action, legal_actions, unmatched_points
-from games_py.tonk.state import HAND_SIZE, Kind, Phase, Reason
+from games_py.tonk.state import Kind, Phase, Reason
 
 
 
@@ -26,26 +28,6 @@ class Checked:
         assert action in legal, f"illegal move {action}"
         self.log.append(action)
         return action
-
-
-class Invariants:
-    """Checked after every action: all 52 cards are somewhere, exactly once; between
-    turns each player holds 7 cards plus his hits; the breaker exists only past the break."""
-
-    def __init__(self):
-        self.hits = [0, 0]
-
-    def __call__(self, state, action):
-        if action.kind is Kind.HIT:
-            self.hits[action.player] += 1
-        everything = state.all_cards()
-        assert len(everything) == 52 and len(set(everything)) == 52   # card conservation
-        if state.phase is Phase.TURN or state.over:
-            for p in range(state.num_players):
-                assert state.cards_held(p) == HAND_SIZE + self.hits[p]
-        assert state.returns_in_row < DEADLOCK_RETURNS_EACH * state.num_players or state.over
-        if state.breaker is not None:
-            assert len(state.stock) < state.num_players
 
 
 def check_outcome(state):
@@ -78,7 +60,12 @@ def play_game(seed, make_players, no_passing=False):
     state = Session(rng, no_passing).new_hand()
     log = []
     players = [Checked(p, seat, log) for seat, p in enumerate(make_players(seed))]
-    run_hand(state, players, patient=[True, False], on_action=Invariants())
+
+    def invariants(hand):
+        """All 52 cards once, 7 cards plus hits between turns, the deadlock count, the
+        breaker only past the break, returns = the stakes (TonkHand.invariant_violations)."""
+        assert hand.invariant_violations() == []
+    play(TonkHand(state, (True, False)), players, check=invariants)
     check_outcome(state)
     return state
 
@@ -101,8 +88,9 @@ def mixed_players(seed):
 
 def test_thousand_random_games_conserve_cards_and_follow_the_rules():
     """Every move of every player is legal (Checked), all 52 cards exist once after
-    every action, each player has his 7 cards in hand or on the table, and every
-    ending agrees with the rules.
+    every action, each player has his 7 cards in hand or on the table (the game's
+    invariant_violations, through the one interface), and every ending agrees with
+    the rules.
     [002_b5a441868e5ee1bb.txt lines 54, 107-108]"""
     reasons = set()
     for seed in range(1000):

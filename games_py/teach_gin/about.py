@@ -3,9 +3,12 @@
 COMMAND_HELP = """\
 GinRummy (after David Teach's GinRummy) - command line
 
-  python -m games_py.teach_gin [play] [parameters] [--seed N]
+  python -m games_py.teach_gin [play] [parameters] [--seed N] [--plain]
   python -m games_py.teach_gin demo  [parameters] [--seed N] [--oklahoma] [--easy] [--no-knock]
 
+play: on a terminal the game fills the screen (80x25) and takes one key where one key
+is an answer; --plain (and any stdin or stdout that is not a terminal) gives lines.
+--seed N deals as seed N did (default: random).
 demo: the computer plays both seats (South first, as the human would); --easy makes
 South use the EASY discard rule, --oklahoma and --no-knock set those options.
 

@@ -20,6 +20,7 @@ from games_py.teach_gin.render import Style
 from games_py.teach_gin.screens import App
 
 DEMO_FLAGS = ("--oklahoma", "--easy", "--no-knock")
+PLAIN = "--plain"       # lines, not the whole screen (the default off a terminal)
 
 
 class UsageError(ValueError):
@@ -58,6 +59,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         mode, args = args[0].lower(), args[1:]
     if args and args[0] in ("-h", "--help"):
         args[0] = "help"
+    plain = PLAIN in args
+    args = [a for a in args if a != PLAIN]
     flags = {a for a in args if a in DEMO_FLAGS}
     if flags and mode != "demo":
         out.write(f"error: {', '.join(sorted(flags))} only go with demo\n")
@@ -107,7 +110,18 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
     style = Style(colour=colour, big_pips=options.big_pips)
     app: App
     blank = None if launch.has("NOBLANK") else (lambda: blank_seconds(app.options.score_limit))
-    console = Console(inp, out, style, blank)
-    app = App(console, store, options, random.Random(seed),
-              today or date.today().isoformat(), go=launch.has("GO"))
+    today = today or date.today().isoformat()
+    if not plain and inp is sys.stdin and out is sys.stdout and inp.isatty() and out.isatty():
+        from games_py.teach_gin.screen_console import ScreenConsole
+        from games_py.tui.terminal import AnsiDisplay, TerminalKeyboard
+        try:
+            with TerminalKeyboard() as keyboard, \
+                    AnsiDisplay(mono=not colour, title="GinRummy", quit_hint="") as display:
+                app = App(ScreenConsole(keyboard, display, style, blank), store, options,
+                          random.Random(seed), today, go=launch.has("GO"))
+                return app.run()
+        except KeyboardInterrupt:          # Ctrl-C: the terminal is restored, no traceback
+            return 130
+    app = App(Console(inp, out, style, blank), store, options, random.Random(seed),
+              today, go=launch.has("GO"))
     return app.run()

@@ -36,6 +36,11 @@ class Console:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def new_page(self) -> None:
+        """A new screen begins (a table, a menu): a blank line here; a full-screen
+        console clears its page."""
+        self.say()
+
     def ask(self, prompt: str, redraw: Callable[[], object] | None = None) -> str:
         """One line of input, stripped; ESC blanks the screen and asks again.  After a
         blank (ESC or the timer) ``redraw`` shows again what the prompt is about (the

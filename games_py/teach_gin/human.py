@@ -34,7 +34,7 @@ class TerminalPlayer:
     def show_table(self, obs: Observation, hint_card: Card | None = None) -> list[Card]:
         """Print the table; return the hand cards in the order of keys 1-9, 0."""
         con, style, game = self.console, self.console.style, self.game_ref.game
-        con.say()
+        con.new_page()
         con.say(f"Hand {game.hand_number}   {self.name} {game.scores[0]}   "
                 f"{COMPUTER_NAME} {game.scores[1]}   (playing to {game.options.score_limit})")
         knock = f"Knock card: {obs.knock_limit}"

@@ -37,10 +37,12 @@ class Observation:
 def observe(hand: HandState, player: int) -> Observation:
     other = 1 - player
     thrown = [c for who, c in hand.discards if who == other]
-    holds = list(hand.taken[other])
-    for c in thrown:
-        if c in holds:
-            holds.remove(c)
+    # A card the other took from the pile and holds now was seen going in and not
+    # seen coming out: once discarded a card can come back only from the pile, so
+    # "taken at some time and in his hand now" is exactly what the table saw.
+    # (Subtracting his discards instead would drop a card he threw, took back later.)
+    in_hand = set(hand.hands[other])
+    holds = list(dict.fromkeys(c for c in hand.taken[other] if c in in_hand))
     return Observation(
         player=player, phase=hand.phase, hand=tuple(hand.hands[player]),
         drawn=hand.drawn if hand.to_move == player else None,

@@ -48,7 +48,7 @@ class App:
 
     def title(self) -> bool:
         o = self.options
-        self.con.say()
+        self.con.new_page()
         self.con.say(f"G I N R U M M Y          player: {o.name}")
         self.con.say(f"Score limit {o.score_limit}   Gin {o.gin_bonus}   Undercut {o.undercut_bonus}"
                      f"   Oklahoma {yes_no(o.oklahoma)}   Easy {yes_no(o.easy)}"
@@ -73,7 +73,7 @@ class App:
         while True:
             o = self.options
             c = self.con
-            c.say()
+            c.new_page()
             c.say("OPTIONS")
             c.say(f"  M  main menu (Enter)")
             c.say(f"  N  name: {o.name}        ?  players in the statistics file")
@@ -135,7 +135,7 @@ class App:
         if not self.store.disk:     # "The high scores box will do nothing" (line 135)
             self.con.say("(NODISK: no high scores)")
             return
-        self.con.say()
+        self.con.new_page()
         self.con.say("HIGH SCORES    name      average  score  limit  hands  Oklahoma  date")
         for i, e in enumerate(self.scores.entries, start=1):
             self.con.say(f"  {i:2}.          {e.name:8}  {e.average:7.2f}  {e.score:5}  {e.limit:5}"
@@ -146,7 +146,7 @@ class App:
 
     def statistics(self) -> None:
         s = self.stats.get(self.options.name)
-        self.con.say()
+        self.con.new_page()
         self.con.say(f"STATISTICS for {s.name}")
         self.con.say(f"  average score per hand: {s.average:.2f}")
         self.con.say(f"  games won {s.won}, lost {s.lost}, drawn {s.drawn}")

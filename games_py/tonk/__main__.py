@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="S sound off, M mono, C color, P no passing; e.g. MS")
         s.add_argument("--seed", type=int, help="seed for the shuffle and the computer (default: random, printed)")
         s.add_argument("--delay", type=float, default=None, help="seconds to pause after each computer move")
+        s.add_argument("--plain", action="store_true",
+                       help="line by line, for screen readers and pipes (the default when "
+                            "stdin or stdout is not a terminal)")
         if name == "play":
             s.add_argument("--pot-file", default=POT_FILE_NAME, help=f"where the pot is kept (default {POT_FILE_NAME})")
         else:
@@ -49,20 +52,40 @@ def main(argv: list[str] | None = None) -> int:
             print("tonk: --hands must be at least 1", file=sys.stderr)
             return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 32)
+    full_screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
     tty = sys.stdout.isatty()
+    delay = args.delay if args.delay is not None else (0.6 if tty and args.mode == "demo" else 0.0)
+    common = dict(pot_path=args.pot_file, demo=args.mode == "demo", demo_bet=getattr(args, "bet", 10),
+                  hands=getattr(args, "hands", None), delay=delay)
+    if full_screen:
+        return play_full_screen(options, seed, common)
     color = options.display == "color" or (options.display == "auto" and tty
                                            and os.environ.get("TERM", "dumb") != "dumb"
                                            and "NO_COLOR" not in os.environ)
-    delay = args.delay if args.delay is not None else (0.6 if tty and args.mode == "demo" else 0.0)
-    game = TerminalGame(sys.stdin, sys.stdout, options, seed, pot_path=args.pot_file,
-                        demo=args.mode == "demo", demo_bet=getattr(args, "bet", 10),
-                        hands=getattr(args, "hands", None), color=color, delay=delay)
+    game = TerminalGame(sys.stdin, sys.stdout, options, seed, color=color, **common)
     try:
         return game.run()
     except BrokenPipeError:          # e.g. piped into `head`
         sys.stderr.close()
         return 0
 
+
+def play_full_screen(options, seed: int, common: dict) -> int:
+    """The table on the whole terminal, keys one at a time (games_py.tui)."""
+    from games_py.tonk.screen_game import ScreenGame
+    from games_py.tui.terminal import AnsiDisplay, TerminalKeyboard
+    if options.display == "auto" and "NO_COLOR" in os.environ:
+        options.display = "mono"
+    try:
+        with TerminalKeyboard() as keyboard, \
+                AnsiDisplay(mono=options.display == "mono", title="Tommy's Tonk",
+                            quit_hint="(F7 quits.)") as display:
+            game = ScreenGame(keyboard, display, options, seed, **common)
+            code = game.run()
+    except KeyboardInterrupt:        # Ctrl-C: the terminal is restored, no traceback
+        return 130
+    print(game.farewell)
+    return code
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -71,7 +71,7 @@ class TonkHand:
     def apply_action(self, action: Action) -> None:
         """Play ``action``; ``applied`` then lists the rules' moves it made (none while a
         move waits for a call window, two when a window closes and the move is made)."""
-        if action.kind is Kind.MELD:      # a meld's cards may come in any order
+        if isinstance(action, Action) and action.kind is Kind.MELD:   # a meld in any order
             action = Action(Kind.MELD, action.player, tuple(sorted(action.cards)))
         legal = self.legal_actions()
         if action not in legal:

@@ -341,7 +341,7 @@ class TerminalGame:
         if self.demo_only or not self.session.can_replay:
             return False
         while True:
-            line = self.ask("REPLAY THE LAST HAND (Y/N, <ENTER> = N)?").upper()
+            line = self.ask("REPLAY THE LAST HAND (Y/N, <ENTER> = N)?", instant="YN").upper()
             if self.hot_key(line):
                 continue
             if line in ("", "N", "NO"):

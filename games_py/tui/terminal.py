@@ -183,6 +183,9 @@ class AnsiDisplay:
             self.out.write(text)
             self.out.flush()
 
+    def bell(self) -> None:
+        self._write("\a")
+
     def fits(self) -> bool:
         """Whether the terminal holds the screen; if not, the notice is on it."""
         columns, rows = self.size()

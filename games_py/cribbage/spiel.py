@@ -78,10 +78,17 @@ class CribbageState:
     def observation(self, player: int) -> PlayerView:
         return self.game.view(player)
 
+    def hidden_from(self, player: int) -> set:
+        """The other hand, the stock, and the other player's two cards in the crib."""
+        g = self.game
+        return set(g.hands[1 - player]) | set(g.deck) | (set(g.crib) - set(g.discarded[player]))
+
     def action_to_string(self, action: Action) -> str:
         if isinstance(action, Discard):
             return f"lay away {render.small_cards(action.cards)}"
-        return f"play {action.card}"
+        if isinstance(action, Play):
+            return f"play {action.card}"
+        return repr(action)
 
     def invariant_violations(self) -> list[str]:
         g, problems = self.game, []

@@ -118,19 +118,29 @@ class BeginnerPlayer(ComputerPlayer):
         return beginner_play(view.table, view.tray, minimum_for(view))
 
 
-def beginner_play(table: Sequence[Sequence[Tile]], tray: Sequence[Tile],
-                  minimum: int) -> Plan:
-    """New series from the tray (largest first), then single pieces added to
-    the ends of runs and to groups of three.  Nothing on the table moves."""
+def tray_series(tray: Sequence[Tile]) -> list[tuple[Tile, ...]]:
+    """The series the Beginner lays from ``tray``: the largest, then the largest of what
+    is left, and so on."""
     left = list(tray)
-    new_series = []
+    out = []
     while True:
         best = _largest_series(left)
         if best is None:
-            break
-        new_series.append(best)
+            return out
+        out.append(best)
         for t in best:
             left.remove(t)
+
+
+def beginner_play(table: Sequence[Sequence[Tile]], tray: Sequence[Tile],
+                  minimum: int, new_series: list[tuple[Tile, ...]] | None = None) -> Plan:
+    """New series from the tray (largest first), then single pieces added to
+    the ends of runs and to groups of three.  Nothing on the table moves.
+    ``new_series``: ``tray_series(tray)`` if the caller has it already."""
+    if new_series is None:
+        new_series = tray_series(tray)
+    laid = {t for series in new_series for t in series}
+    left = [t for t in tray if t not in laid]
     series = [list(s) for s in table] + [list(s) for s in new_series]
     wanted = [_extending_kinds_of(s) for s in table] + \
         [_extending_kinds(s) for s in new_series]

@@ -32,7 +32,7 @@ import random
 
 from games_py.interface import TERMINAL
 from games_py.rummi import rules
-from games_py.rummi.players import beginner_play, _extending_kinds_of, _largest_series
+from games_py.rummi.players import _extending_kinds_of, beginner_play, tray_series
 from games_py.rummi.rules import EndTurn, IllegalAction, Offer, Return, Swap
 from games_py.rummi.state import GameState, View, duplicates, new_game, view_for
 from games_py.rummi.tiles import (TILE_COUNT, Tile, format_tiles, full_set, is_valid_series,
@@ -119,6 +119,14 @@ class RummiState:
     def observation(self, player: int) -> View:
         return view_for(self.game, player, self.offer if player != self.game.current else None)
 
+    def hidden_from(self, player: int) -> set:
+        """The pile and the other tray (but a piece offered to ``player`` for a swap)."""
+        g = self.game
+        hidden = set(g.pile) | set(g.trays[1 - player])
+        if self.offer is not None and player != g.current:
+            hidden.discard(self.offer)
+        return hidden
+
     def action_to_string(self, action) -> str:
         if isinstance(action, Offer):
             return f"offer {action.give} for a swap"
@@ -168,7 +176,7 @@ class RummiState:
         me = g.current
         tray, table, opened = g.trays[me], g.table, g.opened[me]
         minimum = 0 if opened else rules.OPENING_MINIMUM
-        lays = _lays(tray)
+        lays = tray_series(tray)
         firsts: dict = {}
         for t in tray:
             firsts.setdefault(t.kind, t)
@@ -179,36 +187,17 @@ class RummiState:
                     if kind in firsts:
                         grown = sort_series(series + (firsts[kind],))
                         extensions.append(table[:i] + (grown,) + table[i + 1:])
+        singles = [table + (sort_series(s),) for s in lays if value(s) >= minimum]
+        singles += extensions
         turns = [table]
-        if lays or extensions:
-            plan = beginner_play(table, tray, minimum)
-            if plan.played:
-                turns.append(rules.normalise_table(plan.table))
-        turns += [table + (sort_series(s),) for s in lays if value(s) >= minimum]
-        turns += extensions
-        out: list = []
-        known = set()
-        for t in turns:
-            if t not in known:
-                known.add(t)
-                out.append(EndTurn(t))
+        if lays or extensions:       # the Beginner's whole play, unless it is a single one
+            plan = beginner_play(table, tray, minimum, lays)
+            if plan.played and plan.table not in singles:
+                turns.append(plan.table)
+        out: list = [EndTurn(t) for t in turns + singles]
         if duplicates(g.trays[g.opponent]):
             out += [Offer(max(t for t in tray if t.kind == k)) for k in duplicates(tray)]
         return out
-
-
-def _lays(tray) -> list[tuple[Tile, ...]]:
-    """Series the tray can lay by itself: each number's colours (3 or 4) and each colour's
-    longest runs -- the ones the Beginner looks for, one of each kind of piece."""
-    left = list(tray)
-    out = []
-    while True:
-        best = _largest_series(left)
-        if best is None:
-            return out
-        out.append(best)
-        for t in best:
-            left.remove(t)
 
 
 class RummiGame:

@@ -30,17 +30,19 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m games_py.cribbage",
         description="David Teach's Cribbage (1993), two players: you and the computer.")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play against the computer")
-    demo = sub.add_parser("demo", help="watch the computer play both sides")
+    play = sub.add_parser("play", help="play against the computer",
+                          description="play against the computer")
+    demo = sub.add_parser("demo", help="watch the computer play both sides",
+                          description="watch the computer play both sides")
     for p in (play, demo):
-        p.add_argument("--seed", type=int, help="seed of the shuffles (printed if not given)")
+        p.add_argument("--seed", type=int, help="seed for the shuffles (default: random, printed)")
         p.add_argument("--limit", type=_limit, help="score limit, 121 or 61")
     play.add_argument("--dir", type=Path, default=Path("."),
                       help=f"folder of {cfg.CONFIG_FILE} and CRIBBAGE.STA (default: here)")
     play.add_argument("--name", type=_name, help="player name for this session only")
     play.add_argument("--plain", action="store_true",
-                      help="line by line (for screen readers and pipes; the default "
-                           "when input or output is not a terminal)")
+                      help="line by line, for screen readers and pipes (the default "
+                           "when stdin or stdout is not a terminal)")
     demo.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     demo.add_argument("--skunking", action="store_true", help="count skunks as 2 wins")
     return parser

@@ -23,7 +23,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from games_py.cards import Card, SUIT_SYMBOLS
+from games_py.cards import Card
+from games_py.tui import cards
 from games_py.tui.screen import COLUMNS, Screen
 
 TITLE = 0x1F                 # bright white on blue
@@ -32,7 +33,6 @@ HOLE = "\u00b7"              # CP437 FAh
 FRONT, BACK = "\u25a0", "\u2022"          # CP437 FEh and 07h
 PEG_COLOURS = (0x6C, 0x69)   # bright red and bright blue pegs on the wood
 NAME_COLOURS = (0x0C, 0x09)
-CARD_FACE, RED_PIPS, CARD_BACK = 0x70, 0x74, 0x17
 SELECTED = 0x1E             # a card chosen for the crib: yellow on blue
 LABEL = 0x0E
 LOG, PROMPT, KEYS = 0x07, 0x0F, 0x30
@@ -91,24 +91,16 @@ def draw_board(screen: Screen, pegs: Sequence[tuple[int, int]], limit: int) -> N
 
 def draw_card(screen: Screen, row: int, column: int, card: Card | None,
               selected: bool = False) -> None:
-    """A card 5 columns by 4 rows; None is a card face down."""
+    """A card 5 columns by 4 rows as the shared ``tui.cards`` draws it (None: face down);
+    a card chosen for the crib is drawn yellow on blue."""
     if card is None:
-        screen.put(row, column, "\u250c\u2500\u2500\u2500\u2510", CARD_BACK)
-        for r in (1, 2):
-            screen.put(row + r, column, "\u2502\u2592\u2592\u2592\u2502", CARD_BACK)
-        screen.put(row + 3, column, "\u2514\u2500\u2500\u2500\u2518", CARD_BACK)
+        cards.draw_card(screen, row, column, None, face_up=False)
         return
-    border = SELECTED if selected else CARD_FACE
-    inside = RED_PIPS if card.suit in "HD" else CARD_FACE
+    cards.draw_card(screen, row, column, card)
     if selected:
-        inside = SELECTED
-    suit, rank = SUIT_SYMBOLS[card.suit], card.rank_name
-    screen.put(row, column, "\u250c\u2500\u2500\u2500\u2510", border)
-    for r, text in ((1, f"{suit}{rank:>2}"), (2, f"{rank:<2}{suit}")):
-        screen.put(row + r, column, "\u2502", border)
-        screen.put(row + r, column + 1, text, inside)
-        screen.put(row + r, column + 4, "\u2502", border)
-    screen.put(row + 3, column, "\u2514\u2500\u2500\u2500\u2518", border)
+        for r in range(cards.HEIGHT):
+            for c in range(cards.WIDTH):
+                screen.put(row + r, column + c, screen.cells[row + r][column + c][0], SELECTED)
 
 
 @dataclass

@@ -16,10 +16,12 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m games_py.rummi",
         description="Rummi: Rummikub for two (no jokers), after the 1995 Amiga game.")
     sub = parser.add_subparsers(dest="mode", required=True)
-    play = sub.add_parser("play", help="play against the computer")
+    play = sub.add_parser("play", help="play against the computer",
+                          description="play against the computer")
     play.add_argument("--seed", type=int, default=None,
-                      help="seed for the deal (default: a fresh random one)")
-    play.add_argument("--level", choices=sorted(LEVELS), default="beginner")
+                      help="seed for the deals (default: random, printed)")
+    play.add_argument("--level", choices=sorted(LEVELS), default="beginner",
+                      help="the computer's level (default beginner)")
     play.add_argument("--single", action="store_true",
                       help="single play: the computer does not play")
     play.add_argument("--colour", "--color", dest="colour", action="store_true",
@@ -30,10 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--save-file", type=Path, metavar="FILE", default=DEFAULT_SAVE,
                       help=f"where 'save' (F6) writes (default {DEFAULT_SAVE})")
     play.add_argument("--plain", action="store_true",
-                      help="line by line (for screen readers and pipes; the default when "
-                           "input or output is not a terminal)")
-    demo = sub.add_parser("demo", help="watch the computer play itself")
-    demo.add_argument("--seed", type=int, default=None)
+                      help="line by line, for screen readers and pipes (the default when "
+                           "stdin or stdout is not a terminal)")
+    demo = sub.add_parser("demo", help="watch the computer play itself",
+                          description="watch the computer play itself")
+    demo.add_argument("--seed", type=int, default=None,
+                      help="seed for the deal (default: random, printed)")
     demo.add_argument("--levels", nargs=2, choices=sorted(LEVELS),
                       default=["expert", "beginner"], metavar=("LEVEL0", "LEVEL1"),
                       help="levels of the two computer players (default: expert beginner)")

@@ -129,7 +129,8 @@ def test_cribbage_in_a_terminal(tmp_path):
         game.keys("12")
         game.until("Play a card")
         screen = _play_until(game, "Any key: next hand")
-        assert "hand" in "\n".join(screen) and "crib" in "\n".join(screen)
+        assert "THE CRIB" in screen[14]                # the show: hands and crib face up
+        assert "\u2592" not in "\n".join(screen[10:14])  # the computer's hand is shown
 
         game.set_mark()
         game.resize(30, 100)                            # SIGWINCH: all of it again

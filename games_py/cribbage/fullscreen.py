@@ -123,12 +123,19 @@ class ScreenCribbageApp(CribbageApp):
             return Table(names, o.score_limit)
         g = self.spiel.game
         view = g.view(HUMAN)
-        series = g.phase is Phase.PLAY or (g.phase is not Phase.DISCARD and g.pile)
+        shown = g.phase in (Phase.DEAL, Phase.GAME_OVER) and bool(g.kept[HUMAN]) \
+            and g.starter is not None      # the show: every hand and the crib face up
+        series = not shown and (g.phase is Phase.PLAY or (g.phase is not Phase.DISCARD
+                                                          and bool(g.pile)))
+        hand = g.kept[HUMAN] if shown else view.hand
         return Table(
             names, g.limit, tuple(g.scores), (self.spiel.pegs(0), self.spiel.pegs(1)),
-            g.dealer, tuple(render.sort_for_display(view.hand)), frozenset(self.selected),
-            len(g.hands[COMPUTER]), len(g.crib), g.starter, tuple(g.pile),
-            g.count if series else None)
+            g.dealer, tuple(render.sort_for_display(hand)), frozenset(self.selected),
+            len(g.hands[COMPUTER]), 0 if shown else len(g.crib), g.starter,
+            () if shown else tuple(g.pile),
+            g.count if series else None,
+            opponent_shown=tuple(render.sort_for_display(g.kept[COMPUTER])) if shown else (),
+            crib_shown=tuple(render.sort_for_display(g.crib)) if shown else ())
 
     def change_name(self) -> None:
         typed = self.console.ask_line(f"New name (up to {cfg.NAME_MAX}):")  # type: ignore[attr-defined]
@@ -139,9 +146,11 @@ class ScreenCribbageApp(CribbageApp):
         self.options = replace(self.options, name=name)
 
     def show_event(self, event, state) -> None:
-        if event.kind == "deal" and state.hand_number > 1:
-            self.console.ask("Any key: next hand")
+        """Log the event; after the crib is counted the table shows the hands and the crib
+        face up until a key deals the next hand."""
         self.console.say(render.describe(event, state, self.names, viewer=HUMAN))
+        if event.kind == "show" and event.label == "crib" and not state.is_over:
+            self.console.ask("Any key: next hand")
 
     def ask_move(self, view: PlayerView, legal: list[Action]) -> Action:
         hand = render.sort_for_display(view.hand)

@@ -21,12 +21,13 @@ def play_state(spiel: CribbageState, players: Sequence[Player],
                on_event: Callable[[Event, GameState], None] | None = None) -> rules.Result:
     """``play_game`` for an interface state (which a full-screen table also draws)."""
     state = spiel.game
-    shown = 0
-    while True:
-        if on_event is not None:
-            for event in spiel.events[shown:]:
+    if on_event is not None:
+        def observe(events: list[Event]) -> None:
+            for event in events:
                 on_event(event, state)
-            shown = len(spiel.events)
+        observe(spiel.events)              # the cut and the deal, done before we were here
+        spiel.observer = observe
+    while True:
         if spiel.is_terminal():
             return rules.result(state)
         seat = spiel.current_player()

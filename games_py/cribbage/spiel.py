@@ -17,6 +17,7 @@ hand.  Returns: the winner gets the game's wins (2 for a skunk with SKUNKING on,
 from __future__ import annotations
 
 import random
+from typing import Callable
 from games_py.cards import full_deck
 from games_py.cribbage import render, rules
 from games_py.cribbage.scoring import MAX_COUNT
@@ -37,6 +38,9 @@ class CribbageState:
         # Each seat's two pegs: the front one in the hole of its score, the back one in the
         # hole it left when it last pegged (both in the start holes at 0).
         self.back_pegs = [0, 0]
+        # Called with the events of each step as soon as it is done, before the next
+        # automatic step runs: a UI can show the show before the next deal.
+        self.observer: Callable[[list[Event]], None] | None = None
         self._advance()
 
     # -- the interface -------------------------------------------------------
@@ -131,6 +135,8 @@ class CribbageState:
 
     def _record(self, events: list[Event]) -> None:
         self.events += events
+        if self.observer is not None and events:
+            self.observer(events)
         for event in events:
             if event.player is not None and event.points:
                 self.back_pegs[event.player] = min(self.pegged[event.player], self.game.limit)

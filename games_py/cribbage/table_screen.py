@@ -119,6 +119,8 @@ class Table:
     starter: Card | None = None
     pile: tuple[Card, ...] = ()
     count: int | None = None
+    opponent_shown: tuple[Card, ...] = ()   # at the show: the other hand face up
+    crib_shown: tuple[Card, ...] = ()       # and the crib
     log: list[str] = field(default_factory=list)
     prompt: tuple[str, str] = ("", "")
     keys: str = " 1-6 CARD   H HINT   Q QUIT   CTRL-L REDRAW "
@@ -141,6 +143,8 @@ def draw_table(screen: Screen, t: Table) -> None:
     screen.put(9, 0, f"{t.names[1]}'S HAND", LABEL)
     for k in range(t.opponent_cards):
         draw_card(screen, 10, 6 * k, None)
+    for k, card in enumerate(t.opponent_shown):
+        draw_card(screen, 10, 6 * k, card)
     if t.dealer is not None:
         screen.put(9, 37, "CRIB", LABEL)
     if t.crib_cards:
@@ -150,6 +154,10 @@ def draw_table(screen: Screen, t: Table) -> None:
         draw_card(screen, 10, 44, t.starter)
         screen.put(14, 44, "CUT", LABEL)
 
+    if t.crib_shown:
+        screen.put(14, 0, "THE CRIB", LABEL)
+        for k, card in enumerate(t.crib_shown):
+            draw_card(screen, 15, 6 * k, card)
     if t.count is not None:
         screen.put(14, 0, f"THE PLAY   COUNT: {t.count:2d}", LABEL)
     for k, card in enumerate(t.pile):

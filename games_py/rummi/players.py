@@ -40,7 +40,7 @@ class Player(Protocol):
 def from_legal(action, legal: Sequence):
     """The listed legal action meaning ``action``: an offer or a return of the other copy
     of the same kind is the same move; anything else is returned as it is."""
-    if action in tuple(legal):
+    if action in legal:         # a TurnActions answers by the rules, without listing
         return action
     if isinstance(action, (Offer, Return)):
         kind = (action.give if isinstance(action, Offer) else action.tile).kind

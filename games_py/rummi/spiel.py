@@ -29,6 +29,7 @@ Returns: +1 to the winner, -1 to the loser, 0 each for a draw (the guide keeps n
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from games_py.interface import TERMINAL
 from games_py.rummi import rules
@@ -41,18 +42,38 @@ from games_py.rummi.tiles import (TILE_COUNT, Tile, format_tiles, full_set, is_v
 ALL_TILES = frozenset(full_set())
 
 
-class TurnActions(tuple):
-    """Candidate actions to iterate; ``in`` tests the rules' whole legality (see above)."""
+class TurnActions(Sequence):
+    """Candidate actions to iterate (built on first use); ``in`` tests the rules' whole
+    legality (see above) without building them."""
 
-    state: "RummiState"
-
-    def __new__(cls, candidates, state: "RummiState"):
-        self = super().__new__(cls, candidates)
+    def __init__(self, state: "RummiState") -> None:
         self.state = state
-        return self
+        self._listed: list | None = None
+
+    @property
+    def listed(self) -> list:
+        if self._listed is None:
+            self._listed = self.state._candidates()
+        return self._listed
+
+    def __getitem__(self, index):
+        return self.listed[index]
+
+    def __len__(self) -> int:
+        return len(self.listed)
+
+    def __iter__(self):
+        return iter(self.listed)
 
     def __contains__(self, action) -> bool:
-        return tuple.__contains__(self, action) or self.state.is_legal(action)
+        return self.state.is_legal(action)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other) if isinstance(other, (list, tuple, Sequence)) \
+            else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"TurnActions({self.listed!r})"
 
 
 class RummiState:
@@ -69,7 +90,7 @@ class RummiState:
 
     def legal_actions(self) -> TurnActions:
         if self._legal is None:
-            self._legal = TurnActions(self._candidates(), self)
+            self._legal = TurnActions(self)
         return self._legal
 
     def chance_outcomes(self) -> list:

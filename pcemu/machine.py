@@ -549,8 +549,11 @@ class Machine:
         clock = self.clock
         due = self.scheduler.next_due()
         budget = MAX_SLICE if due is None else max(1, min(MAX_SLICE, due - clock.now))
-        if not self.cpu.interrupts_enabled and self.pic.pending():
-            # An IRQ waits for STI: short slices. One that would end where the last ended (a
+        if self.pic.withheld() or (not self.cpu.interrupts_enabled and self.pic.pending()):
+            # An IRQ waits for STI, or behind one in service until its EOI: short slices, so
+            # that it is taken soon after, not at the next device event (where a timer IRQ,
+            # higher in priority, would win again and again: a key could wait behind a fast
+            # timer's long handler for good). One that would end where the last ended (a
             # loop whose length divides the slice, caught each time with IF clear, e.g. in a
             # service's stub) runs a single instruction instead, so the next end falls
             # elsewhere and the IRQ is taken once IF is set, as the CPU would take it.

@@ -149,6 +149,11 @@ class InterruptControllers:
     def pending(self) -> bool:
         return self.master.highest_pending() is not None
 
+    def withheld(self) -> bool:
+        """A request waits behind one in service: the CPU may take it after that one's EOI."""
+        master = self.master
+        return bool(master.irr & ~master.imr) and master.highest_pending() is None
+
     def acknowledge(self) -> int | None:
         """The vector of the interrupt the CPU takes now, or None."""
         line = self.master.highest_pending()

@@ -699,8 +699,11 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_
         s->timer_due = next_timer_due(s, now);
         s->chain_fires++;
     }
-    /* InterruptControllers.pending: IRQ 0 requested, unmasked, not in service */
-    int waiting = s->irq0_pending && !(*s->master_imr & 1) && !(*s->master_isr & 1);
+    /* InterruptControllers.pending: IRQ 0 requested, unmasked, not in service;
+     * .withheld: requested and unmasked behind itself in service (until the EOI) */
+    int requested = s->irq0_pending && !(*s->master_imr & 1);
+    int withheld = requested && (*s->master_isr & 1);
+    int waiting = requested && !withheld;
     if (waiting && (flags & FLAG_IF)) {                      /* _deliver_hardware_interrupt */
         s->irq0_pending = 0;
         if (!s->auto_eoi)
@@ -717,7 +720,7 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_
     int64_t budget = s->max_slice;
     if (due >= 0 && due - now < budget)
         budget = due - now > 1 ? due - now : 1;
-    if (waiting) {                    /* IRQ 0 waits for STI: short slices, as step does */
+    if (waiting || withheld) {        /* IRQ 0 waits for STI or its EOI: short slices, as step does */
         int64_t wait = here == s->if_wait_at ? 1 : s->if_poll_slice;
         if (wait < budget)
             budget = wait;

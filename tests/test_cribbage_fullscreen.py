@@ -164,3 +164,16 @@ def test_cribbage_in_a_terminal(tmp_path):
         assert game.wait() == 0
         assert "Traceback" not in game.text()
         assert "Seed 5 (replay with --seed 5)." in game.text()
+
+
+def test_the_line_game_names_the_pegs(monkeypatch, capsys, tmp_path):
+    """--plain (and any game off a terminal): the pegging board in words."""
+    import io
+    import sys
+
+    from games_py.cribbage.__main__ import main
+    monkeypatch.setattr(sys, "stdin", io.StringIO("b\n1 2\nq\ny\nq\n"))
+    assert main(["play", "--plain", "--seed", "5", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Pegs: PLAYER front 0, back 0; COMPUTER front 0, back 0" in out
+    assert "Game abandoned" in out

@@ -70,12 +70,14 @@ class Shown:
 
 
 def test_play_another_game_takes_only_y_or_n_at_once(tmp_path, monkeypatch):
-    """'Play another game? (Y/N)': X asks again, N goes back to the title, Q leaves."""
-    console = fullscreen.ScreenConsole(Keys("B", "X", "N", "Q"), Shown())
+    """'Play another game? (Y/N)': X asks again, N goes back to the title, Q leaves; a
+    function key at the title is no choice (Enter would begin a game)."""
+    console = fullscreen.ScreenConsole(Keys("F1", "B", "X", "N", "Q"), Shown())
     app = fullscreen.ScreenCribbageApp(console, tmp_path, random.Random(1))
     monkeypatch.setattr(app, "play_one", lambda: rules.Result(0, (121, 80), False, 1))
     assert app.run() == 0
     log = "\n".join(console.log)
+    assert "Unknown choice 'F1'" in log
     assert log.count("Please answer Y (yes) or N (no).") == 1
     assert "Goodbye." in log
     assert (tmp_path / "CRIBBAGE.STA").exists()      # the won game was counted

@@ -71,12 +71,13 @@ class ScreenConsole:
         self.draw()
 
     def ask(self, prompt: str) -> str:
-        """One key: its character, or "" for Enter and Esc (the menus' default)."""
+        """One key: its character, "" for Enter and Esc (the menus' default), or the name
+        of another key ("F1"), which no menu takes."""
         self.prompt = (prompt.strip().rstrip(">").strip(), "")
         self.draw()
         name = self.key()
         self.prompt = ("", "")
-        return "" if name in ("ENTER", "ESC") else name if len(name) == 1 else ""
+        return "" if name in ("ENTER", "ESC") else name
 
     def ask_line(self, prompt: str) -> str:
         """A line typed on the prompt row (Enter ends it, Backspace rubs out)."""

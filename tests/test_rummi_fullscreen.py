@@ -60,7 +60,7 @@ def test_hint_shows_the_experts_play_and_moves_nothing():
     state = GameState(pile=tuple(tiles("B1 B2")), trays=((r10, r11, r12, k1), tuple(tiles("O1 O2"))),
                       table=(), current=0, history=("first turn: player 0",))
     game, out = run_lines(state, ["hint", "quit"])
-    assert "Hint: play R10 R11 R12: laid 10-11-12 red from its tray." in out
+    assert "Hint: play R10 R11 R12: laid 10-11-12 red from your tray." in out
     assert game.state.table == () and len(game.state.trays[0]) == 4
 
 

@@ -40,8 +40,9 @@ def _and(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def account(before: Sequence[Series], after: Sequence[Series]) -> list[str]:
-    """Sentences (no subject) for what changed from ``before`` to ``after``."""
+def account(before: Sequence[Series], after: Sequence[Series], whose: str = "its") -> list[str]:
+    """Sentences (no subject) for what changed from ``before`` to ``after``; ``whose``
+    tray the new pieces came from ("its", "your")."""
     old = [tuple(sort_series(s)) for s in before]
     new = [tuple(sort_series(s)) for s in after]
     kept = set(old) & set(new)
@@ -62,7 +63,7 @@ def account(before: Sequence[Series], after: Sequence[Series]) -> list[str]:
                 sources.append(home[t])
         parts = [tuple(t for t in n if home.get(t) == i) for i in sources]
         if not sources:
-            lines.append(f"laid {name(n)} from its tray")
+            lines.append(f"laid {name(n)} from {whose} tray")
         elif len(sources) == 1 and from_tray:
             what = " ".join(str(t) for t in sort_series(from_tray))
             lines.append(f"added {what} to {name(parts[0])}, making {name(n)}")
@@ -71,7 +72,8 @@ def account(before: Sequence[Series], after: Sequence[Series]) -> list[str]:
         else:
             pieces = [name(p) for p in parts]
             if from_tray:
-                pieces.append(" ".join(str(t) for t in sort_series(from_tray)) + " from its tray")
+                pieces.append(" ".join(str(t) for t in sort_series(from_tray))
+                              + f" from {whose} tray")
             lines.append(f"made {name(n)} from {_and(pieces)}")
     for i, s in enumerate(gone):
         if not any(home.get(t) == i for n in made for t in n):

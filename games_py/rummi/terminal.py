@@ -292,7 +292,7 @@ class TerminalGame:
         since = " (from the start of your turn: back up to follow it)" if builder.moved else ""
         if not plan.played:
             return f"Hint: nothing from your tray fits; take a piece{since}."
-        moves = "; ".join(account(s.table, plan.table))
+        moves = "; ".join(account(s.table, plan.table, "your"))
         return f"Hint: play {format_tiles(sort_tray(plan.played))}{since}: {moves}."
 
     def _play(self, builder: TurnBuilder, args: list[str]) -> None:

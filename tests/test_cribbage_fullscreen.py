@@ -12,7 +12,7 @@ from games_py.cribbage.spiel import CribbageState
 from games_py.cribbage.table_screen import (BACK, FRONT, LANES, Table, draw_table,
                                             hole_place)
 from games_py.tui.screen import Screen
-from tests.game_pty import PtyGame
+from tests.pty_helpers import PtyGame
 
 
 def test_the_board_has_120_holes_a_player_and_pegs_where_the_scores_are():
@@ -100,69 +100,74 @@ def _play_until(game: PtyGame, wanted: str, limit: int = 40) -> list[str]:
     """Answer every prompt (a card for the crib or the play, any key for the next hand)
     until the screen shows ``wanted``."""
     for _ in range(limit):
-        game.settle()
+        game.settle(0.3)
         screen = game.screen()
-        text = "\n".join(screen)
-        if wanted in text:
+        if wanted in "\n".join(screen):
             return screen
         prompt = screen[22]
         if "Two cards" in prompt:
-            game.keys("12")
+            game.type("12")
         elif "Play a card" in prompt:
             for key in "1234":          # the first card the count allows
-                game.keys(key)
-                game.settle()
-                if "past 31" not in game.screen()[21] + game.screen()[20]:
+                game.type(key)
+                game.settle(0.3)
+                if "past 31" not in "\n".join(game.screen()[18:22]):
                     break
         else:
-            game.keys(" ")
-    raise AssertionError(f"{wanted!r} never shown:\n" + "\n".join(game.screen()))
+            game.type(" ")
+    raise AssertionError(f"{wanted!r} never shown:\n" + game.shown())
 
 
 def test_cribbage_in_a_terminal(tmp_path):
-    with PtyGame("games_py.cribbage", "play", "--seed", "5", "--dir", str(tmp_path)) as game:
+    with PtyGame(["-m", "games_py.cribbage", "play", "--seed", "5", "--dir", str(tmp_path)]) \
+            as game:
         game.until("B) Begin game")
-        game.keys("b")                                  # a hot key: no Enter
-        screen = game.until("Two cards for")
+        game.type("b")                                  # a hot key: no Enter
+        game.until("Two cards for")
+        screen = game.screen()
         assert "\u2554" in screen[1] and FRONT in screen[2]
         assert screen[19].startswith("  1     2     3     4     5     6")
-        game.keys("h")
+        game.type("h")
         game.until("Hint: lay away")
-        game.keys("12")
+        game.type("12")
         game.until("Play a card")
         screen = _play_until(game, "Any key: next hand")
         assert "THE CRIB" in screen[14]                # the show: hands and crib face up
         assert "\u2592" not in "\n".join(screen[10:14])  # the computer's hand is shown
 
-        game.set_mark()
-        game.resize(30, 100)                            # SIGWINCH: all of it again
-        again = game.until("GAME TO 121 HOLES", since_mark=True)
-        assert "\x1b[2J" in game.text()[len(game.raw[:game.mark].decode("utf-8", "replace")):]
-        assert again[:9] == game.screen()[:9]
+        before = game.screen()
+        mark = game.resize(30, 100)                     # SIGWINCH: all of it again
+        game.until("GAME TO 121 HOLES", since=mark)
+        game.settle(0.3)
+        assert b"\x1b[2J" in game.raw[mark:]
+        assert game.screen(mark)[:25] == [row.ljust(100) for row in before]
 
-        game.set_mark()
-        game.keys("\x0c")                               # Ctrl-L
-        again = game.until("GAME TO 121 HOLES", since_mark=True)
-        assert again == game.screen()
+        mark = game.resize(25, 80)
+        game.settle(0.3)
+        mark = len(game.raw)
+        game.type("\x0c")                              # Ctrl-L
+        game.until("GAME TO 121 HOLES", since=mark)
+        game.settle(0.3)
+        assert game.screen(mark) == before
 
-        game.set_mark()
-        game.resize(20, 60)
-        small = game.until("needs a terminal of at least 80x25", since_mark=True)
-        assert "60x20" in "\n".join(small)
-        game.set_mark()
-        game.resize(25, 80)
-        back = game.until("GAME TO 121 HOLES", since_mark=True)
-        assert "\u2554" in back[1]
+        mark = game.resize(20, 60)
+        game.until("Cribbage needs a terminal of at least 80x25", since=mark)
+        game.settle(0.3)
+        assert "this one is 60x20" in " ".join(" ".join(game.screen(mark)).split())
+        mark = game.resize(25, 80)
+        game.until("GAME TO 121 HOLES", since=mark)
+        game.settle(0.3)
+        assert game.screen(mark) == before             # the table back, whole
 
-        game.keys(" ")                                  # deal the next hand
+        game.type(" ")                                  # deal the next hand
         game.until("Two cards for")
-        game.keys("q")
+        game.type("q")
         game.until("Quit this game? (Y/N)")
-        game.keys("x")
+        game.type("x")
         game.until("Please answer Y (yes)")
-        game.keys("y")
+        game.type("y")
         game.until("Game abandoned")
-        game.keys("q")
+        game.type("q")
         assert game.wait() == 0
         assert "Traceback" not in game.text()
         assert "Seed 5 (replay with --seed 5)." in game.text()

@@ -9,7 +9,7 @@ from games_py.rummi.account import account, name
 from games_py.rummi.state import GameState
 from games_py.rummi.terminal import TerminalGame
 from games_py.rummi.tiles import tiles
-from tests.game_pty import PtyGame
+from tests.pty_helpers import PtyGame
 
 
 def test_the_account_names_a_split_and_what_was_added():
@@ -79,37 +79,43 @@ def test_the_computer_says_what_it_did_on_the_table():
 
 
 def test_rummi_in_a_terminal():
-    with PtyGame("games_py.rummi", "play", "--seed", "3", "--level", "expert") as game:
+    with PtyGame(["-m", "games_py.rummi", "play", "--seed", "3", "--level", "expert"]) as game:
         game.until("[take a piece]")
-        game.keys("h")                                  # a hot key: no Enter
+        game.type("h")                                  # a hot key: no Enter
         game.until("Hint: nothing from your tray fits")
-        game.keys("r8\r")                               # a typed move: R8 alone
+        game.type("r8\r")                               # a typed move: R8 alone
         game.until(" 1! R8")
         game.until("[ok]")                              # the gadget's state on the prompt
-        game.keys("\x1bOR")                             # F3: back up
+        game.type("\x1bOR")                             # F3: back up
         game.until("the table is empty")
-        game.keys("d")                                  # take a piece
-        screen = game.until("The computer laid 8 blue, orange and red from its tray.")
-        assert " 1: B8  O8  R8" in "\n".join(screen)
+        game.type("d")                                  # take a piece
+        game.until("The computer laid 8 blue, orange and red from its tray.")
+        assert " 1: B8  O8  R8" in game.shown()
+        game.settle(0.3)
+        before = game.screen()
 
-        game.set_mark()
-        game.resize(30, 100)                            # SIGWINCH: everything again
-        again = game.until("YOUR TRAY", since_mark=True)
-        assert again[0].startswith(" RUMMI  TURN")
+        mark = game.resize(30, 100)                     # SIGWINCH: everything again
+        game.until("YOUR TRAY", since=mark)
+        game.settle(0.3)
+        assert game.screen(mark)[:25] == [row.ljust(100) for row in before]
 
-        game.set_mark()
-        game.keys("\x0c")                               # Ctrl-L
-        game.until("YOUR TRAY", since_mark=True)
+        mark = game.resize(25, 80)
+        game.settle(0.3)
+        mark = len(game.raw)
+        game.type("\x0c")                              # Ctrl-L
+        game.until("YOUR TRAY", since=mark)
+        game.settle(0.3)
+        assert game.screen(mark) == before
 
-        game.set_mark()
-        game.resize(20, 60)
-        small = game.until("Rummi needs a terminal of at least 80x25", since_mark=True)
-        assert "60x20" in "\n".join(small)
-        game.set_mark()
-        game.resize(25, 80)
-        game.until("YOUR TRAY", since_mark=True)
+        mark = game.resize(20, 60)
+        game.until("Rummi needs a terminal of at least 80x25", since=mark)
+        game.settle(0.3)
+        assert "this one is 60x20" in " ".join(" ".join(game.screen(mark)).split())
+        mark = game.resize(25, 80)
+        game.until("YOUR TRAY", since=mark)
+        game.settle(0.3)
+        assert game.screen(mark) == before
 
-        game.keys(" ")                                  # past a "-- more --", if any
-        game.keys("\x1b[18~")                           # F7: quit
+        game.type("\x1b[18~")                           # F7: quit
         assert game.wait() == 0
         assert "Traceback" not in game.text() and "(seed 3)" in game.text()

@@ -13,7 +13,7 @@ from games_py.rummi import savefile
 from games_py.rummi.game import play_turn
 from games_py.rummi.players import BeginnerPlayer
 from games_py.rummi.state import new_game
-from tests.game_pty import REPO
+from tests.pty_helpers import REPO
 
 
 def a_game_in_progress(seed: int = 7, turns: int = 9):

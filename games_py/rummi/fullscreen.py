@@ -36,6 +36,7 @@ class ScreenRummiGame(TerminalGame):
         self.unseen = 0                  # log lines added since the player last pressed a key
         self.entry = ""
         self.shown: TurnBuilder | None = None
+        self.pending: str | None = None      # a function key pressed at a "more"
         super().__init__(self.read_line, None, seed=seed, level=level, single=single,
                          **options)
 
@@ -46,7 +47,9 @@ class ScreenRummiGame(TerminalGame):
                 if self.unseen >= LOG_ROWS:
                     self.entry = "-- more: any key --"
                     self.draw()
-                    self.wait_key()
+                    key = self.wait_key()
+                    if key in FUNCTION_KEYS:       # a hot key is not lost on a "more"
+                        self.pending = key
                     self.unseen = 0
                 self.log.append(part)
                 self.unseen += 1
@@ -95,7 +98,7 @@ class ScreenRummiGame(TerminalGame):
         while True:
             self.entry = f"{prompt}{typed}_"
             self.draw()
-            name = self.wait_key()
+            name, self.pending = self.pending or self.wait_key(), None
             self.unseen = 0
             if name in FUNCTION_KEYS:
                 return FUNCTION_KEYS[name]

@@ -1,8 +1,8 @@
 """The full-screen Rummi table on an 80x25 ``tui.screen.Screen``, in text-mode DOS style.
 
-Rows (0-based): 0 the title bar (turn, pile, the computer's tray), 1-14 the series on the
-table, numbered as the commands name them (an invalid one marked ``!``), 15 the rail of
-your tray, 16-18 your tray, 19-22 the log (what happened, hints, the computer's account),
+Rows (0-based): 0 the title bar (turn, pile, the computer's tray), 1-12 the series on the
+table, numbered as the commands name them (an invalid one marked ``!``), 13 the rail of
+your tray, 14-16 your tray, 17-22 the log (what happened, hints, the computer's account),
 23 the command line, 24 the keys.  A piece is drawn as its text (``R5``) in its colour on
 a white tile.  Drawing only reads what it is given.
 """
@@ -14,11 +14,12 @@ from typing import Sequence
 from games_py.rummi.tiles import Tile, is_valid_series, sort_series
 from games_py.tui.screen import COLUMNS, Screen
 
-TITLE, LABEL, BAD, RAIL, LOG, ENTRY, KEYS = 0x1F, 0x0E, 0x4F, 0x06, 0x07, 0x0F, 0x30
+TITLE, LABEL, BAD, RAIL_COLOUR, LOG, ENTRY, KEYS = 0x1F, 0x0E, 0x4F, 0x06, 0x07, 0x0F, 0x30
 TILE_COLOURS = {0: 0x70, 1: 0x71, 2: 0x76, 3: 0x74}     # black, blue, orange (brown), red
-TABLE_TOP, TABLE_BOTTOM = 1, 14
-TRAY_TOP, TRAY_ROWS = 16, 3
-LOG_TOP, LOG_ROWS = 19, 4
+TABLE_TOP, TABLE_BOTTOM = 1, 12
+RAIL = 13
+TRAY_TOP, TRAY_ROWS = 14, 3
+LOG_TOP, LOG_ROWS = 17, 6
 ENTRY_ROW = 23
 TILE_WIDTH = 4          # "R13" and a space
 KEY_LEGEND = " F1 HELP  F2 HINT  F3 BACK  F4 OK  F5 TAKE  F6 SAVE  F7 QUIT  ENTER: TYPED MOVE"
@@ -61,7 +62,7 @@ def draw_rummi(screen: Screen, t: RummiTable) -> None:
     screen.put(0, 8, t.title[:COLUMNS - 9], TITLE)
     places = layout(t.table)
     if not t.table:
-        screen.put(TABLE_TOP + 6, 30, "the table is empty", LABEL)
+        screen.put(TABLE_TOP + 5, 30, "the table is empty", LABEL)
     for i, row, column in places:
         series = sort_series(t.table[i])
         valid = is_valid_series(tuple(series))
@@ -70,8 +71,8 @@ def draw_rummi(screen: Screen, t: RummiTable) -> None:
             put_tile(screen, row, column + 4 + TILE_WIDTH * k, tile)
     if len(places) < len(t.table):
         screen.put(TABLE_BOTTOM, 60, f"+{len(t.table) - len(places)} series not shown", BAD)
-    screen.put(15, 0, "\u2500" * COLUMNS, RAIL)
-    screen.put(15, 2, f" {t.tray_label} ", LABEL)
+    screen.put(RAIL, 0, "\u2500" * COLUMNS, RAIL_COLOUR)
+    screen.put(RAIL, 2, f" {t.tray_label} ", LABEL)
     per_row = COLUMNS // TILE_WIDTH
     for k, tile in enumerate(t.tray[:per_row * TRAY_ROWS]):
         put_tile(screen, TRAY_TOP + k // per_row, TILE_WIDTH * (k % per_row), tile)

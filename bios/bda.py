@@ -43,6 +43,8 @@ BREAK_FLAG = 0x71
 RESET_FLAG = 0x72
 HARD_DISK_COUNT = 0x75
 LPT_TIMEOUT = 0x78
+COM_PORTS = 0x00
+COM_BASES = (0x3F8, 0x2F8)            # COM1 (IRQ 4) and COM2 (IRQ 3), as POST finds them
 COM_TIMEOUT = 0x7C
 KB_BUFFER_START_PTR = 0x80
 KB_BUFFER_END_PTR = 0x82
@@ -54,12 +56,15 @@ KB_LEDS = 0x97
 def initialise(memory: "Memory", *, mono: bool, floppies: int, ticks: int,
                fpu: bool = True) -> None:
     memory.fill(BDA, 0x100, 0)
+    for i, port in enumerate(COM_BASES):
+        memory.write_word(BDA + COM_PORTS + 2 * i, port)
     memory.write_word(BDA + LPT_PORTS, 0x378)
     equipment = 0x0001 if floppies else 0
     equipment |= (max(floppies, 1) - 1) << 6
     equipment |= 0x0030 if mono else 0x0020          # initial video: mono or 80x25 colour
     if fpu:
         equipment |= 0x0002
+    equipment |= len(COM_BASES) << 9                 # serial ports
     equipment |= 0x4000                              # one parallel printer
     memory.write_word(BDA + EQUIPMENT, equipment)
     memory.write_word(BDA + MEMORY_KB, 640)

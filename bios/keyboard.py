@@ -15,7 +15,10 @@ from bios.services import ServiceTable
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
-keyboard = ServiceTable(0x16, "keyboard")
+# The AT BIOS returns from functions it does not have with the registers as they were;
+# TSRs use that for installation checks (INT 16h AX=F0F0h: "not installed").
+keyboard = ServiceTable(0x16, "keyboard",
+                        on_unknown=lambda m: m.count_service("INT 16h not in this BIOS"))
 
 RSHIFT, LSHIFT, CTRL, ALT, SCROLL, NUM, CAPS, INSERT = (1 << i for i in range(8))
 HOLD = 0x08                  # KB_FLAGS2 bit 3: paused (Pause key or Ctrl+Num Lock)

@@ -142,7 +142,7 @@ class Rom:
         self.emit(0x50, 0xB0, 0x20, 0xE6, 0xA0, 0xE6, 0x20, 0x58, IRET)
         for name in ("int10", "int11", "int12", "int13", "int14", "int15", "int17",
                      "int1a", "int05", "int1b", "int20", "int27", "int29", "int2f", "int33",
-                     "int23_default", "int19", "int18", "int00_divide", "int06_strict"):
+                     "int23_default", "int19", "int18", "int00_divide", "int06_strict", "int67"):
             self.service(name)
         for name in ("int16", "int21", "int24_default", "int15_wait"):
             self.waiting_service(name)

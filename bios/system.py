@@ -1,7 +1,9 @@
 """Equipment and memory (INT 11h, 12h), AT system services (INT 15h), serial (INT 14h).
 
-There are no serial ports on this machine: INT 14h answers every port with a
-time-out, as the BIOS does for a port address of 0.
+INT 14h drives the 8250s POST found (pcemu.devices.uart: COM1 and COM2, nothing on
+their lines).  Sending and receiving wait for DSR (and CTS), which no cable ever
+raises, so they end in the time-out (AH bit 7) as the BIOS's do; a port whose
+address in the BIOS data area is 0 answers with the time-out too.
 """
 from __future__ import annotations
 
@@ -33,6 +35,59 @@ def _unsupported(m: "Machine") -> None:
 def _serial_timeout(m: "Machine") -> None:
     m.cpu.ah = 0x80
     m.cpu.al = 0
+
+
+def _serial_base(m: "Machine") -> int:
+    return m.memory.read_word(bda.BDA + bda.COM_PORTS + 2 * m.cpu.dx) if m.cpu.dx < 4 else 0
+
+
+def _serial_status(m: "Machine", base: int) -> tuple[int, int]:
+    return m.bus.read(base + 5), m.bus.read(base + 6)       # line status, modem status
+
+
+@serial.function(0x00)
+def serial_init(m: "Machine") -> None:
+    """AL: baud (bits 7-5, 110 to 9600), parity (4-3), stop bits (2), word length (1-0)."""
+    base = _serial_base(m)
+    if not base:
+        return _serial_timeout(m)
+    params = m.cpu.al
+    divisor = (0x417, 0x300, 0x180, 0xC0, 0x60, 0x30, 0x18, 0x0C)[params >> 5]
+    m.bus.write(base + 3, 1, 0x80)                           # DLAB
+    m.bus.write(base, 1, divisor & 0xFF)
+    m.bus.write(base + 1, 1, divisor >> 8)
+    m.bus.write(base + 3, 1, params & 0x1F)
+    m.bus.write(base + 1, 1, 0)                              # no interrupts
+    m.cpu.ah, m.cpu.al = _serial_status(m, base)
+
+
+@serial.function(0x01, 0x02)
+def serial_transfer(m: "Machine") -> None:
+    """Send (01h) raises DTR and RTS and waits for DSR and CTS; receive (02h) raises DTR
+    and waits for DSR: with no cable they never come, so the call times out."""
+    base = _serial_base(m)
+    if not base:
+        return _serial_timeout(m)
+    sending = m.cpu.ah == 0x01
+    m.bus.write(base + 4, 1, 0x03 if sending else 0x01)
+    line, modem = _serial_status(m, base)
+    wanted = 0x30 if sending else 0x20
+    if modem & wanted == wanted and (not sending or line & 0x20):
+        if sending:
+            m.bus.write(base, 1, m.cpu.al)
+        elif line & 0x01:
+            m.cpu.al = m.bus.read(base)
+        m.cpu.ah = m.bus.read(base + 5) & (0x1E if not sending else 0xFF)
+        return
+    m.cpu.ah = line | 0x80
+
+
+@serial.function(0x03)
+def serial_status(m: "Machine") -> None:
+    base = _serial_base(m)
+    if not base:
+        return _serial_timeout(m)
+    m.cpu.ah, m.cpu.al = _serial_status(m, base)
 
 
 @system.function(0x4F)

@@ -138,6 +138,9 @@ def machine_options(function):
         click.option("--mips", type=click.FloatRange(min=MIN_MIPS, max=MAX_MIPS), default=None,
                      help="Virtual speed in million instructions a second."),
         click.option("--mouse", is_flag=True, help="Install a mouse and its INT 33h driver."),
+        click.option("--ems", type=click.IntRange(16, 32 * 1024), default=None, metavar="KB",
+                     help="Install a LIM 4.0 expanded-memory manager (EMMXXXX0, INT 67h, "
+                          "page frame at E000h) with KB of expanded memory (16-32768)."),
         click.option("--printer", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Capture file for what is printed (LPT1, COPY FILE PRN)."),
         click.option("--strict", is_flag=True, help="Stop at the first BIOS or DOS service pcemu lacks."),
@@ -184,7 +187,8 @@ def _build_machine(disk: str | None, opts: dict):
             disks.append(f"{letter or 'B'}:{path}")
     machine = Machine(disks=disks, date=opts["date"], time=opts["time_"],
                       mips=opts["mips"] or DEFAULT_MIPS, video=opts["video"], mouse=opts["mouse"],
-                      strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs)
+                      strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs,
+                      ems=opts.get("ems") or False)
     if opts.get("wav") is not None:
         machine.speaker.keep_all = True       # the WAV is of the whole run
     from pcemu.archive.cli_support import attach_trace
@@ -283,7 +287,16 @@ def _printer_check(machine, opts: dict) -> None:
 
 def _after_failure(machine, opts: dict, err: BaseException) -> "click.exceptions.Exit":
     """The run stopped with an error: keep its disk changes, then say what happened."""
+    from pcemu.errors import MachineError
     message = _describe(err, machine)
+    if machine is not None and isinstance(err, MachineError):
+        # the machine stopped (a HLT with interrupts off, a reset ...): what the program
+        # drew is still there, and asked for
+        for show in (_print_screen, _screenshot):
+            try:
+                show(machine, opts)
+            except Exception:
+                pass
     if machine is not None:
         try:
             _save_disk(machine, opts)

@@ -599,7 +599,10 @@ class Cpu:
         return True
 
     def _just_halted(self) -> bool:
-        # Unicorn ends emu_start silently after HLT, leaving IP past it.
+        # Unicorn ends emu_start silently after HLT, leaving IP past it.  Without the
+        # native library nothing says which instruction ran last, so a slice that ended
+        # on its count right after an instruction whose last byte is F4h (JNE -12 is
+        # 75 F4) looks the same; the C hook knows (pcemu_run_slice) and is exact.
         return self.memory[linear(self.cs, self.ip - 1)] == 0xF4
 
     def _clear_iopl_nt(self) -> None:

@@ -71,8 +71,11 @@ class Machine:
                  mips: float = DEFAULT_MIPS, video: str = "cga", mouse: bool = False,
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
-                 inexact_idle_skip: bool = False, accelerate: bool = True) -> None:
+                 inexact_idle_skip: bool = False, accelerate: bool = True,
+                 ems: int | bool = False) -> None:
         self.strict = strict
+        # LIM 4.0 expanded memory (pcemu.dos.ems): off, True for 4 MB, or the size in KB
+        self.ems_kilobytes = (4096 if ems is True else int(ems or 0))
         # Opt-in and INEXACT: after IDLE_POLLS fruitless polls in a row, jump virtual time to
         # the next device event.  A program that counts its polls computes something else
         # than on an AT; never on for traces, sweeps, replays or tests of faithfulness.
@@ -144,8 +147,11 @@ class Machine:
             raise MachineError(f"unknown video card {video!r}: choose cga, mda or hercules")
         self.cmos = CmosRtc(self.rtc_datetime)
         self.printer = Printer(Path(printer_capture) if printer_capture else None)
+        from pcemu.devices.uart import Uart8250
+        self.serial_ports = [Uart8250(0x3F8, lambda: self._device_irq(4)),
+                             Uart8250(0x2F8, lambda: self._device_irq(3))]
         for device in (*self.pic.devices, self.pit, self.kbc, self.speaker, self.video_card,
-                       self.cmos, GamePort(), self.printer):
+                       self.cmos, GamePort(), self.printer, *self.serial_ports):
             self.bus.attach(device)
         self._timer_event: int | None = None
         self._timer_due: int | None = None     # when _timer_event falls due
@@ -602,7 +608,9 @@ class Machine:
                 clock.now = due
         if result.reason == STOP_HALT:
             if not self.cpu.flags & FLAG_IF:
-                self.halt("the CPU halted with interrupts disabled")
+                cs, ip = self.cpu.cs, (self.cpu.ip - 1) & 0xFFFF
+                self.halt(f"the CPU halted with interrupts disabled (HLT at {cs:04X}:{ip:04X}): "
+                          "nothing but a reset or an NMI wakes it")
             elif not self.pic.pending():
                 # waiting for an interrupt: skip straight to the next device event
                 due = self.scheduler.next_due()
@@ -613,6 +621,13 @@ class Machine:
         self._deliver_hardware_interrupt()
         if self._stopped:
             raise MachineError(f"the machine has stopped: {self._stopped}")
+
+    def _device_irq(self, line: int) -> None:
+        """A device raised its line during an instruction (a port write): the slice ends
+        there, charged whole as every early end is, so the CPU takes it next."""
+        self.pic.raise_irq(line)
+        self.impure()
+        self.cpu.request_stop()
 
     def _deliver_hardware_interrupt(self) -> None:
         if not self.cpu.interrupts_enabled:

@@ -48,3 +48,46 @@ def text(m: "Machine") -> str:
 def save_png(m: "Machine", path: Path) -> None:
     from pcemu.render import render_surface_png
     render_surface_png(m, path)
+
+
+def graphics_text(m: "Machine") -> str | None:
+    """In a CGA graphics mode, the characters the BIOS font draws on the 8x8 cell grid
+    (25 lines; a cell that is no glyph of the font reads as a space), else None.
+
+    A cell matches a glyph when its lit pixels (any non-background colour) are exactly
+    the glyph's, or exactly its inverse; the glyphs are the ROM's for 00h-7Fh and the
+    table INT 1Fh points to for 80h-FFh, as the BIOS itself draws them."""
+    base, _columns, graphics = geometry(m)
+    if not graphics or base < 0xB8000:
+        return None
+    card = m.video_card
+    two_bits = not card.mode_register & 0x10          # 320x200 in 4 colours, else 640x200
+    columns = 40 if two_bits else 80
+    glyphs: dict[bytes, int] = {}
+    tables = [(0xFFA6E, 0)]
+    seg, off = m.memory.read_word(0x1F * 4 + 2), m.memory.read_word(0x1F * 4)
+    if seg or off:
+        tables.append((((seg << 4) + off) & 0xFFFFF, 128))
+    for address, first in tables:
+        for code in range(first, first + 128):
+            bitmap = m.memory.read(address + (code - first) * 8, 8)
+            glyphs.setdefault(bytes(bitmap), code)
+            glyphs.setdefault(bytes(b ^ 0xFF for b in bitmap), code)
+    data = m.memory.read(0xB8000, 0x4000)
+    lines = []
+    for row in range(ROWS):
+        line = []
+        for col in range(columns):
+            cell = bytearray()
+            for y in range(8):
+                line_y = row * 8 + y
+                offset = (line_y & 1) * 0x2000 + (line_y >> 1) * 80
+                if two_bits:
+                    word = (data[offset + col * 2] << 8) | data[offset + col * 2 + 1]
+                    cell.append(sum(1 << (7 - x) for x in range(8) if (word >> (14 - 2 * x)) & 3))
+                else:
+                    cell.append(data[offset + col])
+            code = glyphs.get(bytes(cell), 0x20)
+            line.append(CP437[code])
+        lines.append("".join(line))
+    return "\n".join(lines)

@@ -97,20 +97,33 @@ def test_save_disk_writes_the_changes_and_leaves_the_source_alone(tmp_path):
     assert md5(DISK1612) == before
 
 
-def test_a_truncated_exe_gets_exec_failure_not_a_crash(tmp_path):
+# one 512-byte page, of which the header claims 64 paragraphs: DOS cannot size that image
+# (a file merely shorter than its header says loads: tests/test_dos_compat.py)
+IMPOSSIBLE_EXE = b"MZ\x00\x00\x01\x00\x00\x00\x40\x00" + bytes(54)
+
+
+def test_an_exe_dos_cannot_size_gets_the_dos_message_not_a_crash(tmp_path):
     folder = tmp_path / "c"
     folder.mkdir()
-    header = bytearray(64)
-    header[0:2] = b"MZ"
-    header[2:4] = (100).to_bytes(2, "little")     # bytes in last page
-    header[4:6] = (40).to_bytes(2, "little")      # pages: promises ~20 KB
-    header[8:10] = (4).to_bytes(2, "little")      # header paragraphs
-    (folder / "BROKEN.EXE").write_bytes(bytes(header))
+    (folder / "BROKEN.EXE").write_bytes(IMPOSSIBLE_EXE)
     result = pcemu("boot", "--headless", "--host-dir", f"C:{folder}", "--keys",
                    "C:{ENTER}BROKEN{ENTER}", "--ticks", "3", "--print-screen")
     assert result.returncode == 0, result.stderr
-    assert "EXEC failure" in result.stdout
+    assert "Program too big to fit in memory" in result.stdout
     assert result.stdout.rstrip().endswith("C:\\>")
+
+
+def test_a_real_hlt_with_interrupts_off_shows_what_the_program_drew_and_why(tmp_path):
+    from tests.machine_helpers import assemble
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "STOP.COM").write_bytes(assemble(
+        'mov ah, 9; mov dx, msg; int 0x21; cli; hlt; msg: .ascii "DRAWN BEFORE HLT$"'))
+    result = pcemu("run", f"C:{folder}", "STOP", "--headless", "--print-screen")
+    assert result.returncode == 2
+    assert "DRAWN BEFORE HLT" in result.stdout
+    assert "halted with interrupts disabled (HLT at " in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_strict_mode_stops_at_an_unimplemented_service(tmp_path):
@@ -153,7 +166,7 @@ def test_run_of_a_batch_file_ends_at_the_prompt_with_status_0(tmp_path):
 
 @pytest.mark.parametrize("name, data, message", [
     ("NOPE", None, "NOPE: Bad command or file name"),
-    ("CUT", b"MZ\x64\x00\x28\x00\x00\x00\x04\x00" + bytes(54), "the EXE is truncated"),
+    ("CUT", IMPOSSIBLE_EXE, "not enough memory to load it"),
 ])
 def test_run_of_a_program_that_cannot_start_fails_with_the_reason(tmp_path, name, data, message):
     folder = tmp_path / "c"

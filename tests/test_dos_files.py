@@ -503,7 +503,7 @@ big: .asciz "BIG.DAT"
     assert run.words(4, 0x2010) == [per_cluster, free, sector, total]
     assert run.words(1, 0x2018) == [0xFFFF]                  # no drive L:
     assert run.words(1, 0x2030)[0] & 0x80 and run.words(1, 0x2030)[0] & 0x03   # CON: device, stdin/out
-    assert run.words(1, 0x2032)[0] == 0                      # a file on drive 0 (A:)
+    assert run.words(1, 0x2032)[0] == 0x40                   # a file on drive 0 (A:), not written
     assert run.results(2, 0x2034) == b"\xff\x00"             # input ready, then at the end
     assert run.words(2, 0x2036) == [0, 1]                    # A: removable, C: fixed
     assert run.machine.dos.current_drive == "C"

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from games_py.ginrummy import computer, game, rng
+from games_py.ginrummy import computer, game
+from games_py.qbasic import rng
 from games_py.ginrummy.deal import OriginalRandom
 from pcemu.trace import ginrummy as tracer
 from pcemu.trace.sweep import MAX_HANDS_PER_GAME, _first_game

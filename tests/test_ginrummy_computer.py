@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games_py.ginrummy import computer, game, rng, trace
+from games_py.ginrummy import computer, game, trace
+from games_py.qbasic import rng
 from games_py.ginrummy.computer import Table, fn_rank, fn_suit
 from games_py.ginrummy.deal import OriginalRandom
 from games_py.cards import Card

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games_py.ginrummy import computer, game, rng, trace
+from games_py.ginrummy import computer, game, trace
+from games_py.qbasic import rng
 from games_py.ginrummy.deal import OriginalRandom
 
 SHARED = Path(os.environ.get("PCEMU_SHARED", Path(__file__).resolve().parents[2] / "shared"))

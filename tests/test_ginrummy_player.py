@@ -354,7 +354,7 @@ def test_a_hand_whose_lay_offs_cannot_be_followed_ends_with_a_notice_when_playin
     """DemoHand._settle with ``on_unmodelled`` set (``play``): the lay-offs follow the document
     and the hand is scored; without it (``trace``) the error stops the game as before.  (The
     arrangement at line 2540 rewrites S(), so the unmodelled read is made to happen here.)"""
-    from games_py.ginrummy import rng
+    from games_py.qbasic import rng
     from games_py.ginrummy.deal import OriginalRandom
 
     def unmodelled(*_args):

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from games_py.cards import Card
-from games_py.ginrummy import computer, game, rng, rules, trace
+from games_py.ginrummy import computer, game, rules, trace
+from games_py.qbasic import rng
 from games_py.ginrummy.deal import OriginalRandom
 from pcemu.trace import sweep
 from tests.ginrummy_helpers import empty_table, with_hand

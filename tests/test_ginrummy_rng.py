@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games_py.ginrummy import mbf, rng
-from games_py.ginrummy.mbf import MBF
+from games_py.qbasic import mbf, rng
+from games_py.qbasic.mbf import MBF
 
 SHARED = Path(os.environ.get("PCEMU_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 DISK = SHARED / "disks" / "DISK1612.img"

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games_py.ginrummy import mbf
-from games_py.ginrummy.mbf import MBF, ZERO
+from games_py.qbasic import mbf
+from games_py.qbasic.mbf import MBF, ZERO
 
 SHARED = Path(os.environ.get("PCEMU_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 DISK = SHARED / "disks" / "DISK1612.img"

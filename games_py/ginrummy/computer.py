@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from games_py.cards import Card
-from games_py.ginrummy import mbf, rules, trace
+from games_py.ginrummy import rules, trace
+from games_py.qbasic import mbf
 from games_py.ginrummy.deal import OriginalRandom, card_of, number_of
-from games_py.ginrummy.mbf import MBF
+from games_py.qbasic.mbf import MBF
 
 # constants of the program (MBF bytes as in its constant table)
 SKIP_LOW_UPCARD = MBF(bytes.fromhex("6666667f"))  # .45, line 3770 (DGROUP:15BA)

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games_py.cards import Card
-from games_py.ginrummy import mbf, rng
-from games_py.ginrummy.mbf import MBF
+from games_py.qbasic import mbf, rng
+from games_py.qbasic.mbf import MBF
 
 YOU, COMPUTER = 1, 2                 # the program's player numbers (DEALER at DGROUP:10D8h)
 DECK_SIZE = 52

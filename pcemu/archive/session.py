@@ -151,7 +151,7 @@ class Session:
         return dict(disks=[f"{letter}:{path}" for letter, path in sorted(disk_paths.items())],
                     host_dirs={h.letter: h.path for h in self.host_dirs},
                     date=p["date"], time=p["time"], mips=p["ips"] / 1_000_000, video=p["video"],
-                    mouse=p["mouse"], strict=p["strict"],
+                    mouse=p["mouse"], strict=p["strict"], ems=p.get("ems", 0),
                     inexact_idle_skip=p.get("inexact_idle_skip", p.get("fast_forward", False)))
 
 
@@ -180,7 +180,8 @@ def machine_profile(m: "Machine") -> dict:
     return {"date": start.date().isoformat(),
             "time": f"{start:%H:%M:%S}.{start.microsecond // 10_000:02d}",
             "ips": m.clock.ips, "video": m.video_profile, "mouse": bool(m.mouse_enabled),
-            "strict": bool(m.strict), "inexact_idle_skip": bool(m.inexact_idle_skip)}
+            "strict": bool(m.strict), "inexact_idle_skip": bool(m.inexact_idle_skip),
+            "ems": m.ems_kilobytes}
 
 
 def _file_hashes(path: Path) -> tuple[int, str, str]:

@@ -62,6 +62,10 @@ def check_session(session: "Session", name: str = "the session") -> None:
         raise SessionCheckError(f"{name} has a start date {p['date']!r} that is not YYYY-MM-DD") from None
     if p.get("video", "cga") not in VIDEO:
         raise SessionCheckError(f"{name} asks for video {p.get('video')!r}, not one of {', '.join(VIDEO)}")
+    ems = p.get("ems", 0)
+    if isinstance(ems, bool) or not isinstance(ems, int) or not (ems == 0 or 16 <= ems <= 32 * 1024):
+        raise SessionCheckError(f"{name} asks for {ems!r} KB of expanded memory: 0 (none) "
+                                f"or 16 to 32768")
     limit = int(MAX_SESSION_SECONDS * ips)
     boot = _int(session.boot.get("t"), "the boot time")
     end = _int(session.end.get("t"), "the end time")

@@ -89,7 +89,8 @@ class Dos:
         self.last_drive: str | None = None       # the drive the current call works on
         self.fcb_files: dict[int, object] = {}   # files opened through FCBs (fcb.FcbFile)
         self.ctrl_c_sp: int | None = None        # SP before DOS's INT 23h, to see how it returned
-        from pcemu.dos import console, fcb, files, process, system   # noqa: F401  (register services)
+        self.ems = None                          # the expanded-memory manager (pcemu.dos.ems)
+        from pcemu.dos import console, fcb, files, ioctl, process, system   # noqa: F401  (register services)
 
     # ---------------------------------------------------------------- drives
     def mount(self, letter: str, drive) -> None:
@@ -149,6 +150,9 @@ class Dos:
         critical.install(m)
         faults.install(m)
         process.install_cpm_entry(m)
+        if m.ems_kilobytes:
+            from pcemu.dos import ems
+            self.ems = ems.install(m, m.ems_kilobytes)
         if m.mouse_enabled:
             from bios import mouse
             mouse.install(m)
@@ -195,6 +199,8 @@ class Dos:
         base = text.replace("/", "\\").split("\\")[-1].split(":")[-1].upper().split(".")[0]
         if base in ("CON", "PRN", "AUX", "NUL", "LPT1", "COM1", "CLOCK$"):
             return {"LPT1": "PRN", "COM1": "AUX"}.get(base, base)
+        if base == "EMMXXXX0" and self.ems is not None:    # the expanded-memory manager
+            return base
         return None
 
     # ---------------------------------------------------------------- handles

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from bios import keyboard as kb
 from bios import video
-from pcemu.dos import dos_services
+from pcemu.dos import dos_services, kernel
 
 if TYPE_CHECKING:
     from pcemu.machine import Machine
@@ -100,7 +100,8 @@ def write_character(m: "Machine") -> None:
     if check_break(m):
         _ctrl_c(m)
         return
-    write_bytes(m, bytes([m.cpu.dl]))
+    if not kernel.write_redirected(m.dos, bytes([m.cpu.dl])):
+        write_bytes(m, bytes([m.cpu.dl]))
     m.cpu.al = m.cpu.dl
 
 
@@ -123,7 +124,8 @@ def write_printer(m: "Machine") -> None:
 def direct_console(m: "Machine") -> None:
     cpu = m.cpu
     if cpu.dl != 0xFF:
-        write_char(m, cpu.dl)
+        if not kernel.write_redirected(m.dos, bytes([cpu.dl])):
+            write_char(m, cpu.dl)
         cpu.al = cpu.dl
         return
     key = _next_key(m)
@@ -154,7 +156,8 @@ def write_string(m: "Machine") -> None:
         return
     cpu = m.cpu
     text = m.memory.read_until(cpu.ds, cpu.dx, ord("$"))
-    write_bytes(m, text)
+    if not kernel.write_redirected(m.dos, text):
+        write_bytes(m, text)
     cpu.al = ord("$")
 
 

@@ -30,7 +30,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.dos import dos_services
+from pcemu.dos import dos_services, kernel
 from pcemu.dos.critical import CRITICAL_CODES
 from pcemu.storage import names
 from pcemu.storage.drive import DirEntry
@@ -147,18 +147,8 @@ def _matches(m: "Machine", letter: str, pattern: bytes, attributes: int):
     """Directory entries of the current directory that an FCB call with this
     name and search attribute reaches, in directory order."""
     directory = m.dos.current_dirs.get(letter, [])
-    entries = m.dos.drives[letter].listdir(directory)
-    for entry in entries:
-        if attributes == ATTR_VOLUME:
-            if entry.is_label and not directory:
-                yield directory, entry
-            continue
-        if entry.is_label:
-            continue
-        if entry.attr & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_DIRECTORY) & ~attributes:
-            continue
-        if names.fcb_matches(pattern, _entry_fcb(entry)):
-            yield directory, entry
+    for entry in kernel.fcb_matches(m.dos, letter, directory, pattern, attributes):
+        yield directory, entry
 
 
 def _first_file(m: "Machine", letter: str, fcb: Fcb) -> tuple[list[str], DirEntry] | None:
@@ -402,40 +392,16 @@ def _search(m: "Machine", fcb: Fcb, after: int, drive_number: int | None = None)
 @_fcb_function(0x13, FAILED)
 def delete_file(m: "Machine", fcb: Fcb) -> int:
     letter = _drive_letter(m, fcb)
-    fs = m.dos.drives[letter]
-    attributes = fcb.attributes & (ATTR_HIDDEN | ATTR_SYSTEM)
-    doomed = [(d, e) for d, e in _matches(m, letter, fcb.name(), attributes)
-              if not e.is_dir and not e.attr & ATTR_READ_ONLY]
-    for directory, entry in doomed:
-        fs.remove(directory + [entry.name])
-        for watch in m.listeners.get("file", ()):
-            watch("delete", f"{letter}:\\" + "\\".join(directory + [entry.name]), 0)
-    return OK if doomed else FAILED
+    deleted, _read_only = kernel.delete_matching(m.dos, letter, m.dos.current_dirs.get(letter, []),
+                                                 fcb.name(), fcb.attributes)
+    return OK if deleted else FAILED
 
 
 @_fcb_function(0x17, FAILED)
 def rename_file(m: "Machine", fcb: Fcb) -> int:
     letter = _drive_letter(m, fcb)
-    fs = m.dos.drives[letter]
-    attributes = fcb.attributes & (ATTR_HIDDEN | ATTR_SYSTEM | ATTR_DIRECTORY)
-    template = fcb.name(NEW_NAME)
-    matches = [(d, e) for d, e in _matches(m, letter, fcb.name(), attributes)
-               if e.name not in (".", "..")]
-    if not matches:
-        return FAILED
-    for directory, entry in matches:
-        old = _entry_fcb(entry)
-        # a '?' in the new name keeps the old name's character at that place
-        new = bytes(o if t == ord("?") else t for o, t in zip(old, template))
-        try:
-            new_name = names.normalize_name(names.from_fcb(new), truncate=False)
-        except (DosError, ValueError):
-            return FAILED
-        if new_name == entry.name:
-            continue
-        if fs.stat(directory + [new_name]) is not None:
-            return FAILED
-        fs.rename(directory + [entry.name], directory + [new_name])
+    kernel.rename_matching(m.dos, letter, m.dos.current_dirs.get(letter, []), fcb.name(),
+                           fcb.name(NEW_NAME), fcb.attributes)
     return OK
 
 

@@ -230,24 +230,33 @@ def read_program(m: "Machine", path: str) -> tuple[str, bytes]:
     return f"{drive}:\\" + "\\".join(parts), data
 
 
+# DOS reads the first 1Ah bytes of a program; fewer, or no MZ/ZM, and it loads a .COM file.
+EXE_HEADER_READ = 0x1A
+
+
 def exe_header(data: bytes) -> dict | None:
-    if len(data) < 2 or data[:2] not in (b"MZ", b"ZM"):
+    """The MZ header's fields as DOS 3.30's EXEC uses them, or None for a .COM image.
+
+    DOS takes the load module as whole 512-byte pages less the header (the count of
+    bytes in the last page is not used), reads it with ordinary reads and stops at a
+    short one: a file shorter than its header says loads what it has, the rest of
+    the block keeps whatever memory held, and bytes past the last page's count
+    (data a BASIC runtime's stub keeps there) are loaded too.  A maximum allocation
+    of 0 loads the image at the top of the largest block ("load high").
+    """
+    if len(data) < EXE_HEADER_READ or data[:2] not in (b"MZ", b"ZM"):
         return None
-    if len(data) < 0x1C:
-        raise ProgramLoadError("the EXE header is truncated")
-    (_sig, last, pages, relocs, header_paras, min_alloc, max_alloc, ss, sp, _ck, ip, cs,
-     reloc_off, _ovl) = struct.unpack_from("<2s13H", data, 0)
-    image_size = pages * 512 - ((512 - last) if last else 0) - header_paras * 16
-    if pages == 0 or image_size < 0 or header_paras * 16 > len(data):
-        raise ProgramLoadError("the EXE header describes an impossible image size")
-    if header_paras * 16 + image_size > len(data):
-        raise ProgramLoadError(f"the EXE is truncated: its header promises "
-                               f"{header_paras * 16 + image_size} bytes, the file has {len(data)}")
+    (_sig, _last, pages, relocs, header_paras, min_alloc, max_alloc, ss, sp, _ck, ip, cs,
+     reloc_off) = struct.unpack_from("<2s12H", data, 0)
+    image_paras = pages * 32 - header_paras
+    if pages == 0 or image_paras < 0:      # DOS's 16-bit sizes wrap: an allocation it cannot make
+        raise ProgramLoadError("the EXE header's image ends before its header: "
+                               "not enough memory to load it")
     if reloc_off + relocs * 4 > len(data):
         raise ProgramLoadError("the EXE's relocation table runs past the end of the file")
-    return dict(image_size=image_size, header=header_paras * 16, relocs=relocs,
+    return dict(image_size=image_paras * 16, header=header_paras * 16, relocs=relocs,
                 reloc_off=reloc_off, min_alloc=min_alloc, max_alloc=max_alloc,
-                ss=ss, sp=sp, ip=ip, cs=cs)
+                load_high=max_alloc == 0, ss=ss, sp=sp, ip=ip, cs=cs)
 
 
 def load_image(m: "Machine", data: bytes, header: dict, load_segment: int, relocation: int) -> None:
@@ -286,10 +295,14 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
         paragraphs = largest
         minimum = needed + 1
     else:
-        load_paras = (header["image_size"] + 15) >> 4
-        minimum = load_paras + 0x10 + header["min_alloc"]
-        wanted = min(load_paras + 0x10 + header["max_alloc"], 0xFFFF)
-        paragraphs = min(largest, max(wanted, minimum))
+        load_paras = header["image_size"] >> 4
+        if header["load_high"]:
+            minimum = load_paras + 0x10
+            paragraphs = largest
+        else:
+            minimum = load_paras + 0x10 + header["min_alloc"]
+            wanted = min(load_paras + 0x10 + header["max_alloc"], 0xFFFF)
+            paragraphs = min(largest, max(wanted, minimum))
     if largest < minimum:
         dos.arena.free(env)
         raise DosError(0x08, "insufficient memory")
@@ -309,7 +322,7 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
         mem.ww(psp, sp, 0)
         start = dict(cs=psp, ip=0x100, ss=psp, sp=sp)
     else:
-        load = psp + 0x10
+        load = psp + paragraphs - load_paras if header["load_high"] else psp + 0x10
         load_image(m, data, header, load, load)
         start = dict(cs=(load + header["cs"]) & 0xFFFF, ip=header["ip"],
                      ss=(load + header["ss"]) & 0xFFFF, sp=header["sp"])
@@ -454,8 +467,8 @@ def exec_service(m: "Machine") -> None:
     try:
         start = exec_program(m, path, tail, env, fcb1, fcb2, return_state=state,
                              load_only=cpu.al == 0x01)
-    except ProgramLoadError:
-        m.dos.fail(0x0B)                         # invalid format
+    except ProgramLoadError as err:              # insufficient memory, or invalid format
+        m.dos.fail(0x08 if "memory" in str(err) else 0x0B)
         return
     if cpu.al == 0x01:
         mem.ww(es, bx + 0x0E, start["sp"])

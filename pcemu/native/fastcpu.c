@@ -777,7 +777,11 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         }
         cs = ip = 0;
         uc_reg_read_batch(uc, ids, at, 2);
-        *halted = s->mem[(((cs & 0xFFFF) << 4) + ((ip - 1) & 0xFFFF)) & 0xFFFFF] == 0xF4;
+        /* A HLT ran only if it was the last instruction the code hook saw: a slice
+         * that ends on its count right after an instruction whose last byte is F4h
+         * (JNE -12 is 75 F4) is no HLT. */
+        int64_t before_ip = (int64_t)((((cs & 0xFFFF) << 4) + ((ip - 1) & 0xFFFF)) & 0xFFFFF);
+        *halted = s->last_address == before_ip && s->mem[before_ip] == 0xF4;
         if (!s->chain || *halted || s->executed < budget)
             return UC_ERR_OK;
         int64_t here = (int64_t)((((cs & 0xFFFF) << 4) + (ip & 0xFFFF)) & 0xFFFFF);

@@ -17,7 +17,7 @@ from pcemu.dos import console, critical
 from pcemu.dos.critical import CriticalError
 from pcemu.dos import process
 from pcemu.errors import ProgramLoadError
-from pcemu.shell import builtins
+from pcemu.shell import builtins, redirection
 from pcemu.storage.errors import ERROR_NAMES, DosError
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 SHELL_ENVIRONMENT = b"COMSPEC=A:\\COMMAND.COM\0PATH=\0PROMPT=$P$G\0\0"
 SHELL_STACK_TOP = 0x0FFE
 SHELL_PARAGRAPHS = 0x0100
+F6_SCAN = 0x40
 
 
 @dataclass
@@ -45,6 +46,8 @@ class ShellState:
     running: str | None = None              # name of the program we started
     batch: list[Batch] = field(default_factory=list)
     errorlevel: int = 0
+    pipeline: redirection.Pipeline | None = None    # a line with < > >> | still running
+    question: Callable[[str], None] | None = None   # what to do with the answer to ask_yes_no
 
 
 class Shell:
@@ -52,7 +55,7 @@ class Shell:
         self.m = machine
         self.state = ShellState()
         self.psp = 0
-        self.console = _Console(machine)
+        self.console = _Console(machine, self)
         self.exit_codes: list[tuple[str, int]] = []
         self.critical_state: dict | None = None
         self.at_prompt = False                 # the prompt is shown and the line is being edited
@@ -102,8 +105,14 @@ class Shell:
             st.errorlevel = code
             st.running = None
             st.need_prompt = True
-            if video.columns(m) and video.cursor(m, m.memory[0x462])[1] != 0:
+            if st.pipeline is None and video.columns(m) and video.cursor(m, m.memory[0x462])[1] != 0:
                 self.console.write(b"\r\n")
+            if st.pipeline is not None:
+                self._guarded(lambda: self._pipeline_step(after_program=True))
+                return
+        if st.question is not None:
+            self._guarded(self._question_step)
+            return
         if st.waiting_key_for == "pause":
             if console._next_key(m) is None:
                 m.wait_for_input()
@@ -137,14 +146,30 @@ class Shell:
         self.lines_run += 1
         self.load_error = None
         self.execute(line)
-        if line.strip() and st.running is None and not st.batch:
+        if line.strip() and not self._busy():
             st.need_prompt = True
             self.console.write(b"\r\n")
+
+    def _busy(self) -> bool:
+        """Is the line still at work (a program, a batch file, a question, a pipe)?"""
+        st = self.state
+        return (st.running is not None or bool(st.batch) or st.question is not None
+                or st.pipeline is not None)
 
     def _guarded(self, action: Callable[[], None]) -> bool:
         """Run a step of the interpreter; a critical error goes to INT 24h (False)."""
         try:
-            action()
+            try:
+                action()
+            except DosError as err:
+                device = critical.from_dos_error(self.m, err.code, 0)
+                if device is not None:
+                    raise device from None
+                # a failure no command words itself: one line, as DOS's extended error text
+                what = ERROR_NAMES.get(err.code, f"DOS error {err.code}")
+                self.console.screen(f"{what[:1].upper()}{what[1:]}\r\n".encode())
+                self._end_pipeline()
+                self.state.need_prompt = True
             return True
         except CriticalError as err:
             critical.interrupt_shell(self.m, err, lambda answer: self._critical_answered(answer, action))
@@ -182,8 +207,9 @@ class Shell:
             if key is None:
                 return None
             if key == 0:
-                console._next_key(m)                 # F-keys do nothing at this prompt
-                continue
+                if console._next_key(m) != F6_SCAN:  # other F-keys do nothing at this prompt
+                    continue
+                key = 0x1A                           # F6 types Ctrl-Z, as DOS's line editor does
             if key == 0x0D:
                 self.console.write(b"\r\n")
                 text = st.line.decode("cp437")
@@ -205,7 +231,7 @@ class Shell:
                 return ""
             if len(st.line) < 127:
                 st.line.append(key)
-                self.console.write(bytes([key]))
+                self.console.write(b"^Z" if key == 0x1A else bytes([key]))   # F6 or Ctrl-Z
 
     # ------------------------------------------------------------------ commands
     def execute(self, line: str, batch_args: list[str] | None = None) -> None:
@@ -216,7 +242,13 @@ class Shell:
             line = line[1:].lstrip()
         if batch_args is not None:
             line = builtins.substitute_arguments(line, batch_args)
-        word, rest = builtins.split_command(line)
+        if redirection.has_redirection(line):
+            self._start_pipeline(line)
+            return
+        self._execute_command(line)
+
+    def _execute_command(self, line: str) -> None:
+        word, rest = builtins.split_command(line.lstrip())    # ECHO x > F keeps "x "
         upper = word.upper()
         if len(upper) == 2 and upper[1] == ":" and upper[0].isalpha() and not rest.strip():
             builtins.change_drive(self, upper[0])
@@ -226,6 +258,146 @@ class Shell:
             handler(self, rest)
             return
         self.run_external(word, rest)
+
+    # ------------------------------------------------------------------ < > >> |
+    def _start_pipeline(self, line: str) -> None:
+        dos = self.m.dos
+        try:
+            stages = redirection.parse(line)
+        except redirection.SyntaxProblem:
+            self.console.write(b"Syntax error\r\n")
+            return
+        try:
+            self.state.pipeline = redirection.plumb(dos, stages)
+        except DosError as err:
+            if err.code in critical.CRITICAL_CODES:
+                raise
+            self.console.write(b"Intermediate file error during pipe\r\n")
+            return
+        self._pipeline_step(resumed=False)
+
+    def _pipeline_step(self, after_program: bool = False, resumed: bool = True) -> None:
+        """Run the pipeline's next stages until one starts a program or asks a
+        question (the shell comes back here when it is done) or none is left."""
+        st = self.state
+        m = self.m
+        dos = m.dos
+        pipeline = st.pipeline
+        if pipeline is None:
+            return
+        redirection.restore(dos, pipeline)           # what the last stage had
+        while pipeline.stages:
+            stage = pipeline.stages.pop(0)
+            try:
+                redirection.redirect(dos, pipeline, stage)
+            except DosError as err:
+                input_failed = stage.stdin is not None and not pipeline.saved
+                redirection.restore(dos, pipeline)
+                if err.code in critical.CRITICAL_CODES:
+                    self._end_pipeline()
+                    raise
+                self.console.write(b"File not found\r\n" if input_failed else b"File creation error\r\n")
+                after_program = False
+                break
+            after_program = False
+            try:
+                self._execute_command(stage.command)
+            except BaseException:
+                self._end_pipeline()
+                raise
+            if st.running is not None or st.question is not None:
+                return
+            redirection.restore(dos, pipeline)
+        self._end_pipeline()
+        if self._busy() or not resumed:
+            return                                   # (the line's own end writes the blank line)
+        st.need_prompt = True
+        # after a program DOS only ends an unfinished line; after a built-in a blank line
+        if not after_program or (video.columns(m) and video.cursor(m, m.memory[0x462])[1] != 0):
+            self.console.write(b"\r\n")
+
+    def _end_pipeline(self) -> None:
+        pipeline, self.state.pipeline = self.state.pipeline, None
+        if pipeline is not None:
+            redirection.finish(self.m.dos, pipeline)
+
+    # ------------------------------------------------------------------ questions
+    def ask_yes_no(self, question: str, then: Callable[[bool], None]) -> None:
+        """Ask until the answer is Y or N (as ERASE *.* does), then ``then(yes)``.
+        The answer is a line from standard input: the keyboard, or a file or pipe
+        when input is redirected (ECHO Y | DEL *.*)."""
+        def answered(text: str) -> None:
+            word = text.strip()[:1].upper()
+            if word in ("Y", "N"):
+                then(word == "Y")
+            else:
+                self.ask_yes_no(question, then)
+
+        self.console.write(question.encode("cp437") + b" ")
+        dos = self.m.dos
+        try:
+            redirected = dos.handle_file(0).device != "CON"
+        except DosError:
+            redirected = False
+        if redirected:
+            line = self._read_stdin_line()
+            self.console.write(line.encode("cp437", "replace") + b"\r\n")
+            if line == "" and not self._stdin_left():
+                return                            # end of the input: DOS gives up too
+            answered(line)
+            return
+        self.state.question = answered
+
+    def read_console_text(self, then: Callable[[bytes], None]) -> None:
+        """Lines typed on CON (COPY CON) up to a Ctrl-Z (F6), then ``then(text)``."""
+        text = bytearray()
+
+        def line_done(line: str) -> None:
+            raw = line.encode("cp437", "replace")
+            if b"\x1a" in raw:
+                text.extend(raw.split(b"\x1a")[0])
+                then(bytes(text))
+                return
+            text.extend(raw + b"\r\n")
+            self.state.question = line_done
+
+        self.state.question = line_done
+
+    def _read_stdin_line(self) -> str:
+        from pcemu.dos import kernel
+        dos = self.m.dos
+        line = bytearray()
+        while True:
+            byte = kernel.read(dos, 0, 1)
+            if not byte or byte in (b"\r", b"\n", b"\x1a"):
+                if byte == b"\r":
+                    following = kernel.read(dos, 0, 1)
+                    if following and following != b"\n":
+                        kernel.seek(dos, 0, -1, 1)
+                return line.decode("cp437")
+            line += byte
+
+    def _stdin_left(self) -> bool:
+        from pcemu.dos import kernel
+        dos = self.m.dos
+        if kernel.read(dos, 0, 1):
+            kernel.seek(dos, 0, -1, 1)
+            return True
+        return False
+
+    def _question_step(self) -> None:
+        line = self._edit_line()
+        if line is None:
+            self.m.wait_for_input()
+            return
+        answered, self.state.question = self.state.question, None
+        answered(line)
+        st = self.state
+        if st.pipeline is not None and st.question is None:
+            self._pipeline_step()
+        elif not self._busy():
+            st.need_prompt = True
+            self.console.write(b"\r\n")
 
     def run_external(self, word: str, rest: str) -> None:
         found = builtins.find_program(self, word)
@@ -240,6 +412,9 @@ class Shell:
         tail = rest.encode("cp437", "replace")
         try:
             process.exec_program(self.m, found, tail, return_state=self.return_state())
+            # the new program may sit where the last one ran: Unicorn must not run
+            # that one's translated code (INT 21h's EXEC flushes the same way)
+            self.m.cpu.flush_translations()
         except ProgramLoadError as err:
             self.load_error = f"cannot load {found}: {err}"
             self.console.write(f"Program too big to fit in memory\r\n".encode()
@@ -303,7 +478,7 @@ class Shell:
                     offered[letter] = answer
             words = {"A": "Abort", "R": "Retry", "I": "Ignore", "F": "Fail"}
             question = ", ".join(words[letter] for letter in offered) + "?"
-            self.console.write(f"\r\n{error} {action} drive {drive}\r\n{question}".encode())
+            self.console.screen(f"\r\n{error} {action} drive {drive}\r\n{question}".encode())
             self.critical_state = {"ax": cpu.ax, "offered": offered}
         key = console._next_key(m)
         if key is None:
@@ -313,7 +488,7 @@ class Shell:
         if choice is None:
             m.wait_for_input()
             return
-        self.console.write(bytes([key]) + b"\r\n")
+        self.console.screen(bytes([key]) + b"\r\n")
         ah = self.critical_state["ax"] >> 8
         self.critical_state = None
         cpu.al = choice
@@ -321,12 +496,24 @@ class Shell:
 
 
 class _Console:
-    """Output to the screen as COMMAND.COM's writes to CON do."""
+    """COMMAND.COM's output: its standard output (handle 1), which is the screen
+    unless a line redirects it; while a program runs (a critical error, a
+    divide overflow), the screen."""
 
-    def __init__(self, machine: "Machine") -> None:
+    def __init__(self, machine: "Machine", shell: "Shell") -> None:
         self.m = machine
+        self.shell = shell
 
     def write(self, data: bytes) -> None:
+        dos = self.m.dos
+        if (self.shell.state.pipeline is not None and dos.current_psp == self.shell.psp
+                and redirection.output_redirected(dos)):
+            from pcemu.dos import kernel
+            kernel.write(dos, 1, data)
+            return
+        console.write_bytes(self.m, data)
+
+    def screen(self, data: bytes) -> None:
         console.write_bytes(self.m, data)
 
     def write_char(self, char: int) -> None:

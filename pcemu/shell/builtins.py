@@ -1,13 +1,16 @@
 """COMMAND.COM's built-in commands, with DOS 3.30's wording and layout.
 
-DIR, TYPE, CLS, ECHO, VER, CD/CHDIR, MD, RD, DEL/ERASE, REN, COPY (to PRN too),
-PAUSE, REM, SET, PROMPT, PATH, DATE, TIME, GOTO, IF and drive changes.
+DIR, CLS, ECHO, VER, PAUSE, REM, SET, PROMPT, PATH, DATE, TIME, GOTO, IF and
+drive changes here; the file commands (CD/CHDIR, MD, RD, DEL/ERASE, REN, COPY,
+TYPE) in `file_commands`, all through the DOS kernel's calls.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from bios import video
+from pcemu.dos import kernel
+from pcemu.shell.file_commands import cmd_cd, cmd_copy, cmd_del, cmd_md, cmd_rd, cmd_ren, cmd_type, exists, read_file  # noqa: F401
 from pcemu.storage.errors import DosError
 from pcemu.storage import names
 
@@ -114,20 +117,6 @@ def _current_path(shell: "Shell") -> str:
     return f"{dos.current_drive}:\\" + "\\".join(dos.current_dirs.get(dos.current_drive, []))
 
 
-def read_file(shell: "Shell", path: str) -> bytes | None:
-    dos = shell.m.dos
-    try:
-        drive, parts = dos.resolve(path)
-        fs = dos.drives[drive]
-        entry = fs.stat(parts)
-        if entry is None or entry.is_dir:
-            return None
-        with fs.open(parts) as f:
-            return f.read(entry.size)
-    except DosError:
-        return None
-
-
 def find_program(shell: "Shell", word: str) -> str | None:
     """Look for word.COM, .EXE, .BAT in the current directory, then along PATH."""
     dos = shell.m.dos
@@ -143,12 +132,11 @@ def find_program(shell: "Shell", word: str) -> str | None:
             if not path.upper().endswith((".COM", ".EXE", ".BAT")):
                 continue
             try:
-                drive, parts = dos.resolve(path)
-                entry = dos.drives[drive].stat(parts)
+                if kernel.get_attributes(dos, path) & kernel.ATTR_DIRECTORY:
+                    continue
             except DosError:
                 continue
-            if entry is not None and not entry.is_dir:
-                return f"{drive}:\\" + "\\".join(parts)
+            return kernel.full_name(*dos.resolve(path))
     return None
 
 
@@ -189,7 +177,9 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
         if "." not in pattern:
             pattern += ".*"
     try:
-        entries = fs.listdir(parts)
+        # FINDFIRST/FINDNEXT with the directory bit: no label, hidden or system entries
+        entries = kernel.list_matching(dos, drive, parts, names.pattern_to_fcb(pattern),
+                                       kernel.ATTR_DIRECTORY)
     except DosError:
         shell.console.write(b"Path not found\r\n")
         return
@@ -198,14 +188,9 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
     out.append(f" Volume in drive {drive} is {label}" if label else f" Volume in drive {drive} has no label")
     out.append(f" Directory of  {drive}:\\" + "\\".join(parts))
     out.append("")
-    pat = names.pattern_to_fcb(pattern)
     count = 0
     wide = []
     for e in entries:
-        if e.is_label or e.attr & 0x06:
-            continue
-        if not names.fcb_matches(pat, names.entry_fcb(e.name)):
-            continue
         count += 1
         base, _, ext = e.name.partition(".") if e.name not in (".", "..") else (e.name, "", "")
         if "/W" in switches:
@@ -227,18 +212,6 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
         per_cluster, sector, free, _total = fs.free_space()
         out.append(f"{count:>9} File(s) {free * per_cluster * sector:>8} bytes free")
     shell.console.write(("\r\n".join(out) + "\r\n").encode("cp437", "replace"))
-
-
-def cmd_type(shell: "Shell", rest: str) -> None:
-    name = rest.strip()
-    if not name:
-        shell.console.write(b"Required parameter missing\r\n")
-        return
-    data = read_file(shell, name.split()[0])
-    if data is None:
-        shell.console.write(b"File not found - " + name.encode("cp437", "replace") + b"\r\n")
-        return
-    shell.console.write(data.split(b"\x1a")[0])
 
 
 def cmd_cls(shell: "Shell", rest: str) -> None:
@@ -263,146 +236,6 @@ def cmd_echo(shell: "Shell", rest: str) -> None:
 
 def cmd_ver(shell: "Shell", rest: str) -> None:
     shell.console.write(b"\r\nIBM Personal Computer DOS Version 3.30\r\n")
-
-
-def cmd_cd(shell: "Shell", rest: str) -> None:
-    dos = shell.m.dos
-    target = rest.strip()
-    if not target or (len(target) == 2 and target[1] == ":"):
-        letter = target[0].upper() if target else dos.current_drive
-        if letter not in dos.drives:
-            shell.console.write(b"Invalid drive specification\r\n")
-            return
-        path = "\\".join(dos.current_dirs.get(letter, []))
-        shell.console.write(f"{letter}:\\{path}\r\n".encode())
-        return
-    try:
-        drive, parts = dos.resolve(target)
-        entry = dos.drives[drive].stat(parts) if parts else None
-        if parts and (entry is None or not entry.is_dir):
-            raise DosError(3)
-    except DosError:
-        shell.console.write(b"Invalid directory\r\n")
-        return
-    dos.current_dirs[drive] = parts
-
-
-def cmd_md(shell: "Shell", rest: str) -> None:
-    _simple(shell, lambda fs, parts: fs.mkdir(parts), rest, b"Unable to create directory\r\n")
-
-
-def cmd_rd(shell: "Shell", rest: str) -> None:
-    _simple(shell, lambda fs, parts: fs.rmdir(parts), rest,
-            b"Invalid path, not directory,\r\nor directory not empty\r\n")
-
-
-def _simple(shell, action, rest, failure: bytes) -> None:
-    dos = shell.m.dos
-    try:
-        drive, parts = dos.resolve(rest.strip())
-        action(dos.drives[drive], parts)
-    except DosError:
-        shell.console.write(failure)
-
-
-def cmd_del(shell: "Shell", rest: str) -> None:
-    """DEL/ERASE as COMMAND.COM 3.30: a name, a wildcard pattern (DEL *.DOC, DEL B:\\SUB\\?.BAK)
-    or a directory (its files); hidden, system and read-only files are left alone."""
-    dos = shell.m.dos
-    args = [a for a in rest.split() if not a.startswith("/")]
-    if not args:
-        shell.console.write(b"Required parameter missing\r\n")
-        return
-    target = args[0]
-    prefix, path = (target[:2], target[2:]) if target[1:2] == ":" else ("", target)
-    folder, sep, last = path.replace("/", "\\").rpartition("\\")
-    try:
-        if names.has_wildcards(last):
-            drive, directory = dos.resolve(prefix + (folder + sep if sep else "") or ".")
-            pattern = last
-        else:
-            drive, parts = dos.resolve(target)
-            entry = dos.drives[drive].stat(parts) if parts else None
-            if not parts or (entry is not None and entry.is_dir):
-                directory, pattern = parts, "*.*"
-            else:
-                directory, pattern = parts[:-1], parts[-1]
-        fs = dos.drives[drive]
-        wanted = names.pattern_to_fcb(pattern)
-        entries = fs.listdir(directory)
-    except DosError as err:
-        shell.console.write(b"Invalid drive specification\r\n" if err.code == 0x0F
-                            else b"Path not found\r\n" if err.code == 0x03 else b"File not found\r\n")
-        return
-    found = denied = False
-    for e in entries:
-        if e.is_dir or e.is_label or e.attr & 0x06 or e.name in (".", ".."):
-            continue
-        if not names.fcb_matches(wanted, names.entry_fcb(e.name)):
-            continue
-        found = True
-        try:
-            fs.remove(directory + [e.name])
-        except DosError:
-            denied = True               # read-only, or a damaged entry DOS cannot name
-    if not found:
-        shell.console.write(b"File not found\r\n")
-    elif denied:
-        shell.console.write(b"Access denied\r\n")
-
-
-def cmd_ren(shell: "Shell", rest: str) -> None:
-    dos = shell.m.dos
-    args = rest.split()
-    if len(args) != 2:
-        shell.console.write(b"Invalid number of parameters\r\n")
-        return
-    try:
-        drive, old = dos.resolve(args[0])
-        dos.drives[drive].rename(old, old[:-1] + [names.normalize_name(args[1])])
-    except DosError:
-        shell.console.write(b"Duplicate file name or File not found\r\n")
-
-
-def cmd_copy(shell: "Shell", rest: str) -> None:
-    dos = shell.m.dos
-    args = [a for a in rest.split() if not a.startswith("/")]
-    if not args:
-        shell.console.write(b"Required parameter missing\r\n")
-        return
-    source = args[0]
-    data = read_file(shell, source)
-    if data is None:
-        shell.console.write(f"File not found - {source}\r\n".encode("cp437", "replace"))
-        shell.console.write(b"        0 File(s) copied\r\n")
-        return
-    target = args[1] if len(args) > 1 else "."
-    device = dos.device_name(target)
-    if device == "PRN":
-        for b in data:
-            shell.m.printer.print_byte(b)
-    elif device == "CON":
-        shell.console.write(data)
-    elif device == "NUL":
-        pass
-    else:
-        try:
-            drive, parts = dos.resolve(target)
-            fs = dos.drives[drive]
-            entry = fs.stat(parts) if parts else None
-            if not parts or (entry is not None and entry.is_dir):
-                parts = parts + [dos.resolve(source)[1][-1]]
-            with fs.create(parts) as f:
-                written = f.write(data)
-        except DosError as err:
-            shell.console.write(f"File creation error ({err})\r\n".encode("cp437", "replace"))
-            return
-        if written < len(data):
-            # COMMAND.COM removes the partial copy rather than leave a truncated file behind
-            fs.remove(parts)
-            shell.console.write(b"Insufficient disk space\r\n        0 File(s) copied\r\n")
-            return
-    shell.console.write(b"        1 File(s) copied\r\n")
 
 
 def cmd_pause(shell: "Shell", rest: str) -> None:
@@ -474,7 +307,7 @@ def cmd_if(shell: "Shell", rest: str) -> None:
         result = shell.state.errorlevel >= int(words[1]) if words[1].isdigit() else False
         command = " ".join(words[2:])
     elif kind == "EXIST" and len(words) >= 3:
-        result = read_file(shell, words[1]) is not None
+        result = exists(shell, words[1])
         command = " ".join(words[2:])
     elif "==" in words[0]:
         left, _, right = words[0].partition("==")

@@ -19,8 +19,8 @@ image; docs/ginrummy-internals.md has the listings):
 """
 from __future__ import annotations
 
-from games_py.ginrummy import mbf
-from games_py.ginrummy.mbf import MBF
+from games_py.qbasic import mbf
+from games_py.qbasic.mbf import MBF
 
 MULTIPLIER = 0x343FD
 INCREMENT = 0x1A9EC3

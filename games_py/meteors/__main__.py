@@ -1,0 +1,3 @@
+from games_py.meteors.cli import main
+
+main()

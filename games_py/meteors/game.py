@@ -1,0 +1,499 @@
+"""Tommy's Meteors as METEORS.EXE plays it, statement for statement where it
+matters: every RND the original spends, in its order, with the runtime's MBF
+arithmetic (games_py.qbasic), and the screen cells the program reads back with
+SCREEN(row, col).  Line numbers in comments are the original's
+(docs/meteors-internals.md, section 5).
+
+The player's moves come from ``demo.DemoPlayer`` (F2, the computer plays) or
+from a human policy (``human.py``); the rules here only carry them out.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from games_py.meteors import demo, trace
+from games_py.meteors.screen import Screen
+from games_py.qbasic import mbf, rng
+from games_py.qbasic.mbf import MBF
+
+C = MBF.from_float
+ONE, TWO, FOUR, FIVE = C(1), C(2), C(4), C(5)
+HALF, TENTH, TWENTY, TWENTY_FOUR, EIGHTY = C(0.5), MBF.from_hex("CD CC 4C 7D"), C(20), C(24), C(80)
+RND_999 = MBF.from_hex("77 BE 7F 80")        # .999 at DGROUP:1234
+
+SPACE, PLAYER, EXPLOSION = 0x20, 0x02, 0xB1
+METEOR_CHARS = (4, 15, 18, 19, 25, 173, 179, 239, 248, 25, 25, 25, 25, 25)   # lines 300-310
+WORDS = ("BANG", "BOOM", "BLAM", "BOING", "WHAM", "SPLAT", "POWW", "BOINK", "SMASH", "ZONK", "BONK")
+BLOCK_COLUMNS = (5, 25, 45, 65)              # line 3980: FOR J = 5 TO 65 STEP 20, 14 wide
+DEMO_IMMUNE_BELOW = 29000                    # line 1200
+MAX_INT, MIN_INT = 32767, -32768
+
+
+def sqr(x: MBF) -> MBF:
+    """SQR(x), rounded to the nearest single (the runtime's own routine at 062B:39C6
+    is not transcribed; see docs/meteors-internals.md, section 7)."""
+    return MBF.from_float(math.sqrt(x.to_float()))
+
+
+class SessionOver(Exception):
+    """The frames asked for are played."""
+
+
+class Unmodelled(Exception):
+    """The original does something here the Python game cannot know (the time of day)."""
+
+
+class GameOver(Exception):
+    """FLAG set: line 720 goes to 1600."""
+
+
+def wrap16(value: int) -> int:
+    value &= 0xFFFF
+    return value - 0x10000 if value & 0x8000 else value
+
+
+@dataclass
+class Meteors:
+    """One session of the program from RANDOMIZE TIMER on."""
+
+    settings: trace.Settings
+    random: rng.QuickBasicRandom = field(default_factory=rng.QuickBasicRandom)
+    events: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        self.colour = s.colour
+        self.sound = s.sound
+        self.demo_on = s.demo
+        self.screen = Screen()
+        self.level = 0
+        self.prob = mbf.ZERO
+        self.games = 0
+        self.high = MIN_INT
+        self.score = 0
+        self.ds = 0
+        self.px = self.py = 0
+        self.direction = ""
+        self.countdown = 0
+        self.block = 0xDB                 # line 350
+        self.top_row = self.bottom_row = 0
+        self.background = 0
+        self.shown = False
+        self.meteor_char = 0
+        self.mx = self.my = mbf.ZERO
+        self.absorbed = False
+        self.flag = False
+        self.frames = 0                  # this game's
+        self.total_frames = 0            # the session's, the one asked for included
+        self.frame: dict | None = None
+        self.player = demo.DemoPlayer(self)
+        self.on_tick = None               # play: called at each frame's tick (the pace, the keys)
+        self.time_of_day = None           # play: the clock RANDOMIZE TIMER reads at a key press
+        self.pitch = 300                  # line 4520
+        self.policy = None
+        self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
+        if s.human is not None:
+            from games_py.meteors.human import policy_from
+            self.policy = policy_from(s.human)
+
+    # -- the runtime's pieces ---------------------------------------------------------
+    def rnd(self) -> MBF:
+        return self.random.rnd()
+
+    def fnr(self, n: int) -> int:
+        """DEF FNR(N) = INT(N * RND + 1) (0000:00FA)."""
+        return self.random.random_int(n)
+
+    def int_rnd(self, scale: MBF, offset: MBF) -> int:
+        """CINT(INT(RND * scale + offset))."""
+        return mbf.cint(mbf.int_(mbf.add(mbf.mul(self.rnd(), scale), offset)))
+
+    # -- the session ------------------------------------------------------------------
+    def start(self) -> None:
+        self.events.append(trace.start_event(self.settings, self.random.state, "python", fast=True))
+
+    def play(self, stop) -> None:
+        """Games until ``stop(self)`` says enough (checked at every frame)."""
+        self.stop = stop
+        try:
+            while True:
+                self.game()
+        except SessionOver:
+            pass
+        except Unmodelled as exc:
+            self.events.append({"event": "unmodelled", "reason": str(exc)})
+
+    def game(self) -> None:
+        # lines 430-550
+        self.games += 1
+        self.level += 1
+        if self.level > 9:
+            self.level = 1
+        self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
+        self.meteor_char = METEOR_CHARS[self.fnr(14) - 1]
+        self.score, self.ds = -2, 2
+        self.events.append({"event": "game_start", "game": self.games, "level": self.level,
+                            "char": self.meteor_char, "rnd": self.random.state})
+        self.frames = 0
+        self.new_game_screen()
+        while True:
+            self.px = self.fnr(40) + 20
+            self.py = self.fnr(8) + 16
+            if self.screen.char(self.py, self.px) == SPACE:
+                break
+        self.screen.put(self.py, self.px, PLAYER)
+        self.flag = False
+        try:
+            while True:
+                self.choose_meteor()
+                self.meteor()
+                if self.flag:
+                    raise GameOver
+        except GameOver:
+            self.game_over()
+
+    def game_over(self) -> None:
+        if self.high < self.score:
+            self.high = self.score
+        self.events.append({"event": "game_over", "game": self.games, "score": self.score,
+                            "high": self.high, "frames": self.frames})
+        self.level = 0
+        self.prob = mbf.ZERO
+
+    # -- screens ----------------------------------------------------------------------
+    def new_game_screen(self) -> None:
+        """GOSUB 3370."""
+        if self.games <= 1:
+            if self.colour:
+                for _ in range(8):                 # line 4310: each row of the title
+                    self.rnd()
+            if self.demo_on:
+                self.score = 0                     # F2 at PRESS ANY KEY: line 4770
+        while True:                                # lines 3580-3610
+            if not self.colour:
+                self.background = 0
+                break
+            b = 1
+            if mbf.compare(self.rnd(), HALF) < 0:
+                b = 5
+            elif mbf.compare(self.rnd(), HALF) < 0:
+                b = 8
+            if self.background != b:
+                self.background = b
+                break
+        self.screen.clear()
+        self.shown = True
+        self.level_screen()
+
+    def level_screen(self) -> None:
+        """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
+        new blocks."""
+        self.status_colour()
+        self.screen.write(25, 1, b" " * 79)
+        self.screen.write(25, 1, b"TOMMY'S METEORS")
+        self.add_score()
+        self.countdown = 101
+        self.tick(wait=False)
+        self.status_colour()
+        if self.high > MIN_INT:
+            self.screen.write(25, 46, f"HIGH SCORE:{self.high:6d}".encode())
+        self.screen.write(25, 64, f"LEVEL:{self.level}".encode())
+        self.screen.write(25, 72, f"GAME:{self.games}".encode())
+        self.screen.color(7, 0)
+        self.draw_blocks()
+
+    def status_colour(self, foreground: int = 7) -> None:
+        """Lines 3680/3190: the status line's colours (the border's, 4 for grey's 8)."""
+        if self.colour:
+            self.screen.color(foreground, 4 if self.background == 8 else self.background)
+        else:
+            self.screen.color(0 if foreground == 7 else foreground, 7)
+
+    def draw_blocks(self) -> None:
+        """GOSUB 3820."""
+        while True:
+            if mbf.compare(self.rnd(), C(0.25)) < 0:
+                blk = self.int_rnd(C(39), C(180))
+            elif mbf.compare(self.rnd(), MBF.from_hex("66 66 66 80")) < 0:
+                blk = self.int_rnd(FIVE, C(219))
+            else:
+                blk = 254
+            if blk != self.block:
+                break
+        self.block = blk
+        if self.score < 1000:
+            self.top_row, self.bottom_row = 12 - self.level, 26 - 2 * self.level
+        else:
+            while True:
+                self.top_row = self.fnr(9) + 2
+                self.bottom_row = self.fnr(17) + 7
+                if self.bottom_row - self.top_row >= 4:
+                    break
+        if self.colour:
+            self.screen.color(self.int_rnd(FIVE, TWO), 0)
+        else:
+            self.screen.color(7, 0)
+        for row in range(self.top_row, self.bottom_row + 1):
+            for col in BLOCK_COLUMNS:
+                for i in range(14):
+                    self.screen.put(row, col + i, self.block)
+        self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
+        self.screen.color(7, 0)
+        self.flag = False
+        if self.top_row > self.py or self.bottom_row < self.py:
+            return
+        if not self.in_gap(self.px):
+            self.flag = True
+
+    @staticmethod
+    def in_gap(x: int) -> bool:
+        """GOSUB 2310: TRUE when column x is between the blocks."""
+        return not any(c <= x <= c + 13 for c in BLOCK_COLUMNS)
+
+    # -- the meteor ---------------------------------------------------------------------
+    def choose_meteor(self) -> None:
+        """Lines 630-690."""
+        x, y = mbf.from_int(self.px), mbf.from_int(self.py)
+        self.y1 = ONE
+        while True:
+            a = mbf.sub(x, mbf.mul(self.rnd(), TWENTY))
+            self.x1 = mbf.int_(mbf.add(a, mbf.mul(self.rnd(), TWENTY)))
+            if not (mbf.compare(self.x1, ONE) < 0 or mbf.compare(self.x1, EIGHTY) > 0):
+                break
+        spread = mbf.from_int(15 - self.level)
+        while True:
+            r1 = self.rnd()
+            d = mbf.sub(r1, self.rnd())
+            self.x2 = mbf.int_(mbf.add(x, mbf.mul(spread, d)))
+            if mbf.compare(self.x1, self.x2) == 0:
+                continue
+            if not (mbf.compare(self.x2, ONE) < 0 or mbf.compare(self.x2, EIGHTY) > 0):
+                break
+        low = mbf.from_int(18 - self.level)
+        while True:
+            r1 = self.rnd()
+            p = mbf.mul(mbf.mul(r1, self.rnd()), TWENTY_FOUR)
+            self.y2 = mbf.int_(mbf.add(y, p))
+            if mbf.compare(self.y2, self.y1) <= 0:
+                continue
+            if not (mbf.compare(low, self.y2) > 0 or mbf.compare(self.y2, TWENTY_FOUR) > 0):
+                break
+        self.events.append({"event": "meteor", "from": [int(self.x1.to_float()), 1],
+                            "to": [int(self.x2.to_float()), int(self.y2.to_float())],
+                            "rnd": self.random.state})
+
+    def meteor(self) -> None:
+        """GOSUB 780 (the clamps of lines 790-820 never act on these values)."""
+        self.flag = False
+        if mbf.compare(self.rnd(), TENTH) < 0:
+            return self.straight_meteor()
+        n = mbf.from_int(self.fnr(2) + 1)
+        slope = mbf.mul(mbf.div(mbf.sub(self.x2, self.x1), mbf.sub(self.y2, self.y1)), n)
+        xf = mbf.sub(self.x1, slope)
+        y = self.y1
+        while mbf.compare(y, self.y2) <= 0:            # FOR Y = Y1 TO Y2 STEP N
+            self.my = y
+            xf = mbf.add(xf, slope)
+            self.mx = mbf.int_(mbf.add(xf, HALF))
+            self.step()
+            if self.flag:
+                return
+            self.tick()
+            if self.flag:
+                return
+            if self.absorbed:
+                return self.step()                     # line 940: GOTO 1100
+            y = mbf.add(y, n)
+        self.my = y                                    # line 960: GOTO 1100, Y one step on
+        self.step()
+
+    def straight_meteor(self) -> None:
+        """Lines 980-1090."""
+        n = mbf.add(mbf.mul(self.rnd(), FIVE), TWO)
+        dx = mbf.sub(self.x2, self.x1)
+        dy = mbf.sub(self.y2, self.y1)
+        d = sqr(mbf.add(mbf.mul(dx, dx), mbf.mul(dy, dy)))
+        dx = mbf.div(mbf.mul(n, dx), d)
+        dy = mbf.div(mbf.mul(n, dy), d)
+        xf, yf = self.x1, self.y1
+        while True:
+            self.mx = mbf.int_(mbf.add(xf, HALF))
+            self.my = mbf.int_(mbf.add(yf, HALF))
+            self.step()
+            if self.flag:
+                return
+            self.tick()
+            if self.flag:
+                return
+            if self.absorbed:
+                return self.step()
+            xf = mbf.add(xf, dx)
+            yf = mbf.add(yf, dy)
+            if not mbf.compare(yf, self.y2) < 0:
+                break
+        self.step()
+
+    # -- one step: GOSUB 1100 -------------------------------------------------------------
+    def step(self) -> None:
+        self.total_frames += 1
+        if self.stop(self):
+            raise SessionOver
+        self.frames += 1
+        mx, my = int(self.mx.to_float()), int(self.my.to_float())
+        self.frame = {"event": "frame", "n": self.frames, "player": [self.px, self.py],
+                      "dir": self.direction, "meteor": [mx, my], "score": self.score,
+                      "countdown": self.countdown, "level": self.level, "game": self.games,
+                      "rnd": self.random.state}
+        self.events.append(self.frame)
+        if self.policy is not None:
+            key = self.policy.choose(self.frame)
+            if key is not None:
+                self.pending.append(key)
+        while self.pending:                # ON KEY(11-14) at line 1110's second statement
+            self.key_pressed(self.pending.pop(0))
+        if self.demo_on:
+            self.player.decide()
+        if self.direction:
+            self.move()
+        check_hit = True
+        if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
+            if mbf.compare(self.rnd(), RND_999) < 0:
+                check_hit = False
+        if check_hit and abs(mx - self.px) < 2 and abs(my - self.py) < 2:
+            return self.player_hit()
+        self.absorbed = False
+        if self.screen.char(my, mx) == self.block:
+            if mbf.compare(self.rnd(), self.prob) > 0:
+                self.absorbed = True
+        mx = min(max(mx, 1), 80)
+        my = min(my, 24)
+        self.mx, self.my = mbf.from_int(mx), mbf.from_int(my)
+        if self.absorbed:
+            self.screen.color(self.fnr(7) + 8 if self.colour else 15, 0)
+            self.screen.put(my, mx, self.meteor_char)
+            self.screen.color(7, 0)
+            self.ds = -2
+            self.add_score()
+            self.sound_effect("absorbed")
+        self.screen.put(my, mx, self.meteor_char)
+        self.sound_effect("fall")
+
+    def sound_effect(self, name: str) -> None:
+        if self.sound and self.frame is not None:
+            self.frame.setdefault("sound", []).append(name)
+
+    def player_hit(self) -> None:
+        """Lines 1420-1570."""
+        mx, my = int(self.mx.to_float()), int(self.my.to_float())
+        self.events.append({"event": "hit", "player": [self.px, self.py], "meteor": [mx, my]})
+        self.screen.color(self.int_rnd(FIVE, TWO) if self.colour else 7, 0)
+        self.screen.put(self.py, self.px, SPACE)
+        word = WORDS[self.fnr(11) - 1]
+        length = len(word)
+        x = mbf.sub(mbf.from_int(self.px - 1), mbf.mul(mbf.from_int(length), HALF))
+        self.px = mbf.cint(x)
+        if self.px < 1:
+            self.px = 1
+        elif self.px > 80 - length - 3:
+            self.px = 80 - length - 3
+        self.py = min(max(self.py, 2), 22)
+        self.screen.write(self.py - 1, self.px + 2, bytes([EXPLOSION]) * length)
+        hit_colour = self.screen.attribute
+        self.screen.color(self.int_rnd(FIVE, C(10)) if self.colour else 15, 0)
+        self.screen.write(self.py, self.px, bytes([EXPLOSION]) * 2 + word.encode() + bytes([EXPLOSION]) * 2)
+        self.screen.attribute = hit_colour
+        self.screen.write(self.py + 1, self.px + 2, bytes([EXPLOSION]) * length)
+        self.screen.color(7, 0)
+        self.sound_effect("hit")
+        self.flag = True
+
+    def move(self) -> None:
+        """GOSUB 2830: one cell in D$'s direction; eat what is there."""
+        d = self.direction
+        self.screen.put(self.py, self.px, SPACE)
+        if d == "RIGHT":
+            self.px += 1
+            if self.px > 80:
+                self.px = 1
+                self.py -= 1
+        if d == "LEFT":
+            self.px -= 1
+            if self.px < 1:
+                self.px = 80
+                self.py += 1
+        if d == "UP" and self.py > 4:
+            self.py -= 1
+        if d == "DOWN" and self.py < 24:
+            self.py += 1
+        if self.py < 5:
+            self.py = 4
+        elif self.py > 23:
+            self.py = 24
+        here = self.screen.char(self.py, self.px)
+        if here == self.block:
+            self.frame["ate"] = "block"
+            self.sound_effect("ate_block")
+            self.ds = 2
+            self.add_score()
+        elif here == self.meteor_char:
+            self.frame["ate"] = "meteor"
+            self.sound_effect("ate_meteor")
+            self.ds = 1
+            self.add_score()
+        self.screen.put(self.py, self.px, PLAYER)
+
+    def key_pressed(self, name: str) -> None:
+        """ON KEY(11-14), lines 4930-5070.  The key is pressed at the frame's first
+        statement (line 1110, K$ = INKEY$); IRQ 1 comes before the next, whose INT 3
+        runs the handler: before the frame's move and before anything else of the
+        frame spends an RND."""
+        if mbf.compare(self.rnd(), TENTH) < 0:
+            if self.time_of_day is not None:
+                self.random.randomize_timer(*self.time_of_day())
+                self.direction = name
+                return
+            raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
+                             "the time of day is not modelled")
+        self.direction = name
+        self.frame["key"] = name
+        self.frame["rnd_after_key"] = self.random.state
+
+    def pitch_down(self) -> None:
+        """F9, line 4860: PITCH = PITCH - FNR(15), not below 50."""
+        self.pitch = max(50, self.pitch - self.fnr(15))
+
+    def pitch_up(self) -> None:
+        """F10, line 4900: PITCH = PITCH + FNR(15), not above 1000."""
+        self.pitch = min(1000, self.pitch + self.fnr(15))
+
+    def add_score(self) -> None:
+        """GOSUB 3120: an integer ADD, which wraps before the clamps could act."""
+        self.score = wrap16(self.score + self.ds)
+        if self.shown:
+            self.show_score()
+
+    def show_score(self) -> None:
+        saved = self.screen.attribute
+        self.status_colour()
+        self.screen.write(25, 18, f"SCORE:{self.score:6d}".encode())
+        self.screen.attribute = saved
+
+    def tick(self, wait: bool = True) -> None:
+        """GOSUB 3230: the frame's pace and the countdown."""
+        self.flag = False
+        self.countdown -= 1
+        self.status_colour(7 if self.countdown > 20 else 15)
+        self.screen.write(25, 31, f"COUNTDOWN:{self.countdown:4d}".encode())
+        self.screen.color(7, 0)
+        if self.on_tick is not None:
+            self.on_tick(self)
+        if self.countdown > 0:
+            return
+        self.sound_effect("level")
+        self.level -= 1
+        if self.level < 1:
+            self.level = 9
+        self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
+        self.events.append({"event": "level", "level": self.level, "score": self.score})
+        self.level_screen()

@@ -1,0 +1,305 @@
+"""Tracing the original Tommy's Meteors (METEORS.EXE on PC-SIG disk #1612).
+
+The unmodified program runs in pcemu's exact machine; the tracer only watches it
+at BASIC statements (pcemu.trace.qbasic: the compiler's INT 3 before every
+statement) and reads the program's own variables in DGROUP.  Addresses, lines
+and what they mean: docs/meteors-internals.md.
+
+* the seed: just before DOS answers the INT 21h AH=2Ch of ``RANDOMIZE TIMER``
+  (line 120) the clock is set to --time, so that is what the program reads;
+* a frame is one call of the meteor's step (GOSUB 1100, first statement line
+  1110): the meteor has its new place, the player has not moved yet;
+* the other events: a new meteor (line 720, its path chosen), a game's start
+  (line 510), a level change (line 3330), the player hit (line 1420) or caught
+  by new blocks (line 720 with FLAG set and no hit), and the game's end (1610).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from games_py.meteors import trace
+from games_py.qbasic.mbf import MBF
+from pcemu.errors import PcemuError
+from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
+
+PROGRAM = "METEORS.EXE"
+PROGRAM_MD5 = "0844b2feecda6dc60909a4262b086a3c"      # Tommy's Meteors, disk #1612
+
+# BASIC lines (from the program's statement table)
+LINE_GAME_START = 510          # after GAME = GAME + 1, the level and the meteor's character
+LINE_METEOR = 720              # GOSUB 780: the meteor's path is chosen
+LINE_STEP = 1110               # first statement of the step (GOSUB 1100)
+LINE_HIT = 1430                # the player is hit (line 1210 jumped to 1420)
+LINE_LEVEL = 3330              # after LEVEL = LEVEL - 1 (the countdown ran out)
+LINE_GAME_OVER = 1620          # after HIGH = score
+LINE_ATE_BLOCK, LINE_ATE_METEOR = 3010, 3060
+LINE_BLOCKS_DRAWN = 4000       # COLOR 7,0 after the blocks' rows were printed
+LINE_NAME = 5910               # PRINT "WHAT IS YOUR NAME? ": a top-10 score, not in demo mode
+NAME = "PLAYER"
+KEY_LINES = {4950: "UP", 4990: "LEFT", 5030: "RIGHT", 5070: "DOWN"}   # D$ = ... in ON KEY(11-14)
+RESEED_LINES = (4940, 4980, 5020, 5060)  # IF RND < .1 THEN RANDOMIZE TIMER (2nd statement)
+SOUND_LINES = {5110: "fall", 5150: "hit", 5180: "absorbed", 5220: "ate_block",
+               5250: "ate_meteor", 5280: "level"}
+
+# DGROUP offsets (docs/meteors-internals.md, section 4)
+RND_STATE = 0x0850
+LEVEL, GAME, HIGH, METEOR_CHAR = 0x0F9E, 0x0FA4, 0x0FA6, 0x0FA8
+SCORE, PX, PY, FLAG = 0x0FAE, 0x0FB2, 0x0FB4, 0x0FB6
+Y1, X1, X2, Y2 = 0x0FBC, 0x0FC0, 0x0FC4, 0x0FC8
+MX, MY, ABSORBED = 0x0F1E, 0x0FE2, 0x0FE0
+
+DEMO, DIRECTION = 0x0FF2, 0x0FF6
+SOUND_ON, COLOUR, FAST = 0x0F2E, 0x0F28, 0x0F26
+COUNTDOWN, BLOCK = 0x101C, 0x0F92
+TOP_ROW, BOTTOM_ROW = 0x1022, 0x1020
+FREQUENCY, PITCH = 0x108E, 0x107C
+BIOS_TICKS = 0x046C
+
+TICK_HZ = 1_193_182 / 65536
+
+
+class TraceFailure(PcemuError):
+    """The original did something the tracer cannot account for."""
+
+
+@functools.lru_cache(maxsize=2)
+def _image(data: bytes) -> QuickBasicImage:
+    return QuickBasicImage.from_exe(data)
+
+
+def read_program(disk: str) -> bytes:
+    """METEORS.EXE from the disk image (a catalogue name such as 1612, or a path)."""
+    from disks.catalog import find_disk
+    from pcemu.storage.image import FloppyImage
+    try:
+        volume = FloppyImage.open(find_disk(disk), read_only=True).filesystem
+        data = volume.read_file([PROGRAM])
+    except Exception as exc:                      # noqa: BLE001 - any failure means "not there"
+        raise TraceFailure(f"{PROGRAM} cannot be read from disk {disk}: {exc}") from None
+    if hashlib.md5(data).hexdigest() != PROGRAM_MD5:
+        raise TraceFailure(f"{PROGRAM} on disk {disk} is not Tommy's Meteors as on PC-SIG #1612 "
+                           f"(MD5 {hashlib.md5(data).hexdigest()})")
+    return data
+
+
+class MeteorsTracer:
+    """Run the original with ``settings`` and collect its events for ``seconds`` of
+    virtual time after the first game starts (or ``games`` games, if that comes first)."""
+
+    def __init__(self, settings: trace.Settings, disk: str = "1612") -> None:
+        from pcemu.machine import Machine
+        self.settings = settings
+        self.machine = Machine(disks=[f"B:{disk}"], video="cga")
+        self.process = QuickBasicProcess(self.machine, _image(read_program(disk)))
+        self.events: list[dict] = []
+        self.frame: dict | None = None
+        self.frames = 0
+        self.total_frames = 0
+        self.games_done = 0
+        self.done = False
+        self.seed_read: tuple[int, int, int, int] | None = None
+        self.game_tick = 0
+        self.stop_tick: float | None = None
+        self.keys: list[str] = []
+        p = self.process
+        p.before_randomize_timer(self._set_clock)
+        p.at_offset(_statement_after(p.image, p.image.randomize_timer_return), self._seeded)
+        p.at_line(LINE_GAME_START, self._game_start)
+        p.at_line(LINE_STEP, self._step)
+        p.at_line(LINE_HIT, self._hit)
+        p.at_line(LINE_LEVEL, self._level)
+        p.at_line(LINE_GAME_OVER, self._game_over)
+        p.at_line(LINE_BLOCKS_DRAWN, self._blocks)
+        p.at_line(LINE_ATE_BLOCK, lambda: self._ate("block"))
+        p.at_line(LINE_ATE_METEOR, lambda: self._ate("meteor"))
+        offsets = sorted(o for o, line in p.image.line_offsets.items() if line == LINE_METEOR)
+        p.at_offset(offsets[0], self._new_meteor)   # GOSUB 780: the path is chosen
+        self.policy = None
+        if settings.human is not None:
+            from games_py.meteors.human import policy_from
+            self.policy = policy_from(settings.human)
+            p.at_line(LINE_NAME, lambda: self.keys.append(NAME + "{ENTER}"))
+            for line, name in KEY_LINES.items():
+                p.at_line(line, functools.partial(self._key_handled, name))
+            for line in RESEED_LINES:
+                statements = sorted(o for o, number in p.image.line_offsets.items() if number == line)
+                p.at_offset(statements[1], self._reseeded)
+        for line, name in SOUND_LINES.items():
+            p.at_line(line, functools.partial(self._sound, name))
+
+    # -- running ----------------------------------------------------------------------
+    def run(self) -> list[dict]:
+        m, s = self.machine, self.settings
+        m.type("B:{ENTER}METEORS" + {None: "", True: " /C", False: " /M"}[s.colour_switch]
+               + "{ENTER}{WAIT:PRESS ANY KEY}")
+        if self.seed_read != s.time:
+            raise TraceFailure(f"the program read {self.seed_read} at RANDOMIZE TIMER, not {s.time}")
+        keys = ("{F1}{TICKS:20}" if not s.sound else "") + ("{F2}{TICKS:20}" if s.demo else "") + " "
+        m.type(keys)
+        if s.keys:
+            m.type(s.keys)
+        limit = None
+        while not self.done:
+            m.run(1.0)
+            while self.keys:
+                m.type(self.keys.pop(0))
+            if self.stop_tick is None and s.frames is None and len(self.events) > 1:
+                self.stop_tick = self._bios_ticks() + s.seconds * TICK_HZ
+            if limit is None:
+                limit = m.ticks + TICK_HZ * (s.seconds + (s.frames or 0) + 600)
+            if m.ticks > limit:
+                raise TraceFailure("the run went on far longer than asked; screen:\n" + m.screen_text())
+        self.process.detach()
+        return self.events
+
+    def _bios_ticks(self) -> int:
+        return self.machine.memory.rw(0, BIOS_TICKS) | self.machine.memory.rw(0, BIOS_TICKS + 2) << 16
+
+    # -- reading ----------------------------------------------------------------------
+    def _int(self, offset: int) -> int:
+        return self.process.integer(offset)
+
+    def _single(self, offset: int) -> MBF:
+        return MBF(self.process.bytes_at(offset, 4))
+
+    def _single_int(self, offset: int) -> int:
+        return int(self._single(offset).to_float())
+
+    def _rnd(self) -> int:
+        return int.from_bytes(self.process.bytes_at(RND_STATE, 3), "little")
+
+    # -- the seed ---------------------------------------------------------------------
+    def _set_clock(self) -> None:
+        m = self.machine
+        m.set_time_of_day(*self.settings.time)
+        reads = m.listeners.setdefault("time_read", [])
+
+        def record(now) -> None:
+            self.seed_read = (now.hour, now.minute, now.second, now.microsecond // 10_000)
+            reads.remove(record)
+        reads.append(record)
+
+    def _seeded(self) -> None:
+        s = self.settings
+        self.events.append(trace.start_event(s, self._rnd(), "original",
+                                              fast=None))
+
+    # -- events -----------------------------------------------------------------------
+    def _game_start(self) -> None:
+        if self.done:
+            return
+        self.game_tick = self._bios_ticks()
+        self.frames = 0
+        if self.events and self.events[0]["event"] == "start":
+            self.events[0]["fast"] = self._int(FAST) != 0
+        self.events.append({"event": "game_start", "game": self._int(GAME), "level": self._int(LEVEL),
+                            "char": self._int(METEOR_CHAR), "rnd": self._rnd(),
+                            "bios_tick": self.game_tick})
+
+    def _step(self) -> None:
+        if self.stop_tick is not None and self._bios_ticks() >= self.stop_tick:
+            self._stop()                  # the time asked for is over: at a frame's start
+            return
+        if self.done:
+            return
+        if self.settings.frames is not None and self.total_frames >= self.settings.frames:
+            self._stop()
+            return
+        self.total_frames += 1
+        self.frames += 1
+        self.frame = {
+            "event": "frame", "n": self.frames, "tick": self._bios_ticks() - self.game_tick,
+            "player": [self._int(PX), self._int(PY)], "dir": self.process.string(DIRECTION),
+            "meteor": [self._single_int(MX), self._single_int(MY)],
+            "score": self._int(SCORE), "countdown": self._int(COUNTDOWN),
+            "level": self._int(LEVEL), "game": self._int(GAME), "rnd": self._rnd()}
+        self.events.append(self.frame)
+        if self.policy is not None:
+            self._press(self.policy.choose(self.frame))
+
+    def _press(self, name: str | None) -> None:
+        """The policy's key goes to the keyboard at once, at the frame's first statement:
+        IRQ 1 comes before the next statement, whose INT 3 runs the ON KEY handler."""
+        if name is None:
+            return
+        from pcemu import keys
+        codes = [c for action in keys.parse_script(human_key(name)) for c in action.codes]
+        self.machine.kbc.send_scancodes(codes)
+        # end the slice here, so the machine offers the scancode and takes IRQ 1 before
+        # the program's next instruction, instead of whenever the slice would have ended
+        self.machine.cpu.request_stop()
+
+    def _key_handled(self, name: str) -> None:
+        if self.done or self.frame is None:
+            return
+        self.frame["key"] = name
+        self.frame["rnd_after_key"] = self._rnd()
+
+    def _reseeded(self) -> None:
+        if not self.done and self.frame is not None:
+            self.frame["reseed"] = True
+
+    def _ate(self, what: str) -> None:
+        if self.done:
+            return
+        if self.frame is not None:
+            self.frame["ate"] = what
+
+    def _sound(self, name: str) -> None:
+        if self.done:
+            return
+        if self.frame is not None:
+            self.frame.setdefault("sound", []).append(name)
+
+    def _new_meteor(self) -> None:
+        if self.done:
+            return
+        self.events.append({"event": "meteor", "from": [self._single_int(X1), self._single_int(Y1)],
+                            "to": [self._single_int(X2), self._single_int(Y2)], "rnd": self._rnd()})
+
+    def _blocks(self) -> None:
+        if self.done:
+            return
+        self.events.append({"event": "blocks", "char": self._int(BLOCK),
+                            "rows": [self._int(TOP_ROW), self._int(BOTTOM_ROW)]})
+
+    def _hit(self) -> None:
+        if self.done:
+            return
+        self.events.append({"event": "hit", "player": [self._int(PX), self._int(PY)],
+                            "meteor": [self._single_int(MX), self._single_int(MY)]})
+
+    def _level(self) -> None:
+        if self.done:
+            return
+        self.events.append({"event": "level", "level": self._int(LEVEL), "score": self._int(SCORE),
+                            "tick": self._bios_ticks() - self.game_tick})
+
+    def _game_over(self) -> None:
+        if self.done:
+            return
+        self.events.append({"event": "game_over", "game": self._int(GAME), "score": self._int(SCORE),
+                            "high": self._int(HIGH), "frames": self.frames,
+                            "tick": self._bios_ticks() - self.game_tick})
+        self.games_done += 1
+
+
+    def _stop(self) -> None:
+        self.done = True
+        self.machine.cpu.request_stop()
+
+
+def human_key(name: str) -> str:
+    from games_py.meteors.human import KEY_NAMES
+    return KEY_NAMES[name]
+
+
+def _statement_after(image: QuickBasicImage, offset: int | None) -> int:
+    if offset is None:
+        raise TraceFailure("the program has no RANDOMIZE TIMER")
+    return min(o for o in image.line_offsets if o > offset)
+
+
+def trace_original(settings: trace.Settings, disk: str = "1612") -> list[dict]:
+    return MeteorsTracer(settings, disk).run()

@@ -125,7 +125,9 @@ def play(state: State, players: Sequence[Player], seed: int | None = None,
             outcomes, weights = zip(*state.chance_outcomes())
             action = chance.choices(outcomes, weights)[0]
         else:
-            legal = list(state.legal_actions())
+            # ``in`` asks the game itself: a game may list only candidate moves while its
+            # rules accept more (Rummi's rearrangements of the table)
+            legal = state.legal_actions()
             action = players[seat].choose(state.observation(seat), legal)
             if action not in legal:
                 raise ValueError(f"seat {seat} chose {action!r}, not a legal action")

@@ -7,7 +7,9 @@ Layout, as OpenSpiel separates a game:
 * ``rules``    - legal actions and the transitions between states;
 * ``strategy`` - the computer's judgement (also used for hints);
 * ``players``  - computer, random, scripted and human seats;
-* ``match``    - drives one game between two players;
+* ``spiel``    - the game on the one interface (``games_py.interface``), the pegs;
+* ``match``    - drives one game between two players through it;
 * ``config`` / ``stats`` - CRIBBAGE.CFG options and the statistics file;
-* ``render`` / ``terminal`` - the line-based user interface.
+* ``render`` / ``terminal`` - the line-based user interface;
+* ``table_screen`` / ``fullscreen`` - the full-screen table with the pegging board.
 """

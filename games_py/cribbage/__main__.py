@@ -30,14 +30,19 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m games_py.cribbage",
         description="David Teach's Cribbage (1993), two players: you and the computer.")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play against the computer")
-    demo = sub.add_parser("demo", help="watch the computer play both sides")
+    play = sub.add_parser("play", help="play against the computer",
+                          description="play against the computer")
+    demo = sub.add_parser("demo", help="watch the computer play both sides",
+                          description="watch the computer play both sides")
     for p in (play, demo):
-        p.add_argument("--seed", type=int, help="seed of the shuffles (printed if not given)")
+        p.add_argument("--seed", type=int, help="seed for the shuffles (default: random, printed)")
         p.add_argument("--limit", type=_limit, help="score limit, 121 or 61")
     play.add_argument("--dir", type=Path, default=Path("."),
                       help=f"folder of {cfg.CONFIG_FILE} and CRIBBAGE.STA (default: here)")
     play.add_argument("--name", type=_name, help="player name for this session only")
+    play.add_argument("--plain", action="store_true",
+                      help="line by line, for screen readers and pipes (the default "
+                           "when stdin or stdout is not a terminal)")
     demo.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     demo.add_argument("--skunking", action="store_true", help="count skunks as 2 wins")
     return parser
@@ -47,8 +52,17 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
     console = Console(sys.stdin, sys.stdout)
-    console.say(f"Seed {seed} (replay with --seed {seed}).")
     rng = random.Random(seed)
+    if args.command == "play" and not args.plain and sys.stdin.isatty() \
+            and sys.stdout.isatty():
+        if not args.dir.is_dir():
+            console.say(f"{args.dir} is not a folder: cannot keep {cfg.CONFIG_FILE} there.")
+            return 2
+        from games_py.cribbage.fullscreen import run_fullscreen
+        code = run_fullscreen(args.dir, rng, args.name, args.limit)
+        console.say(f"Seed {seed} (replay with --seed {seed}).")
+        return code
+    console.say(f"Seed {seed} (replay with --seed {seed}).")
     if args.command == "demo":
         if args.games < 1:
             console.say("--games must be at least 1.")

@@ -10,7 +10,7 @@ from typing import Callable, Iterable, Iterator, Protocol
 
 from games_py.cards import Card
 from games_py.cribbage.state import Action, Discard, Phase, Play, PlayerView
-from games_py.cribbage import strategy
+from games_py.cribbage import rules, strategy
 
 
 class Player(Protocol):
@@ -26,7 +26,7 @@ class ComputerPlayer:
         self.name = name
 
     def choose(self, view: PlayerView, legal: list[Action]) -> Action:
-        return suggest(view)
+        return rules.canonical(suggest(view), legal)
 
 
 def suggest(view: PlayerView) -> Action:
@@ -65,7 +65,7 @@ class ScriptedPlayer:
             raise RuntimeError(f"{self.name} has no scripted move left") from None
         chosen = [Card.parse(t) for t in text.split()]
         if view.phase is Phase.DISCARD:
-            return Discard((chosen[0], chosen[1]))
+            return rules.canonical(Discard((chosen[0], chosen[1])), legal)
         return Play(chosen[0])
 
 
@@ -78,4 +78,4 @@ class HumanPlayer:
         self.name = name
 
     def choose(self, view: PlayerView, legal: list[Action]) -> Action:
-        return self.ask(view, legal)
+        return rules.canonical(self.ask(view, legal), legal)

@@ -46,12 +46,20 @@ def scoreline(scores: Sequence[int], names: Sequence[str], limit: int) -> str:
     return f"{names[0]} {scores[0]}   {names[1]} {scores[1]}   (game to {limit})"
 
 
+def pegline(pegs: Sequence[tuple[int, int]], names: Sequence[str]) -> str:
+    """The pegging board in words: each player's front and back peg."""
+    return "Pegs: " + "; ".join(f"{names[p]} front {front}, back {back}"
+                                for p, (front, back) in enumerate(pegs))
+
+
 def table(view: PlayerView, names: Sequence[str], big: bool,
-          symbols: bool = True) -> str:
-    """What the human sees before choosing: scores, starter, count, hand."""
+          symbols: bool = True, pegs: Sequence[tuple[int, int]] | None = None) -> str:
+    """What the human sees before choosing: scores, pegs, starter, count, hand."""
     dealer = names[view.dealer] if view.dealer is not None else "?"
     lines = ["-" * 60, scoreline(view.scores, names, view.limit)
              + f"   dealer: {dealer}"]
+    if pegs is not None:
+        lines.append(pegline(pegs, names))
     if view.starter is not None:
         lines.append(f"Starter: {view.starter}")
     if view.pile or view.starter is not None:

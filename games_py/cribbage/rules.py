@@ -67,6 +67,16 @@ def is_legal(state: GameState, action: Action) -> bool:
     return action in legal_actions(state)
 
 
+def canonical(action: Action, legal: list[Action]) -> Action:
+    """The legal action meaning ``action`` (a discard's two cards in either order)."""
+    if isinstance(action, Discard):
+        wanted = frozenset(action.cards)
+        for a in legal:
+            if isinstance(a, Discard) and frozenset(a.cards) == wanted:
+                return a
+    return action
+
+
 def apply(state: GameState, action: Action) -> list[Event]:
     """Carry out ``action`` for the player to move; return what happened."""
     player = state.current_player()

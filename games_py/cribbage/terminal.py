@@ -15,6 +15,7 @@ from games_py.cards import Card, SUIT_SYMBOLS
 from games_py.cribbage import config as cfg
 from games_py.cribbage import match, render, rules, stats
 from games_py.cribbage.players import ComputerPlayer, HumanPlayer, suggest
+from games_py.cribbage.spiel import CribbageState
 from games_py.cribbage.state import (
     Action, Discard, Event, GameState, Phase, Play, PlayerView)
 
@@ -98,6 +99,7 @@ class CribbageApp:
         self.override_name, self.override_limit = name, limit
         self.options = cfg.Options()
         self.table: dict[str, stats.Record] = {}
+        self.spiel: CribbageState | None = None     # the game in progress
 
     @property
     def config_path(self) -> Path:
@@ -217,9 +219,9 @@ class CribbageApp:
         o = self.options
         self.names = (o.name, COMPUTER_NAME)
         self.symbols = self.console.can_show("".join(SUIT_SYMBOLS.values()))
-        state = rules.new_game(o.score_limit, o.skunking)
+        self.spiel = CribbageState(game=rules.new_game(o.score_limit, o.skunking), rng=self.rng)
         players = [HumanPlayer(self.ask_move, o.name), ComputerPlayer(COMPUTER_NAME)]
-        result = match.play_game(state, players, self.rng, self.show_event)
+        result = match.play_state(self.spiel, players, self.show_event)
         if result.skunk:
             self.console.say(f"{self.names[1 - result.winner]} is skunked: "
                              f"the game counts as 2 wins.")
@@ -238,8 +240,9 @@ class CribbageApp:
         self.console.say(render.describe(event, state, self.names, viewer=HUMAN))
 
     def ask_move(self, view: PlayerView, legal: list[Action]) -> Action:
+        pegs = [self.spiel.pegs(p) for p in (0, 1)] if self.spiel else None
         self.console.say(render.table(view, self.names, self.options.big_cards,
-                                      self.symbols))
+                                      self.symbols, pegs))
         discarding = view.phase is Phase.DISCARD
         whose = "your" if view.my_crib else f"{COMPUTER_NAME}'s"
         prompt = (f"Lay away two cards to {whose} crib (e.g. 1 4)" if discarding

@@ -1,4 +1,5 @@
-"""Running a game between two players (demo, tests, benchmark)."""
+"""Running a game between two players (demo, tests, benchmark), through the one
+interface's state (``spiel.RummiState``) and each player's ``choose``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -6,9 +7,10 @@ import random
 from typing import Callable, Sequence
 
 from games_py.rummi import rules
-from games_py.rummi.players import Player, SwapOffer
-from games_py.rummi.rules import EndTurn, Swap
-from games_py.rummi.state import GameState, duplicates, new_game, view_for
+from games_py.rummi.players import Player
+from games_py.rummi.rules import Return, Swap
+from games_py.rummi.spiel import RummiState
+from games_py.rummi.state import GameState, new_game
 
 # A game cannot go on for ever (the pile shrinks or the trays do), but a
 # runaway bug should end a demo rather than hang it.
@@ -27,25 +29,20 @@ class TurnRecord:
 def play_turn(state: GameState, players: Sequence[Player]) -> tuple[GameState, TurnRecord]:
     """Ask the player to move until it ends its turn; swaps happen on the way."""
     me = state.current
-    before = state
+    spiel = RummiState(game=state)
     swaps = []
-    while True:
-        action = players[me].act(view_for(state, me))
-        if isinstance(action, SwapOffer):
-            if not duplicates(state.trays[state.opponent]):
-                raise rules.IllegalAction("swap offered but the opponent has no duplicate")
-            receive = players[state.opponent].swap_return(
-                view_for(state, state.opponent), action.give)
-            swap = Swap(action.give, receive)
-            state = rules.apply(state, swap)
-            swaps.append(swap)
-            continue
-        if not isinstance(action, EndTurn):
-            raise rules.IllegalAction(f"player {me} gave {action!r}")
-        table_before = set(state.table_tiles())
-        state = rules.apply(state, action)
-        played = len(set(state.table_tiles()) - table_before)
-        return state, TurnRecord(me, before, state, played, swaps)
+    while not spiel.game.over and spiel.game.turn == state.turn:
+        seat = spiel.current_player()
+        legal = spiel.legal_actions()
+        action = players[seat].choose(spiel.observation(seat), legal)
+        if action not in legal:
+            raise rules.IllegalAction(f"player {seat} gave {action!r}, not a legal move")
+        if isinstance(action, Return):
+            swaps.append(Swap(spiel.offer, action.tile))
+        spiel.apply_action(action)
+    after = spiel.game
+    played = len(set(after.table_tiles()) - set(state.table_tiles()))
+    return after, TurnRecord(me, state, after, played, swaps)
 
 
 def play_game(players: Sequence[Player], seed: int,

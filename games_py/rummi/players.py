@@ -1,9 +1,12 @@
 """Computer and scripted players.
 
-A player sees only a View (own tray, the table, the opponent's tray size and
-whether the opponent holds a duplicate) and answers with either a SwapOffer
-(give one of my duplicates; the opponent picks which of its duplicates comes
-back) or an EndTurn with the table as it will leave it.
+Every player answers ``choose(view, legal)`` (the one shape of
+``games_py.interface``): it sees only a View (own tray, the table, the
+opponent's tray size, whether the opponent holds a duplicate, and the swap
+offered to it if any) and answers with an Offer (give one of my duplicates;
+the opponent picks which of its duplicates comes back), a Return (the answer
+to an offer) or an EndTurn with the table as it will leave it.  ``act`` and
+``swap_return`` are the computer's judgement behind ``choose``.
 
 Levels, in the guide's words:
 * Beginner -- "the program doesn't try every (complex) combination": it lays
@@ -15,30 +18,44 @@ Levels, in the guide's words:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, Sequence
 
-from games_py.rummi.rules import OPENING_MINIMUM, EndTurn
+from games_py.rummi.rules import OPENING_MINIMUM, EndTurn, Offer, Return
 from games_py.rummi.solver import Plan, best_play
 from games_py.rummi.state import View, duplicates
 from games_py.rummi.tiles import (Tile, group_compatible, is_valid_series, run_compatible,
                                   sort_series, value)
 
 
-@dataclass(frozen=True)
-class SwapOffer:
-    """Offer ``give`` (one of a duplicate pair) in a duplicate swap."""
-
-    give: Tile
+SwapOffer = Offer       # the name this module gave an offer before the one interface
 
 
 class Player(Protocol):
     name: str
 
-    def act(self, view: View) -> SwapOffer | EndTurn: ...
+    def choose(self, view: View, legal: Sequence) -> Offer | Return | EndTurn: ...
 
-    def swap_return(self, view: View, offered: Tile) -> Tile: ...
+
+def from_legal(action, legal: Sequence):
+    """The listed legal action meaning ``action``: an offer or a return of the other copy
+    of the same kind is the same move; anything else is returned as it is."""
+    if action in legal:         # a TurnActions answers by the rules, without listing
+        return action
+    if isinstance(action, (Offer, Return)):
+        kind = (action.give if isinstance(action, Offer) else action.tile).kind
+        for a in legal:
+            if type(a) is type(action) and \
+                    (a.give if isinstance(a, Offer) else a.tile).kind == kind:
+                return a
+    return action
+
+
+def choose_with(player, view: View, legal: Sequence):
+    """``choose`` for a player that judges with ``act`` and ``swap_return``."""
+    if view.offered is not None:
+        return from_legal(Return(player.swap_return(view, view.offered)), legal)
+    return from_legal(player.act(view), legal)
 
 
 def minimum_for(view: View) -> int:
@@ -55,7 +72,10 @@ class ComputerPlayer:
     def plan(self, view: View) -> Plan:
         raise NotImplementedError
 
-    def act(self, view: View) -> SwapOffer | EndTurn:
+    def choose(self, view: View, legal: Sequence) -> Offer | Return | EndTurn:
+        return choose_with(self, view, legal)
+
+    def act(self, view: View) -> Offer | EndTurn:
         plan = self.plan(view)
         if self.offers_swaps and view.opponent_has_duplicate:
             spare = self._spare_duplicate(view, plan)
@@ -98,19 +118,29 @@ class BeginnerPlayer(ComputerPlayer):
         return beginner_play(view.table, view.tray, minimum_for(view))
 
 
-def beginner_play(table: Sequence[Sequence[Tile]], tray: Sequence[Tile],
-                  minimum: int) -> Plan:
-    """New series from the tray (largest first), then single pieces added to
-    the ends of runs and to groups of three.  Nothing on the table moves."""
+def tray_series(tray: Sequence[Tile]) -> list[tuple[Tile, ...]]:
+    """The series the Beginner lays from ``tray``: the largest, then the largest of what
+    is left, and so on."""
     left = list(tray)
-    new_series = []
+    out = []
     while True:
         best = _largest_series(left)
         if best is None:
-            break
-        new_series.append(best)
+            return out
+        out.append(best)
         for t in best:
             left.remove(t)
+
+
+def beginner_play(table: Sequence[Sequence[Tile]], tray: Sequence[Tile],
+                  minimum: int, new_series: list[tuple[Tile, ...]] | None = None) -> Plan:
+    """New series from the tray (largest first), then single pieces added to
+    the ends of runs and to groups of three.  Nothing on the table moves.
+    ``new_series``: ``tray_series(tray)`` if the caller has it already."""
+    if new_series is None:
+        new_series = tray_series(tray)
+    laid = {t for series in new_series for t in series}
+    left = [t for t in tray if t not in laid]
     series = [list(s) for s in table] + [list(s) for s in new_series]
     wanted = [_extending_kinds_of(s) for s in table] + \
         [_extending_kinds(s) for s in new_series]
@@ -197,10 +227,13 @@ class ScriptedPlayer:
 
     name = "scripted"
 
-    def __init__(self, actions: Sequence[SwapOffer | EndTurn]):
+    def __init__(self, actions: Sequence[Offer | EndTurn]):
         self._actions = list(actions)
 
-    def act(self, view: View) -> SwapOffer | EndTurn:
+    def choose(self, view: View, legal: Sequence) -> Offer | Return | EndTurn:
+        return choose_with(self, view, legal)
+
+    def act(self, view: View) -> Offer | EndTurn:
         if not self._actions:
             return EndTurn(view.table)
         return self._actions.pop(0)

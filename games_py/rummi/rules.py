@@ -51,6 +51,21 @@ class Swap:
     receive: Tile
 
 
+@dataclass(frozen=True)
+class Offer:
+    """Offer ``give`` (one of a duplicate pair on the mover's tray) for a swap; the
+    opponent answers with a ``Return``."""
+
+    give: Tile
+
+
+@dataclass(frozen=True)
+class Return:
+    """The answer to an ``Offer``: ``tile``, one of the answering player's duplicates."""
+
+    tile: Tile
+
+
 Action = EndTurn | Swap
 
 

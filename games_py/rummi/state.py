@@ -92,16 +92,17 @@ class View:
     opponent_tray_size: int
     opponent_has_duplicate: bool
     pile_size: int
+    offered: Tile | None = None     # the opponent's swap offer this player must answer
 
 
-def view_for(state: GameState, player: int) -> View:
+def view_for(state: GameState, player: int, offered: Tile | None = None) -> View:
     other = 1 - player
     return View(me=player, tray=state.trays[player], table=state.table,
                 opened=state.opened[player],
                 opponent_opened=state.opened[other],
                 opponent_tray_size=len(state.trays[other]),
                 opponent_has_duplicate=bool(duplicates(state.trays[other])),
-                pile_size=len(state.pile))
+                pile_size=len(state.pile), offered=offered)
 
 
 def tray_value(state: GameState, player: int) -> int:

@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Callable, TextIO
 
-from games_py.rummi import rules
-from games_py.rummi.game import play_turn
-from games_py.rummi.players import ComputerPlayer, make_player
-from games_py.rummi.rules import IllegalAction
-from games_py.rummi.state import GameState, duplicates, new_game, view_for
-from games_py.rummi.tiles import COLOURS, Tile, parse_kind, sort_tray
+from games_py.rummi import rules, savefile
+from games_py.rummi.account import account
+from games_py.rummi.players import ComputerPlayer, ExpertPlayer, from_legal, make_player
+from games_py.rummi.rules import IllegalAction, Offer, Return
+from games_py.rummi.spiel import RummiState
+from games_py.rummi.state import GameState, duplicates, new_game
+from games_py.rummi.solver import best_play
+from games_py.rummi.tiles import COLOURS, Tile, format_tiles, parse_kind, sort_tray
 from games_py.rummi.turn import MoveError, Requester, TurnBuilder
 
 HUMAN, COMPUTER = 0, 1
+DEFAULT_SAVE = Path("rummi.sav")
 ANSI = {"K": "\033[1;37;40m", "B": "\033[1;34m", "O": "\033[1;33m", "R": "\033[1;31m"}
 RESET = "\033[0m"
 
@@ -33,6 +37,9 @@ Pieces are written colour letter + number: K=black B=blue O=orange R=red, e.g. R
   ok                  end the turn (take a piece if you have not moved)
   draw                take a piece (only before moving anything)
   back                Back up: take back the last piece moved
+  hint                a play the Expert's search finds for your tray (nothing is moved)
+  save [FILE]         save the game as it was at the start of this turn (default rummi.sav);
+                      resume it with: python -m games_py.rummi play --resume FILE
   swap R5             swap your duplicate R5 for one of the computer's duplicates
   new                 New game          single    Single play on/off
   level beginner|expert                 about     quit      help"""
@@ -45,16 +52,25 @@ class Quit(Exception):
     pass
 
 
+class NewGame(Exception):
+    """You asked for a new game in the middle of one."""
+
+
 class TerminalGame:
     def __init__(self, read: Callable[[str], str], out: TextIO, seed: int = 0,
-                 level: str = "beginner", single: bool = False, colour: bool = False):
+                 level: str = "beginner", single: bool = False, colour: bool = False,
+                 save_path: Path = DEFAULT_SAVE):
         self.read = read
+        self.save_path = save_path
         self.out = out
         self.seeds = random.Random(seed)    # one seed per new game
         self.computer: ComputerPlayer = make_player(level)
         self.single = single
         self.colour = colour
-        self.state: GameState = self._deal()
+        self.spiel = RummiState(game=self._deal())
+        self.builder: TurnBuilder | None = None     # your turn so far
+        self.pending_give: Tile | None = None       # the duplicate you offered
+        self.swap_answer = _HumanSwapAnswer(self)
 
     # -- output ----------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -88,19 +104,73 @@ class TerminalGame:
                      f"(at least {rules.OPENING_MINIMUM} needed to open)")
 
     # -- the game loop -----------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        return self.spiel.game
+
+    @state.setter
+    def state(self, state: GameState) -> None:
+        self.spiel = RummiState(game=state)
+        self.builder = None
+
     def run(self) -> None:
+        """Ask the seat to move -- you (``choose`` below) or the computer -- and apply it,
+        until you quit.  Single play skips the computer's turns (the guide's option)."""
         self.say("Rummi -- type 'help' for commands.")
-        self.say(_humanise(self.state.history[0]))
+        self.say("Resumed a saved game." if getattr(self, "resumed", False)
+                 else _humanise(self.state.history[0]))
+        seats = {HUMAN: self, COMPUTER: None}
         try:
             while True:
                 if self.state.over:
                     self._game_over()
-                elif self.state.current == COMPUTER:
-                    self._computer_turn()
-                else:
-                    self._human_turn()
+                    continue
+                seat = self.spiel.current_player()
+                if seat == COMPUTER and self.single and self.spiel.offer is None:
+                    self.state = rules.skip_turn(self.state)
+                    continue
+                player = seats[seat] or self.computer
+                legal = self.spiel.legal_actions()
+                try:
+                    action = player.choose(self.spiel.observation(seat), legal)
+                except NewGame:
+                    self._new_game()
+                    continue
+                if action not in legal:
+                    raise IllegalAction(f"{action!r} is not a legal move")
+                self._apply(seat, action)
         except Quit:
             self.say("Bye.")
+
+    def _apply(self, seat: int, action) -> None:
+        """Apply ``action`` and say what happened."""
+        before, offered = self.state, self.spiel.offer
+        self.spiel.apply_action(action)
+        if isinstance(action, Offer):
+            if seat == COMPUTER:
+                self.say(f"The computer offers its duplicate {action.give} for a swap.")
+            return
+        if isinstance(action, Return):
+            self._report(before)
+            if seat == COMPUTER:
+                self.say(f"Swapped your {offered} for the computer's {action.tile}.")
+            return
+        self.builder = None
+        self._report(before)
+        if seat == COMPUTER:
+            for line in account(before.table, self.state.table):
+                self.say(f"The computer {line}.")
+        else:
+            gained = Counter(self.state.trays[HUMAN]) - Counter(before.trays[HUMAN])
+            if gained:
+                self.say(f"You took {self.fmt(sorted(gained.elements()))}.")
+
+    def resume(self, state: GameState, level: str, single: bool,
+               seeds: random.Random) -> None:
+        """Go on with a saved game (``savefile.load``'s answer)."""
+        self.state, self.single, self.seeds = state, single, seeds
+        self.computer = make_player(level)
+        self.resumed = True
 
     def _deal(self) -> GameState:
         return new_game(random.Random(self.seeds.randrange(2 ** 32)))
@@ -123,37 +193,42 @@ class TerminalGame:
                 raise Quit
             self.say("Type 'new' or 'quit'.")
 
-    def _computer_turn(self) -> None:
-        if self.single:
-            self.state = rules.skip_turn(self.state)
-            return
-        before = self.state
-        players = [_HumanSwapAnswer(self), self.computer]
-        self.state, _ = play_turn(self.state, players)
-        self._report(before)
-
-    def _human_turn(self) -> None:
-        builder = TurnBuilder(self.state)
-        self.render(builder)
-        if duplicates(self.state.trays[COMPUTER]) and duplicates(self.state.trays[HUMAN]):
-            self.say("The computer has duplicate pieces: you may swap one of yours.")
+    # -- you, a player like the computer: choose(view, legal) --------------------
+    def choose(self, view, legal):
+        """Your move, collected from the keyboard: a whole turn built piece by piece
+        (``TurnBuilder``) ends as EndTurn; 'swap' offers a duplicate; an offer of the
+        computer's is answered with one of your duplicates."""
+        if view.offered is not None:
+            return self.swap_answer.choose(view, legal)
+        b = self.builder
+        if b is None or b.state.turn != self.state.turn:
+            b = self.builder = TurnBuilder(self.state)
+            if duplicates(self.state.trays[COMPUTER]) and duplicates(self.state.trays[HUMAN]):
+                self.say("The computer has duplicate pieces: you may swap one of yours.")
+        elif self.pending_give is not None:          # the swap we offered was answered
+            came = set(self.state.trays[HUMAN]) - set(b.state.trays[HUMAN])
+            receive = came.pop()
+            b.swapped(self.state, self.pending_give, receive)
+            self.say(f"Swapped your {self.pending_give} for the computer's {receive}.")
+            self.pending_give = None
+        self.render(b)
         while True:
-            line = self._ask("ok" if builder.moved else "take a piece")
+            line = self._ask("ok" if b.moved else "take a piece")
             try:
-                done = self._command(builder, line)
+                action = self._command(b, line)
             except (MoveError, ValueError) as error:
                 self.say(f"! {error}")
                 continue
-            if done:
-                return
+            if action is not None:
+                return action
 
-    def _command(self, builder: TurnBuilder, line: str) -> bool:
-        """Carry out one command; True when the turn (or game) is over."""
+    def _command(self, builder: TurnBuilder, line: str):
+        """Carry out one command; the action that ends the turn (or offers a swap), or None."""
         words = line.replace(",", " ").split()
         if not words:
-            return False
+            return None
         verb, args = words[0].lower(), words[1:]
-        if verb in ("help", "h", "?"):
+        if verb in ("help", "?"):
             self.say(HELP)
         elif verb in ("quit", "q", "exit"):
             raise Quit
@@ -165,11 +240,17 @@ class TerminalGame:
             self._play(builder, args)
         elif verb in ("move", "m"):
             self._move(builder, args)
+        elif verb == "save":
+            if len(args) > 1:
+                raise MoveError("say 'save' or 'save FILE'")
+            self._save(builder, Path(args[0]) if args else self.save_path)
+        elif verb in ("hint", "h"):
+            self.say(self.hint(builder))
         elif verb in ("back", "b", "undo"):
             builder.back_up()
             self.render(builder)
         elif verb == "swap":
-            self._swap(builder, args)
+            return self._swap(builder, args)
         elif verb in ("ok", "end"):
             return self._finish(builder)
         elif verb in ("draw", "d", "take"):
@@ -178,8 +259,7 @@ class TerminalGame:
                                 "or 'back' to take them back first")
             return self._finish(builder)
         elif verb == "new":
-            self._new_game()
-            return True
+            raise NewGame
         elif verb == "single":
             self.single = not self.single
             self.say("Single play " + ("on: the computer does not play."
@@ -193,7 +273,27 @@ class TerminalGame:
             self._play(builder, words)
         else:
             raise MoveError(f"unknown command {words[0]!r}; type 'help'")
-        return False
+        return None
+
+    def _save(self, builder: TurnBuilder, path: Path) -> None:
+        level = "expert" if isinstance(self.computer, ExpertPlayer) else "beginner"
+        error = savefile.save(path, self.state, level, self.single, self.seeds)
+        if error:
+            self.say(f"! {error}")
+            return
+        moved = " (as at the start of this turn)" if builder.moved else ""
+        self.say(f"Saved to {path}{moved}; resume with: "
+                 f"python -m games_py.rummi play --resume {path}")
+
+    def hint(self, builder: TurnBuilder) -> str:
+        """The Expert's play for the tray at the start of this turn, in words."""
+        s = self.state
+        plan = best_play(s.table, s.trays[HUMAN], 0 if s.opened[HUMAN] else rules.OPENING_MINIMUM)
+        since = " (from the start of your turn: back up to follow it)" if builder.moved else ""
+        if not plan.played:
+            return f"Hint: nothing from your tray fits; take a piece{since}."
+        moves = "; ".join(account(s.table, plan.table, "your"))
+        return f"Hint: play {format_tiles(sort_tray(plan.played))}{since}: {moves}."
 
     def _play(self, builder: TurnBuilder, args: list[str]) -> None:
         pieces, target = _split_target(args)
@@ -230,7 +330,7 @@ class TerminalGame:
         builder.move(source, piece, target)
         self.render(builder)
 
-    def _swap(self, builder: TurnBuilder, args: list[str]) -> None:
+    def _swap(self, builder: TurnBuilder, args: list[str]) -> Offer:
         if len(args) != 1:
             raise MoveError("say 'swap R5' with a piece you hold twice")
         give = builder.find_on_tray(args[0])
@@ -238,27 +338,18 @@ class TerminalGame:
             raise MoveError("the computer has no duplicate pieces")
         if sum(1 for t in builder.tray if t.kind == give.kind) < 2:
             raise MoveError(f"{give} is not a duplicate on your tray")
-        receive = self.computer.swap_return(view_for(builder.state, COMPUTER), give)
-        builder.swap(give, receive)
-        self.state = builder.state
-        self.say(f"Swapped your {give} for the computer's {receive}.")
-        self.render(builder)
+        self.pending_give = give
+        return Offer(give)
 
-    def _finish(self, builder: TurnBuilder) -> bool:
+    def _finish(self, builder: TurnBuilder):
         result = builder.finish()
         if isinstance(result, Requester):
             for problem in result.problems:
                 self.say(f"! {problem}")
             self.say("Fix it, or say 'ok' again to put the invalid series on your "
                      "tray and take 5 pieces as a penalty.")
-            return False
-        before = builder.state
-        self.state = rules.apply(builder.state, result)
-        self._report(before)
-        gained = Counter(self.state.trays[HUMAN]) - Counter(before.trays[HUMAN])
-        if gained:
-            self.say(f"You took {self.fmt(sorted(gained.elements()))}.")
-        return True
+            return None
+        return result
 
     def _report(self, before: GameState) -> None:
         """Print what happened since ``before`` (from the game's log)."""
@@ -281,8 +372,10 @@ class _HumanSwapAnswer:
     def __init__(self, game: TerminalGame):
         self.game = game
 
-    def act(self, view):                     # never asked: it is not our turn
-        raise IllegalAction("not the human's turn")
+    def choose(self, view, legal):
+        if view.offered is None:             # never asked: it is not our turn
+            raise IllegalAction("not the human's turn")
+        return from_legal(Return(self.swap_return(view, view.offered)), legal)
 
     def swap_return(self, view, offered: Tile) -> Tile:
         mine = [k for k in duplicates(view.tray)]

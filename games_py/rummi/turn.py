@@ -118,6 +118,14 @@ class TurnBuilder:
         self._undo = [(table, [receive if t == give else t for t in tray])
                       for table, tray in self._undo]
 
+    def swapped(self, state: GameState, give: Tile, receive: Tile) -> None:
+        """The swap offered through the game's actions happened: ``state`` is the game
+        after it; the moves made so far stay (neither piece is on the table)."""
+        self.state = state
+        self.tray = [receive if t == give else t for t in self.tray]
+        self._undo = [(table, [receive if t == give else t for t in tray])
+                      for table, tray in self._undo]
+
     # -- ending ----------------------------------------------------------------
     def finish(self) -> Requester | EndTurn:
         """The OK gadget.  Problems are reported once; OK again with nothing

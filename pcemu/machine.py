@@ -46,6 +46,7 @@ log = logging.getLogger("pcemu")
 
 WAIT, LIVE = romlib.ServiceKind.WAIT, romlib.ServiceKind.LIVE
 MAX_SLICE = 20_000                 # instructions; bounds the latency of host requests
+UNIMPLEMENTED_LOG_LIMIT = 1000     # records of missing services kept (counts are kept for all)
 IF_POLL_SLICE = 64                 # while an IRQ waits for STI
 KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
 IDLE_POLLS = 4                     # polls in a row that mean "only waiting" (inexact skip only)
@@ -107,7 +108,8 @@ class Machine:
         self.clock = Clock(mips)
         self.scheduler = Scheduler(self.clock)
         self.bus = IoBus()
-        self.unimplemented_log: list[dict] = []
+        self.unimplemented_log: list[dict] = []     # the first UNIMPLEMENTED_LOG_LIMIT calls
+        self.unimplemented_calls: dict[tuple[int, int], int] = {}   # (INT, AH) -> calls
         self._service_counts: dict[str, int] = {}        # counted in Python (C counts its own)
         self.events = MachineEvents()
         self._start = _parse_datetime(date, time)
@@ -478,11 +480,17 @@ class Machine:
                    f"called from {cs:04X}:{ip:04X}")
         self.impure()
         key = (interrupt, ah)
-        if not any(e["key"] == key for e in self.unimplemented_log):
+        calls = self.unimplemented_calls
+        if key not in calls:
             log.warning(message)
-        self.unimplemented_log.append({"key": key, "message": message, "interrupt": interrupt,
-                                       "ah": ah, "al": al, "cs": cs, "ip": ip})
-        self.events.unimplemented.emit(self.unimplemented_log[-1])
+        calls[key] = calls.get(key, 0) + 1
+        record = {"key": key, "message": message, "interrupt": interrupt,
+                  "ah": ah, "al": al, "cs": cs, "ip": ip}
+        # a program looping on a missing service must not grow the host's memory: the
+        # log keeps the first calls, the counts every call
+        if len(self.unimplemented_log) < UNIMPLEMENTED_LOG_LIMIT:
+            self.unimplemented_log.append(record)
+        self.events.unimplemented.emit(record)
         if self.strict:
             raise UnimplementedService(message)
 

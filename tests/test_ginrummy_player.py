@@ -384,3 +384,44 @@ def test_the_session_tells_the_player_when_it_lays_off_by_the_document():
     s.unmodelled("the lay-offs read SL(6, 60) ...")
     assert s.notices == [UNMODELLED_NOTICE] and UNMODELLED_NOTICE in s.screen.row_text(NOTICE_ROW)
     assert len(UNMODELLED_NOTICE) <= 80
+
+
+def test_a_whole_hand_played_at_the_terminal_repaints_whole_after_a_resize_and_ctrl_l():
+    """Hands played to their end by keys (deck, discard B, never knock; at pace 0 the
+    result shows only for a moment), then the table waiting for the next key survives a
+    resize to 60x20 and back, and Ctrl-L."""
+    term = Terminal(*spawn_command("play", "--seed", "4320000", "--pace", "0"))
+    try:
+        term.until("COWBOY GIN?")
+        os.write(term.fd, b"s")
+        term.until("OPEN HANDS?")
+        os.write(term.fd, b"n")
+        answers = {"DRAW FROM UPCARD (U) OR DECK (D)?": b"d", "DISCARD WHICH CARD": b"b",
+                   "KNOCK?": b"n"}
+        mark, end = len(term.raw), time.monotonic() + 120
+        while "GAME POINTS" not in term.since(0) and "DEAD HAND" not in term.since(0):
+            assert time.monotonic() < end, "\n".join(term.screen())
+            term.read(0.1)
+            shown = term.since(mark)
+            asked = [(shown.rfind(q), q) for q in answers if q in shown]
+            if asked:
+                mark = len(term.raw)
+                os.write(term.fd, answers[max(asked)[1]])
+        term.read(0.5)
+        before = term.screen()         # the hand is over; the next one waits for a key of ours
+        assert any(q in row for row in before for q in answers), "\n".join(before)
+        mark = len(term.raw)
+        term.resize(60, 20)
+        term.until("needs a terminal of at least 80x25", mark=mark)
+        mark = len(term.raw)
+        term.resize(80, 25)
+        term.until("F7=QUIT", mark=mark)
+        term.read(0.5)
+        assert _table_rows(read_screen(term.since(mark))) == _table_rows(before)
+        mark = len(term.raw)
+        os.write(term.fd, b"\x0c")
+        term.until("F7=QUIT", mark=mark)
+        term.read(0.5)
+        assert _table_rows(read_screen(term.since(mark))) == _table_rows(before)
+    finally:
+        term.close()

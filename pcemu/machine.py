@@ -178,6 +178,9 @@ class Machine:
         self._install_vectors()
         ticks = self.dos_clock.start_ticks
         bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=2, ticks=ticks)
+        # POST's mode set left the text buffer blank: spaces in grey on black (0720h)
+        base, words = (0xB8000, 0x2000) if self.video_profile == "cga" else (0xB0000, 0x800)
+        self.memory.write(base, b"\x20\x07" * words)
         self.pic.master.imr = 0xB8          # IRQ 0, 1, 2 (cascade) and 6 enabled
         self.pic.slave.imr = 0xFF
         self._reschedule_timer()

@@ -446,7 +446,10 @@ def _register_optional(module: str, attribute: str) -> None:
     main.add_command(command)
 
 
-for _module, _attribute in (("pcemu.commands.disk", "disk"), ("pcemu.commands.disk", "import_cmd"),
+# Only the module the subcommands import registers them: a worker process started by
+# `python -m pcemu.cli` imports this file again as __mp_main__, where registering would
+# import subcommands that import pcemu.cli while it is still half made.
+for _module, _attribute in () if __name__ != "pcemu.cli" else (("pcemu.commands.disk", "disk"), ("pcemu.commands.disk", "import_cmd"),
                             ("pcemu.commands.exe_info", "exe_info"),
                             ("pcemu.commands.cpu_report", "cpu_report"),
                             ("pcemu.commands.trace", "trace"), ("pcemu.commands.diff", "diff"),

@@ -68,3 +68,20 @@ def test_a_bad_command_line_is_one_line_and_status_2(tmp_path, args, message):
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
     assert not (tmp_path / "o.jsonl").exists()
+
+
+@needs_corpus
+def test_python_m_pcemu_cli_runs_a_survey_on_worker_processes(tmp_path):
+    """`python -m pcemu.cli`: the workers import cli.py again as __mp_main__; that copy must
+    not register the subcommands (they import pcemu.cli while it is half made)."""
+    import subprocess
+    import sys
+    from tests.machine_helpers import REPO_ROOT
+    corpus = corpus_of(tmp_path, *QUICK)
+    out = tmp_path / "out.jsonl"
+    done = subprocess.run([sys.executable, "-m", "pcemu.cli", "survey", "--workers", "2", "-q",
+                           "--corpus", str(corpus), "--at", "2", "-o", str(out)],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    outcomes = sorted(json.loads(line)["outcome"] for line in out.read_text().splitlines())
+    assert outcomes == ["exited", "waits for input"]

@@ -48,21 +48,19 @@ DGROUP offsets are those of GINRUMMY.EXE 1.0 (docs/ginrummy-internals.md, sectio
 """
 from __future__ import annotations
 
-import datetime as _dt
-import functools
-import hashlib
 from dataclasses import dataclass
 
 import click
 
+from games_py import tracing
 from games_py.cards import Card
 from games_py.ginrummy import computer, game, human, rules, trace
 from games_py.ginrummy.cli import check_output, settings_from, trace_options, write_events
 from games_py.ginrummy.deal import card_of
 from games_py.ginrummy.human_hand import table_view
 from games_py.ginrummy.player import Player
-from pcemu.errors import PcemuError
-from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
+from games_py.tracing import TraceFailure, user_errors
+from pcemu.trace.qbasic import QuickBasicProcess
 
 PROGRAM = "GINRUMMY.EXE"
 PROGRAM_MD5 = "b54a7ce184090f593b0ce8be2eabf839"      # Tommy's Gin Rummy 1.0, disk #1612
@@ -114,34 +112,18 @@ SLICE_TICKS = 1.0
 MAX_SECONDS_WITHOUT_STATEMENTS = 20
 
 
-class TraceFailure(PcemuError):
-    """The original did something the tracer cannot account for."""
-
-
 def player_name(number: int) -> str:
     if number not in (1, 2):
         raise TraceFailure(f"player number {number} is neither 1 (you) nor 2 (the computer)")
     return Player(number).word
 
 
-@functools.lru_cache(maxsize=4)
-def _image(data: bytes) -> QuickBasicImage:
-    return QuickBasicImage.from_exe(data)
+_image = tracing.program_image      # (tests/test_speed_equivalence.py reads the image by this name)
 
 
 def read_program(disk: str) -> bytes:
     """GINRUMMY.EXE from the disk image (a catalogue name such as 1612, or a path)."""
-    from disks.catalog import find_disk
-    from pcemu.storage.image import FloppyImage
-    volume = FloppyImage.open(find_disk(disk), read_only=True).filesystem
-    try:
-        data = volume.read_file([PROGRAM])
-    except Exception as exc:                      # noqa: BLE001 - any failure means "not there"
-        raise TraceFailure(f"{PROGRAM} cannot be read from disk {disk}: {exc}") from None
-    if hashlib.md5(data).hexdigest() != PROGRAM_MD5:
-        raise TraceFailure(f"{PROGRAM} on disk {disk} is not Tommy's Gin Rummy 1.0 as on PC-SIG #1612 "
-                           f"(MD5 {hashlib.md5(data).hexdigest()})")
-    return data
+    return tracing.read_program(disk, PROGRAM, PROGRAM_MD5, "Tommy's Gin Rummy 1.0 as on PC-SIG #1612")
 
 
 @dataclass
@@ -170,7 +152,7 @@ class GinRummyTracer:
         # a monochrome display (MDA) is what the program's colour test (line 100) sees
         # as mono: it then spends no random numbers on colours
         self.machine = Machine(disks=[f"B:{disk}"], video="cga" if settings.colour else "mda")
-        self.process = QuickBasicProcess(self.machine, _image(read_program(disk)))
+        self.process = QuickBasicProcess(self.machine, tracing.program_image(read_program(disk)))
         self.events: list[dict] = []
         self.hands_done = 0
         self.dealt = False                 # the first deal has been traced
@@ -191,7 +173,7 @@ class GinRummyTracer:
         self._knock_asked: str | None = None   # the key typed at "KNOCK? ", until it is read
         p = self.process
         p.before_randomize_timer(self._set_clock)
-        p.at_offset(_statement_after(p.image, p.image.randomize_timer_return), self._seeded)
+        p.at_offset(tracing.statement_after(p.image, p.image.randomize_timer_return), self._seeded)
         p.at_line(LINE_AFTER_DEAL, self._after_deal)
         p.at_line(LINE_MESSAGE, self._message)
         p.at_line(LINE_ARRANGED, self._arrangement_done)
@@ -239,14 +221,10 @@ class GinRummyTracer:
 
     # -- the seed ---------------------------------------------------------------------
     def _set_clock(self) -> None:
-        m = self.machine
-        m.set_time_of_day(*self.settings.time)
-        reads = m.events.time_read
+        tracing.set_clock_for_seed(self.machine, self.settings.time, self._seed_read)
 
-        def record(now: _dt.datetime) -> None:
-            self.seed_read = (now.hour, now.minute, now.second, now.microsecond // 10_000)
-            reads.disconnect(record)
-        reads.connect(record)
+    def _seed_read(self, time: tuple[int, int, int, int]) -> None:
+        self.seed_read = time
 
     def _seeded(self) -> None:
         p = self.process
@@ -589,24 +567,11 @@ class GinRummyTracer:
         self.machine.cpu.request_stop()
 
 
-def _statement_after(image: QuickBasicImage, offset: int | None) -> int:
-    if offset is None:
-        raise TraceFailure("the program has no RANDOMIZE TIMER")
-    return min(o for o in image.line_offsets if o > offset)
-
-
 def trace_original(settings: game.Settings, hands: int = 1, disk: str = "1612",
                    first_game: bool = False) -> list[dict]:
     """The events of the original program for ``settings``, ``hands`` hands long (with
     ``first_game``: until the first game ends, if that comes first)."""
     return GinRummyTracer(settings, hands, disk, first_game).run()
-
-
-def user_errors() -> tuple[type[BaseException], ...]:
-    """The machine's errors that are the user's to fix (a missing disk, a bad image)."""
-    from disks.catalog import DiskError
-    from pcemu.storage.errors import MountError
-    return (PcemuError, DiskError, MountError)
 
 
 @click.command("ginrummy")

@@ -12,14 +12,7 @@ from pathlib import Path
 import click
 
 from games_py.meteors import trace
-
-
-def _user_errors() -> tuple[type[BaseException], ...]:
-    """What a bad disk, image or run raises: one clear line, never a traceback."""
-    from disks.catalog import DiskError
-    from pcemu.errors import PcemuError
-    from pcemu.storage.errors import MountError
-    return (PcemuError, DiskError, MountError)
+from games_py.tracing import user_errors
 
 
 def trace_options(function):
@@ -96,7 +89,7 @@ def trace_command(disk: str, **opts) -> None:
     settings = settings_from(opts)
     try:
         events = trace_original(settings, disk)
-    except _user_errors() as exc:
+    except user_errors() as exc:
         raise click.ClickException(str(exc)) from None
     write_events(events, opts["output"])
 
@@ -138,7 +131,7 @@ def sweep_command(count: int, seconds: float, seed: int, human: str | None, jobs
         results = run_sweep(cases, jobs=jobs, disk=disk, progress=keep, backend=backend, address=address)
     except SweepError as exc:
         raise click.ClickException(str(exc)) from None
-    except _user_errors() as exc:
+    except user_errors() as exc:
         raise click.ClickException(str(exc)) from None
     finally:
         if handle is not None:

@@ -16,12 +16,12 @@ and what they mean: docs/meteors-internals.md.
 from __future__ import annotations
 
 import functools
-import hashlib
 
+from games_py import tracing
 from games_py.meteors import trace
 from games_py.qbasic.mbf import MBF
-from pcemu.errors import PcemuError
-from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
+from games_py.tracing import TraceFailure
+from pcemu.trace.qbasic import QuickBasicProcess
 
 PROGRAM = "METEORS.EXE"
 PROGRAM_MD5 = "0844b2feecda6dc60909a4262b086a3c"      # Tommy's Meteors, disk #1612
@@ -59,28 +59,9 @@ BIOS_TICKS = 0x046C
 TICK_HZ = 1_193_182 / 65536
 
 
-class TraceFailure(PcemuError):
-    """The original did something the tracer cannot account for."""
-
-
-@functools.lru_cache(maxsize=2)
-def _image(data: bytes) -> QuickBasicImage:
-    return QuickBasicImage.from_exe(data)
-
-
 def read_program(disk: str) -> bytes:
     """METEORS.EXE from the disk image (a catalogue name such as 1612, or a path)."""
-    from disks.catalog import find_disk
-    from pcemu.storage.image import FloppyImage
-    try:
-        volume = FloppyImage.open(find_disk(disk), read_only=True).filesystem
-        data = volume.read_file([PROGRAM])
-    except Exception as exc:                      # noqa: BLE001 - any failure means "not there"
-        raise TraceFailure(f"{PROGRAM} cannot be read from disk {disk}: {exc}") from None
-    if hashlib.md5(data).hexdigest() != PROGRAM_MD5:
-        raise TraceFailure(f"{PROGRAM} on disk {disk} is not Tommy's Meteors as on PC-SIG #1612 "
-                           f"(MD5 {hashlib.md5(data).hexdigest()})")
-    return data
+    return tracing.read_program(disk, PROGRAM, PROGRAM_MD5, "Tommy's Meteors as on PC-SIG #1612")
 
 
 class MeteorsTracer:
@@ -91,7 +72,7 @@ class MeteorsTracer:
         from pcemu.machine import Machine
         self.settings = settings
         self.machine = Machine(disks=[f"B:{disk}"], video="cga")
-        self.process = QuickBasicProcess(self.machine, _image(read_program(disk)))
+        self.process = QuickBasicProcess(self.machine, tracing.program_image(read_program(disk)))
         self.events: list[dict] = []
         self.frame: dict | None = None
         self.frames = 0
@@ -104,7 +85,7 @@ class MeteorsTracer:
         self.keys: list[str] = []
         p = self.process
         p.before_randomize_timer(self._set_clock)
-        p.at_offset(_statement_after(p.image, p.image.randomize_timer_return), self._seeded)
+        p.at_offset(tracing.statement_after(p.image, p.image.randomize_timer_return), self._seeded)
         p.at_line(LINE_GAME_START, self._game_start)
         p.at_line(LINE_STEP, self._step)
         p.at_line(LINE_HIT, self._hit)
@@ -171,14 +152,10 @@ class MeteorsTracer:
 
     # -- the seed ---------------------------------------------------------------------
     def _set_clock(self) -> None:
-        m = self.machine
-        m.set_time_of_day(*self.settings.time)
-        reads = m.events.time_read.listeners
+        tracing.set_clock_for_seed(self.machine, self.settings.time, self._seed_read)
 
-        def record(now) -> None:
-            self.seed_read = (now.hour, now.minute, now.second, now.microsecond // 10_000)
-            reads.remove(record)
-        reads.append(record)
+    def _seed_read(self, time: tuple[int, int, int, int]) -> None:
+        self.seed_read = time
 
     def _seeded(self) -> None:
         s = self.settings
@@ -293,12 +270,6 @@ class MeteorsTracer:
 def human_key(name: str) -> str:
     from games_py.meteors.human import KEY_NAMES
     return KEY_NAMES[name]
-
-
-def _statement_after(image: QuickBasicImage, offset: int | None) -> int:
-    if offset is None:
-        raise TraceFailure("the program has no RANDOMIZE TIMER")
-    return min(o for o in image.line_offsets if o > offset)
 
 
 def trace_original(settings: trace.Settings, disk: str = "1612") -> list[dict]:

@@ -11,8 +11,6 @@ entry point); the differential tests call the functions.
 """
 from __future__ import annotations
 
-import json
-import random
 import sys
 from time import monotonic
 from collections import Counter
@@ -23,8 +21,9 @@ from typing import Callable, Sequence
 import click
 
 from games_py.ginrummy import game, rules
+from games_py.trace_sweep import DAY_HUNDREDTHS, time_of  # noqa: F401 - the day, as tests read it here
+from games_py.trace_sweep import run_counted, run_with_progress, start_times
 
-DAY_HUNDREDTHS = 24 * 60 * 60 * 100
 SOUNDS = (True, False)
 
 
@@ -75,29 +74,11 @@ def with_human(cases: Sequence[Case], policy: str) -> list[Case]:
             for i, c in enumerate(cases)]
 
 
-def time_of(hundredths: int) -> tuple[int, int, int, int]:
-    seconds, hs = divmod(hundredths, 100)
-    return seconds // 3600, seconds // 60 % 60, seconds % 60, hs
-
-
 def sweep_times(count: int, seed: int = 1612, displays: Sequence[bool] = (True,)) -> list[Case]:
     """``count`` cases; ``displays`` lists the colour settings to cycle through (True:
     colour), after the variants and the sounds."""
-    if count < 1:
-        raise ValueError("the sweep needs at least one start time")
-    generator = random.Random(seed)
-    cases = []
-    for i in range(count):
-        low, high = i * DAY_HUNDREDTHS // count, (i + 1) * DAY_HUNDREDTHS // count
-        if i == 0:
-            at = 0
-        elif i == count - 1:
-            at = DAY_HUNDREDTHS - 1
-        else:
-            at = generator.randrange(low, high)
-        cases.append(Case(time_of(at), rules.VARIANTS[i % 3], SOUNDS[(i // 3) % 2],
-                          displays[(i // 6) % len(displays)]))
-    return cases
+    return [Case(time, rules.VARIANTS[i % 3], SOUNDS[(i // 3) % 2], displays[(i // 6) % len(displays)])
+            for i, time in enumerate(start_times(count, seed))]
 
 
 def check_case(case: Case, disk: str = "1612") -> Result:
@@ -207,16 +188,8 @@ def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "16
     (``backend``, ``address``: pcemu.sweep); results in the order of ``cases``.
     ``progress`` hears of each result as it comes (with how many are done), so a caller
     can keep it at once."""
-    from pcemu.sweep import sweep
     work = [(case, disk, whole_games) for case in cases]
-    done = 0
-
-    def arrived(_index: int, result: Result) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(done, result)
-    return sweep(_check, work, backend=backend, workers=jobs, address=address, on_result=arrived)
+    return run_counted(_check, work, jobs=jobs, backend=backend, address=address, progress=progress)
 
 
 @click.command("ginrummy-sweep")
@@ -253,8 +226,6 @@ def sweep_command(count: int, seed: int, jobs: int | None, display: str, whole_g
     The times are spread evenly over the day, cycling through the three
     variants and both sound settings (and the displays asked for); exit status
     1 if any differs.  Each mismatch is printed with its first divergence."""
-    from pcemu.sweep import SweepError
-    from games_py.ginrummy.original import user_errors
     started = monotonic()
     displays = {"colour": (True,), "mono": (False,), "both": (True, False)}[display]
     cases = sweep_times(count, seed, displays)
@@ -264,25 +235,9 @@ def sweep_command(count: int, seed: int, jobs: int | None, display: str, whole_g
         cases = with_human(cases, human)
     if open_hands:
         cases = [replace(c, open_hands=True) for c in cases]
-    # Each result line is written as it comes, so a sweep cut short keeps what it measured.
-    handle = open(output, "w", encoding="utf-8") if output is not None else None
-
-    def keep(done: int, result) -> None:
-        click.echo(f"\r{done}/{len(cases)}", nl=False, err=True)
-        if handle is not None:
-            handle.write(json.dumps(result.as_dict()) + "\n")
-            handle.flush()
-    try:
-        results = run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games, progress=keep,
-                            backend=backend, address=address)
-    except SweepError as exc:
-        raise click.ClickException(str(exc)) from None
-    except user_errors() as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        if handle is not None:
-            handle.close()
-    click.echo("", err=True)
+    results = run_with_progress(
+        lambda keep: run_sweep(cases, jobs=jobs, disk=disk, whole_games=whole_games, progress=keep,
+                               backend=backend, address=address), len(cases), output)
     equal = sum(r.equal for r in results)
     combos = sorted({(r.variant, r.sound, r.display) for r in results})
     what = (f"whole first games (--human {human})" if human else "whole first demo games") \

@@ -115,28 +115,14 @@ def sweep_command(count: int, seconds: float, seed: int, human: str | None, jobs
     (start times spread over the day; /C and /M, sound on and off alternate).
     Exit status 1 if any differs; each mismatch is printed with its first divergence."""
     from games_py.meteors.sweep import demo_cases, run_sweep, with_human
-    from pcemu.sweep import SweepError
+    from games_py.trace_sweep import run_with_progress
     started = _time.monotonic()
     cases = demo_cases(count, seed, seconds)
     if human is not None:
         cases = with_human(cases, human)
-    handle = open(output, "w", encoding="utf-8") if output is not None else None
-
-    def keep(done: int, result) -> None:
-        click.echo(f"\r{done}/{len(cases)}", nl=False, err=True)
-        if handle is not None:
-            handle.write(json.dumps(result.as_dict()) + "\n")
-            handle.flush()
-    try:
-        results = run_sweep(cases, jobs=jobs, disk=disk, progress=keep, backend=backend, address=address)
-    except SweepError as exc:
-        raise click.ClickException(str(exc)) from None
-    except user_errors() as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        if handle is not None:
-            handle.close()
-    click.echo("", err=True)
+    results = run_with_progress(
+        lambda keep: run_sweep(cases, jobs=jobs, disk=disk, progress=keep, backend=backend, address=address),
+        len(cases), output)
     equal = sum(r.equal for r in results)
     click.echo(f"{equal} of {len(results)} sessions equal frame for frame "
                f"({sum(r.frames for r in results)} frames, {sum(r.levels for r in results)} level changes, "

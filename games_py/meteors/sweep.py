@@ -8,13 +8,11 @@ the first event that differs.  Runs go through pcemu.sweep (local cores, Ray or 
 """
 from __future__ import annotations
 
-import random
 from dataclasses import asdict, dataclass, replace
 from typing import Callable, Sequence
 
 from games_py.meteors import compare, trace
-
-DAY_HUNDREDTHS = 24 * 60 * 60 * 100
+from games_py.trace_sweep import run_counted, start_times
 
 
 @dataclass(frozen=True)
@@ -47,21 +45,9 @@ class Result:
         return asdict(self)
 
 
-def time_of(hundredths: int) -> tuple[int, int, int, int]:
-    seconds, hs = divmod(hundredths, 100)
-    return seconds // 3600, seconds // 60 % 60, seconds % 60, hs
-
-
 def demo_cases(count: int, seed: int = 1612, seconds: float = 120.0) -> list[Case]:
-    if count < 1:
-        raise ValueError("the sweep needs at least one start time")
-    generator = random.Random(seed)
-    cases = []
-    for i in range(count):
-        low, high = i * DAY_HUNDREDTHS // count, (i + 1) * DAY_HUNDREDTHS // count
-        at = 0 if i == 0 else DAY_HUNDREDTHS - 1 if i == count - 1 else generator.randrange(low, high)
-        cases.append(Case(time_of(at), colour=i % 2 == 0, sound=(i // 2) % 2 == 0, seconds=seconds))
-    return cases
+    return [Case(time, colour=i % 2 == 0, sound=(i // 2) % 2 == 0, seconds=seconds)
+            for i, time in enumerate(start_times(count, seed))]
 
 
 def with_human(cases: Sequence[Case], policy: str = "random") -> list[Case]:
@@ -100,13 +86,5 @@ def _check(args: tuple[Case, str]) -> Result:
 def run_sweep(cases: Sequence[Case], *, jobs: int | None = None, disk: str = "1612",
               progress: Callable[[int, Result], None] | None = None, backend: str = "local",
               address: str | None = None) -> list[Result]:
-    from pcemu.sweep import sweep
-    done = 0
-
-    def arrived(_index: int, result: Result) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(done, result)
-    return sweep(_check, [(c, disk) for c in cases], backend=backend, workers=jobs,
-                 address=address, on_result=arrived)
+    return run_counted(_check, [(c, disk) for c in cases], jobs=jobs, backend=backend, address=address,
+                       progress=progress)

@@ -296,14 +296,8 @@ class Meteors:
             self.my = y
             xf = mbf.add(xf, slope)
             self.mx = mbf.int_(mbf.add(xf, HALF))
-            self.step()
-            if self.flag:
+            if self.path_ends():
                 return
-            self.tick()
-            if self.flag:
-                return
-            if self.absorbed:
-                return self.step()                     # line 940: GOTO 1100
             y = mbf.add(y, n)
         self.my = y                                    # line 960: GOTO 1100, Y one step on
         self.step()
@@ -320,19 +314,28 @@ class Meteors:
         while True:
             self.mx = mbf.int_(mbf.add(xf, HALF))
             self.my = mbf.int_(mbf.add(yf, HALF))
-            self.step()
-            if self.flag:
+            if self.path_ends():
                 return
-            self.tick()
-            if self.flag:
-                return
-            if self.absorbed:
-                return self.step()
             xf = mbf.add(xf, dx)
             yf = mbf.add(yf, dy)
             if not mbf.compare(yf, self.y2) < 0:
                 break
         self.step()
+
+    def path_ends(self) -> bool:
+        """One place of the meteor's path, in both of its loops: the step (GOSUB 1100) and
+        the pace (GOSUB 3230); True when the path stops there (the player hit or caught,
+        or the meteor absorbed: line 940's GOTO 1100, one step more)."""
+        self.step()
+        if self.flag:
+            return True
+        self.tick()
+        if self.flag:
+            return True
+        if self.absorbed:
+            self.step()
+            return True
+        return False
 
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:

@@ -113,3 +113,14 @@ TIMER_582HZ_OFF = """
     int 0x21
     pop ds
 """
+
+# The words the two pieces above and the programs' handlers keep: `ticks` (the handlers
+# count their interrupts in it) and the BIOS's vector.  Placed after the handler's IRET.
+TIMER_582HZ_WORDS = """
+ticks:
+    .word 0
+old_off:
+    .word 0
+old_seg:
+    .word 0
+"""

@@ -105,6 +105,23 @@ class PtyGame:
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         return mark
 
+    def after_resize(self, rows: int, columns: int, shows: str, settle: float = 0.5) -> list[str]:
+        """Resize the terminal; the screen drawn after it, once the output shows ``shows``
+        and then settles."""
+        mark = self.resize(rows, columns)
+        self.until(shows, since=mark)
+        self.settle(settle)
+        return self.screen(mark)
+
+    def after_keys(self, keys: str, shows: str, settle: float = 0.5) -> list[str]:
+        """Type ``keys``; the screen drawn after them, once the output shows ``shows`` and
+        then settles."""
+        mark = len(self.raw)
+        self.type(keys)
+        self.until(shows, since=mark)
+        self.settle(settle)
+        return self.screen(mark)
+
     def wait(self, seconds: float = 30.0) -> int:
         """The exit code, reading the output to the end."""
         end = time.monotonic() + seconds
@@ -115,16 +132,38 @@ class PtyGame:
         return os.waitstatus_to_exitcode(status)
 
     def close(self) -> None:
-        if self.pid:
-            try:
-                os.kill(self.pid, 9)
-                os.waitpid(self.pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
-        os.close(self.fd)
+        kill_and_close(self.pid, self.fd)
 
     def __enter__(self) -> "PtyGame":
         return self
 
     def __exit__(self, *_exc) -> None:
         self.close()
+
+
+def kill_and_close(pid: int, fd: int) -> None:
+    """End the game on the pty (pid 0: it has ended and been waited for) and close it."""
+    if pid:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    os.close(fd)
+
+
+def assert_repaints_whole(game: PtyGame, before: list[str], shows: str, title: str) -> None:
+    """The 80x25 table ``before`` comes back whole after a resize to 100x30 (cleared, then
+    every row), after Ctrl-L, and after a 60x20 terminal, which gets the notice that
+    ``title`` needs 80x25, grows back; ``shows`` is a text of every repaint."""
+    mark = game.resize(30, 100)
+    game.until(shows, since=mark)
+    game.settle(0.3)
+    assert b"\x1b[2J" in game.raw[mark:]
+    assert game.screen(mark)[:25] == [row.ljust(100) for row in before]
+    game.resize(25, 80)
+    game.settle(0.3)
+    assert game.after_keys("\x0c", shows, 0.3) == before                 # Ctrl-L
+    small = game.after_resize(20, 60, f"{title} needs a terminal of at least 80x25", 0.3)
+    assert "this one is 60x20" in " ".join(" ".join(small).split())
+    assert game.after_resize(25, 80, shows, 0.3) == before               # back, whole

@@ -12,7 +12,7 @@ from games_py.cribbage.spiel import CribbageState
 from games_py.cribbage.table_screen import (BACK, FRONT, LANES, Table, draw_table,
                                             hole_place)
 from games_py.tui.screen import Screen
-from tests.pty_helpers import PtyGame
+from tests.pty_helpers import PtyGame, assert_repaints_whole
 
 
 def test_the_board_has_120_holes_a_player_and_pegs_where_the_scores_are():
@@ -136,28 +136,7 @@ def test_cribbage_in_a_terminal(tmp_path):
         assert "\u2592" not in "\n".join(screen[10:14])  # the computer's hand is shown
 
         before = game.screen()
-        mark = game.resize(30, 100)                     # SIGWINCH: all of it again
-        game.until("GAME TO 121 HOLES", since=mark)
-        game.settle(0.3)
-        assert b"\x1b[2J" in game.raw[mark:]
-        assert game.screen(mark)[:25] == [row.ljust(100) for row in before]
-
-        mark = game.resize(25, 80)
-        game.settle(0.3)
-        mark = len(game.raw)
-        game.type("\x0c")                              # Ctrl-L
-        game.until("GAME TO 121 HOLES", since=mark)
-        game.settle(0.3)
-        assert game.screen(mark) == before
-
-        mark = game.resize(20, 60)
-        game.until("Cribbage needs a terminal of at least 80x25", since=mark)
-        game.settle(0.3)
-        assert "this one is 60x20" in " ".join(" ".join(game.screen(mark)).split())
-        mark = game.resize(25, 80)
-        game.until("GAME TO 121 HOLES", since=mark)
-        game.settle(0.3)
-        assert game.screen(mark) == before             # the table back, whole
+        assert_repaints_whole(game, before, "GAME TO 121 HOLES", "Cribbage")
 
         game.type(" ")                                  # deal the next hand
         game.until("Two cards for")

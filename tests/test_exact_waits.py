@@ -22,7 +22,8 @@ import pytest
 
 from pcemu import Machine, native
 from pcemu.errors import ScriptTimeout
-from tests.machine_helpers import END, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, com_program, run_to_exit
+from tests.machine_helpers import (END, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, TIMER_582HZ_WORDS,
+                                   com_program, run_to_exit)
 
 needs_native = pytest.mark.skipif(native.load() is None,
                                   reason="no C compiler here: the native fast paths cannot be built")
@@ -246,13 +247,7 @@ handler:
     out 0x20, al
     pop ax
     iret
-ticks:
-    .word 0
-old_off:
-    .word 0
-old_seg:
-    .word 0
-""",
+""" + TIMER_582HZ_WORDS,
     # code that writes into itself as it runs (Unicorn runs the writing instruction
     # again, with the same registers and memory: no loop of one instruction)
     "SELFMOD": """

@@ -21,6 +21,7 @@ from games_py.ginrummy import computer, game, rules, trace
 from games_py.ginrummy import lines as lines_
 from games_py.ginrummy.terminal import NOTICE_ROW, UNMODELLED_NOTICE, Session, overflow_notice
 from tests.ginrummy_helpers import empty_table, with_hand
+from tests.pty_helpers import kill_and_close
 from tests.test_ginrummy_fault import FAULT_CASE, SIX_SHARED, _random
 from tests.test_ginrummy_terminal import REPO, Script, Shown, read_screen, run
 
@@ -199,17 +200,21 @@ class Terminal:
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
     def close(self) -> None:
-        try:
-            os.kill(self.pid, 9)
-            os.waitpid(self.pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(self.fd)
+        kill_and_close(self.pid, self.fd)
 
 
 def _table_rows(screen: list[str]) -> list[str]:
     """The screen without the clock (rows 0-2 from column 70), which goes on."""
     return [row[:70] if r < 3 else row for r, row in enumerate(screen)]
+
+
+def _repainted(term: Terminal, act, seconds: float = 0.5) -> list[str]:
+    """The table rows drawn after ``act()`` (a resize, Ctrl-L) up to its F7=QUIT line."""
+    mark = len(term.raw)
+    act()
+    term.until("F7=QUIT", mark=mark)
+    term.read(seconds)
+    return _table_rows(read_screen(term.since(mark)))
 
 
 def _play_a_few_moves(term: Terminal) -> None:
@@ -259,11 +264,7 @@ def test_ctrl_l_repaints_the_whole_table():
     try:
         _play_a_few_moves(term)
         before = term.screen()
-        mark = len(term.raw)
-        os.write(term.fd, b"\x0c")
-        term.until("F7=QUIT", mark=mark)
-        term.read(0.3)
-        assert _table_rows(read_screen(term.since(mark))) == _table_rows(before)
+        assert _repainted(term, lambda: os.write(term.fd, b"\x0c"), 0.3) == _table_rows(before)
     finally:
         term.close()
 
@@ -413,15 +414,7 @@ def test_a_whole_hand_played_at_the_terminal_repaints_whole_after_a_resize_and_c
         mark = len(term.raw)
         term.resize(60, 20)
         term.until("needs a terminal of at least 80x25", mark=mark)
-        mark = len(term.raw)
-        term.resize(80, 25)
-        term.until("F7=QUIT", mark=mark)
-        term.read(0.5)
-        assert _table_rows(read_screen(term.since(mark))) == _table_rows(before)
-        mark = len(term.raw)
-        os.write(term.fd, b"\x0c")
-        term.until("F7=QUIT", mark=mark)
-        term.read(0.5)
-        assert _table_rows(read_screen(term.since(mark))) == _table_rows(before)
+        assert _repainted(term, lambda: term.resize(80, 25)) == _table_rows(before)
+        assert _repainted(term, lambda: os.write(term.fd, b"\x0c")) == _table_rows(before)
     finally:
         term.close()

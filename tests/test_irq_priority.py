@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.machine_helpers import END, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, com_program
+from tests.machine_helpers import (END, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, TIMER_582HZ_WORDS,
+                                   com_program)
 
 # Counts timer interrupts; after each, polls INT 16h AH=01h. Stops at a key or after 3000
 # interrupts and prints how many interrupts came between the first and the key's arrival.
@@ -39,13 +40,7 @@ long:
     pop cx
     pop ax
     iret
-ticks:
-    .word 0
-old_off:
-    .word 0
-old_seg:
-    .word 0
-"""
+""" + TIMER_582HZ_WORDS
 
 
 def ticks_until_the_key(folder, accelerate: bool) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from games_py.rummi.account import account, name
 from games_py.rummi.state import GameState
 from games_py.rummi.terminal import TerminalGame
 from games_py.rummi.tiles import tiles
-from tests.pty_helpers import PtyGame
+from tests.pty_helpers import PtyGame, assert_repaints_whole
 
 
 def test_the_account_names_a_split_and_what_was_added():
@@ -94,27 +94,7 @@ def test_rummi_in_a_terminal():
         game.settle(0.3)
         before = game.screen()
 
-        mark = game.resize(30, 100)                     # SIGWINCH: everything again
-        game.until("YOUR TRAY", since=mark)
-        game.settle(0.3)
-        assert game.screen(mark)[:25] == [row.ljust(100) for row in before]
-
-        mark = game.resize(25, 80)
-        game.settle(0.3)
-        mark = len(game.raw)
-        game.type("\x0c")                              # Ctrl-L
-        game.until("YOUR TRAY", since=mark)
-        game.settle(0.3)
-        assert game.screen(mark) == before
-
-        mark = game.resize(20, 60)
-        game.until("Rummi needs a terminal of at least 80x25", since=mark)
-        game.settle(0.3)
-        assert "this one is 60x20" in " ".join(" ".join(game.screen(mark)).split())
-        mark = game.resize(25, 80)
-        game.until("YOUR TRAY", since=mark)
-        game.settle(0.3)
-        assert game.screen(mark) == before
+        assert_repaints_whole(game, before, "YOUR TRAY", "Rummi")
 
         game.type("\x1b[18~")                           # F7: quit
         assert game.wait() == 0

@@ -17,8 +17,8 @@ import pytest
 
 from pcemu import Machine, native
 from pcemu.clock import TICK_HZ
-from tests.machine_helpers import (DISK1612, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, com_program,
-                                   needs_originals, run_to_exit)
+from tests.machine_helpers import (DISK1612, PRINT_HEX, TIMER_582HZ_OFF, TIMER_582HZ_ON, TIMER_582HZ_WORDS,
+                                   com_program, needs_originals, run_to_exit)
 
 needs_native = pytest.mark.skipif(native.load() is None,
                                   reason="no C compiler here: the native fast paths cannot be built")
@@ -397,13 +397,7 @@ done:
     out 0x20, al
     pop ax
     iret
-ticks:
-    .word 0
-old_off:
-    .word 0
-old_seg:
-    .word 0
-slow:
+""" + TIMER_582HZ_WORDS + """slow:
     .byte 0
 """ + PRINT_HEX
 

@@ -13,6 +13,20 @@ from tests.machine_helpers import assemble
 
 SETTINGS = {"times": [1.0, 2.0], "date": None, "time": None, "video": "cga"}
 
+
+def shows_then_waits(message: str, before: str = "") -> str:
+    """A program that prints ``message`` through DOS, waits for a key and ends."""
+    return before + f"""
+        mov dx, msg
+        mov ah, 9
+        int 0x21
+        mov ah, 0
+        int 0x16
+        int 0x20
+    msg: .ascii "{message}$"
+    """
+
+
 PROGRAMS = {
     "EXIT5.COM": """
         mov dx, msg
@@ -22,15 +36,7 @@ PROGRAMS = {
         int 0x21
     msg: .ascii "Leaving now$"
     """,
-    "KEYWAIT.COM": """
-        mov dx, msg
-        mov ah, 9
-        int 0x21
-        mov ah, 0
-        int 0x16
-        int 0x20
-    msg: .ascii "Press a key$"
-    """,
+    "KEYWAIT.COM": shows_then_waits("Press a key"),
     "HANG.COM": """
         cli
         hlt
@@ -42,28 +48,12 @@ PROGRAMS = {
         int 0x16
         int 0x20
     """,
-    "GRAPH6.COM": """
+    "GRAPH6.COM": shows_then_waits("Stars [640x200]", before="""
         mov ax, 6
-        int 0x10
-        mov dx, msg
-        mov ah, 9
-        int 0x21
-        mov ah, 0
-        int 0x16
-        int 0x20
-    msg: .ascii "Stars [640x200]$"
-    """,
-    "GRAPH4.COM": """
+        int 0x10"""),
+    "GRAPH4.COM": shows_then_waits("Moon (320)", before="""
         mov ax, 4
-        int 0x10
-        mov dx, msg
-        mov ah, 9
-        int 0x21
-        mov ah, 0
-        int 0x16
-        int 0x20
-    msg: .ascii "Moon (320)$"
-    """,
+        int 0x10"""),
     "BUSY.COM": """
     spin:
         jmp spin

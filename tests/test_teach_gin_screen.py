@@ -9,6 +9,7 @@ from games_py.tui.page import PROMPT_ROW, Page, cells
 from tests.pty_helpers import PtyGame
 
 ONE_HAND = "000"            # "000: exactly one hand" (doc line 127)
+CLEAR = "\x1b[2J"          # a repaint clears the screen, then draws every row
 
 
 def test_a_page_keeps_the_moves_made_since_the_last_answer_above_the_next_table():
@@ -61,24 +62,12 @@ def test_resize_ctrl_l_the_small_terminal_and_the_boss_key(tmp_path):
         game.until("D=deck")
         game.settle()
         table = game.screen()
-        mark = game.resize(30, 90)
-        game.until("\x1b[2J", since=mark)
-        game.settle()
-        assert [row[:80] for row in game.screen(since=mark)[:25]] == table
-        mark = len(game.raw)
-        game.type("\x0c")                                 # Ctrl-L
-        game.until("\x1b[2J", since=mark)
-        game.settle()
-        assert [row[:80] for row in game.screen(since=mark)[:25]] == table
-        mark = game.resize(20, 60)
-        game.until("needs a terminal of at least 80x25", since=mark)
-        game.settle()
-        assert "this one is 60x20" in " ".join(" ".join(game.screen()).split())
+        assert [row[:80] for row in game.after_resize(30, 90, CLEAR)[:25]] == table
+        assert [row[:80] for row in game.after_keys("\x0c", CLEAR)[:25]] == table   # Ctrl-L
+        small = game.after_resize(20, 60, "needs a terminal of at least 80x25")
+        assert "this one is 60x20" in " ".join(" ".join(small).split())
         game.type("d")                                    # not taken while the table is hidden
-        mark = game.resize(25, 80)
-        game.until("\x1b[2J", since=mark)
-        game.settle()
-        assert game.screen() == table
+        assert game.after_resize(25, 80, CLEAR) == table
         game.type("\x1b")                                 # the boss key
         game.settle()
         assert game.shown().strip() == ""

@@ -6,6 +6,8 @@ notice on a smaller terminal until it grows back."""
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
+from typing import Iterator
 
 from games_py.tonk.match import Session
 from games_py.tonk.players import Observation
@@ -14,6 +16,7 @@ from tests.pty_helpers import PtyGame
 
 PROMPT = PROMPT_ROWS[-1]
 F1, F3, F7 = "\x1bOP", "\x1bOR", "\x1b[18~"        # as xterm sends them
+CLEAR = "\x1b[2J"                                    # a repaint clears, then draws every row
 
 
 def test_the_table_shows_your_cards_and_never_mine_before_the_showdown():
@@ -29,6 +32,16 @@ def test_the_table_shows_your_cards_and_never_mine_before_the_showdown():
     shown = draw(view).text()
     assert all(face in shown for face in mine)                     # hands down at the end
     assert "ME: 7 CARDS" in text and "F7=QUIT" in text.splitlines()[23]
+
+
+@contextmanager
+def at_my_turn(tmp_path) -> Iterator[PtyGame]:
+    """The real command on a pty, seed 5, a bet of 10 made: the table at my first turn."""
+    with PtyGame(["-m", "games_py.tonk", "play", "--seed", "5"], cwd=tmp_path) as game:
+        game.until("YOUR BET")
+        game.type("10\r")
+        game.until("MY TURN")
+        yield game
 
 
 def play(game: PtyGame, answers, until: str, limit: int = 400) -> None:
@@ -58,10 +71,7 @@ def simple(prompt: str) -> str | None:
 
 
 def test_a_hand_with_one_key_commands_and_hot_keys_without_enter(tmp_path):
-    with PtyGame(["-m", "games_py.tonk", "play", "--seed", "5"], cwd=tmp_path) as game:
-        game.until("YOUR BET")
-        game.type("10\r")
-        game.until("MY TURN")                     # seed 5: I lead, you are asked first
+    with at_my_turn(tmp_path) as game:               # seed 5: I lead, you are asked first
         game.type(F3)                             # no Enter: autosort at once
         game.until("F3=AUTOSORT OFF")
         game.type(F1)
@@ -79,30 +89,15 @@ def test_a_hand_with_one_key_commands_and_hot_keys_without_enter(tmp_path):
 
 
 def test_resize_and_ctrl_l_repaint_and_a_small_terminal_gets_the_notice(tmp_path):
-    with PtyGame(["-m", "games_py.tonk", "play", "--seed", "5"], cwd=tmp_path) as game:
-        game.until("YOUR BET")
-        game.type("10\r")
-        game.until("MY TURN")
+    with at_my_turn(tmp_path) as game:
         table = game.screen()
-        mark = game.resize(25, 100)
-        game.until("\x1b[2J", since=mark)          # cleared, then every row again
-        game.settle()
-        assert game.screen(since=mark)[:25] == [row + " " * 20 for row in table[:24]] + \
+        assert game.after_resize(25, 100, CLEAR)[:25] == [row + " " * 20 for row in table[:24]] + \
             [table[24] + " " * 20]
-        mark = len(game.raw)
-        game.type("\x0c")                           # Ctrl-L
-        game.until("\x1b[2J", since=mark)
-        game.settle()
-        assert game.screen(since=mark)[23].startswith("F1=SOUND OFF")
-        mark = game.resize(20, 60)
-        game.until("needs a terminal of at least 80x25", since=mark)
-        game.settle()
-        assert "this one is 60x20" in " ".join(" ".join(game.screen()).split())
+        assert game.after_keys("\x0c", CLEAR)[23].startswith("F1=SOUND OFF")    # Ctrl-L
+        small = game.after_resize(20, 60, "needs a terminal of at least 80x25")
+        assert "this one is 60x20" in " ".join(" ".join(small).split())
         game.type("t")                              # not taken while the table is hidden
-        mark = game.resize(25, 80)
-        game.until("\x1b[2J", since=mark)
-        game.settle()
-        assert game.screen() == table               # back, and nothing was played
+        assert game.after_resize(25, 80, CLEAR) == table    # back, and nothing was played
         game.type("\r")                             # let me play on
         game.until("YOU'RE UP:")
         game.type(F7)
@@ -110,10 +105,7 @@ def test_resize_and_ctrl_l_repaint_and_a_small_terminal_gets_the_notice(tmp_path
 
 
 def test_f5_shows_the_help_page_by_page_and_the_game_comes_back(tmp_path):
-    with PtyGame(["-m", "games_py.tonk", "play", "--seed", "5"], cwd=tmp_path) as game:
-        game.until("YOUR BET")
-        game.type("10\r")
-        game.until("MY TURN")
+    with at_my_turn(tmp_path) as game:
         table = game.screen()
         game.type("\x1b[15~")                       # F5, no Enter
         game.until("F5 HELP, PAGE 1 OF 2")

@@ -26,7 +26,8 @@ from games_py.cribbage.table_screen import Table, draw_table
 from games_py.cribbage.terminal import (
     COMPUTER, COMPUTER_NAME, HUMAN, CribbageApp, EndOfInput, QuitGame)
 from games_py.tui.screen import Screen
-from games_py.tui.terminal import RESIZE, AnsiDisplay, TerminalKeyboard
+from games_py.tui.keys import key_after_repaints
+from games_py.tui.terminal import AnsiDisplay, TerminalKeyboard
 
 LOG_KEPT = 200
 NAME_KEYS = cfg.NAME_MAX
@@ -54,15 +55,10 @@ class ScreenConsole:
 
     def key(self) -> str:
         """The next key; a resize or Ctrl-L repaints and is not returned."""
-        while True:
-            try:
-                name = self.keyboard.key(None)
-            except EOFError:
-                raise EndOfInput from None
-            if name in (RESIZE, "CTRL-L"):
-                self.draw(repaint=True)
-                continue
-            return name
+        try:
+            return key_after_repaints(self.keyboard, lambda: self.draw(repaint=True))
+        except EOFError:
+            raise EndOfInput from None
 
     # -- the Console calls ----------------------------------------------------
     def say(self, text: str = "") -> None:

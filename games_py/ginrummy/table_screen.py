@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from games_py.ginrummy import rules
 from games_py.ginrummy.deal import card_of
 from games_py.ginrummy.screen import COLUMNS, GREY, Screen
+from games_py.tui.cards import draw_card_box
 
 SUIT_CHARS = {"H": "\u2665", "D": "\u2666", "C": "\u2663", "S": "\u2660"}   # CP437 03h-06h
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -93,12 +94,7 @@ def draw_card(screen: Screen, row: int, column: int, number: int, face_up: bool,
         border, inside = 0x70 | frame.colours[1], 0x70 | frame.colours[3]
         if frame.mono:
             border = inside = 0x70
-    screen.put(row, column, "\u250c\u2500\u2500\u2500\u2510", border)
-    for r, text in ((1, top), (2, bottom)):
-        screen.put(row + r, column, "\u2502", border)
-        screen.put(row + r, column + 1, text, inside)
-        screen.put(row + r, column + 4, "\u2502", border)
-    screen.put(row + 3, column, "\u2514\u2500\u2500\u2500\u2518", border)
+    draw_card_box(screen, row, column, top, bottom, border, inside)
 
 
 def draw_hand(screen: Screen, player: int, places: list[int], face_up: bool, frame: Frame,

@@ -19,7 +19,8 @@ from games_py.rummi.terminal import COMPUTER, HUMAN, TerminalGame
 from games_py.rummi.tiles import sort_tray
 from games_py.rummi.turn import TurnBuilder
 from games_py.tui.screen import COLUMNS, Screen
-from games_py.tui.terminal import RESIZE, AnsiDisplay, TerminalKeyboard
+from games_py.tui.keys import key_after_repaints
+from games_py.tui.terminal import AnsiDisplay, TerminalKeyboard
 
 FUNCTION_KEYS = {"F1": "help", "F2": "hint", "F3": "back", "F4": "ok", "F5": "draw",
                  "F6": "save", "F7": "quit"}
@@ -85,12 +86,8 @@ class ScreenRummiGame(TerminalGame):
     # -- keys ----------------------------------------------------------------------
     def wait_key(self) -> str:
         """The next key; a resize or Ctrl-L repaints and is not returned."""
-        while True:
-            name = self.keyboard.key(None)          # EOFError ends the game (_ask)
-            if name in (RESIZE, "CTRL-L"):
-                self.draw(repaint=True)
-                continue
-            return name
+        # EOFError ends the game (_ask)
+        return key_after_repaints(self.keyboard, lambda: self.draw(repaint=True))
 
     def read_line(self, prompt: str) -> str:
         """A command: a hot key's at once, or a line typed and ended with Enter."""

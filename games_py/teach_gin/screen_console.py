@@ -15,10 +15,10 @@ from typing import Callable
 
 from games_py.teach_gin.console import Console, EndOfInput
 from games_py.teach_gin.render import Style
+from games_py.tui.keys import REPAINT_KEYS, key_repainting, next_key, wait_until_it_fits
 from games_py.tui.page import Page
 from games_py.tui.screen import Screen
 
-REPAINT_KEYS = ("RESIZE", "CTRL-L")
 # answers that are one key: the document's keys at the table and in the menus
 ONE_KEY = set("DPUYNHQMBOS+-?GEKR1234567890")
 
@@ -46,26 +46,10 @@ class ScreenConsole(Console):
     def key(self, timeout: float | None) -> str | None:
         """The next key, None after ``timeout`` seconds; a resize or Ctrl-L repaints the
         screen first and comes back as its name, which no question takes."""
-        try:
-            key = self.keyboard.key(timeout)
-        except EOFError:
-            raise EndOfInput from None
-        if key in REPAINT_KEYS:
-            self.display.repaint(self.shown)
-            self.wait_until_it_fits()
-        return key
+        return key_repainting(self.keyboard, self.display, self.shown, timeout, EndOfInput)
 
     def wait_until_it_fits(self) -> None:
-        if self.display.fits():
-            return
-        while not self.display.fits():
-            try:
-                key = self.keyboard.key(None)
-            except EOFError:
-                raise EndOfInput from None
-            if key in REPAINT_KEYS:
-                self.display.repaint(self.shown)
-        self.display.repaint(self.shown)
+        wait_until_it_fits(self.keyboard, self.display, self.shown, EndOfInput)
 
     def ask(self, prompt: str, redraw: Callable[[], object] | None = None) -> str:
         """An answer: one key where one key is a whole answer here, else a line ended by
@@ -112,10 +96,7 @@ class ScreenConsole(Console):
         dark = Screen()
         self.display.repaint(dark)
         while True:
-            try:
-                key = self.keyboard.key(None)
-            except EOFError:
-                raise EndOfInput from None
+            key = next_key(self.keyboard, None, EndOfInput)
             if key in REPAINT_KEYS:
                 self.display.repaint(dark)
             elif key is not None:

@@ -24,9 +24,9 @@ from games_py.tonk.options import Options
 from games_py.tonk.players import Observation
 from games_py.tonk.table_screen import TableView, draw
 from games_py.tonk.terminal import FKEYS, ME, YOU, QuitGame, TerminalGame
+from games_py.tui.keys import REPAINT_KEYS, key_repainting, wait_until_it_fits
 from games_py.tui.screen import COLUMNS, ROWS, Screen
 
-REPAINT_KEYS = ("RESIZE", "CTRL-L")
 MESSAGES_KEPT = 50
 
 
@@ -79,30 +79,12 @@ class ScreenGame(TerminalGame):
     def key(self, timeout: float | None) -> str | None:
         """The next key (None: ``timeout`` passed); a resize or Ctrl-L repaints the whole
         screen first and comes back as its name, which no question takes."""
-        try:
-            key = self.keyboard.key(timeout)
-        except EOFError:
-            raise QuitGame from None
-        if key in REPAINT_KEYS:
-            self.display.repaint(self.screen)
-            self.wait_until_it_fits()
-        return key
+        return key_repainting(self.keyboard, self.display, self.screen, timeout, QuitGame, "F7")
 
     def wait_until_it_fits(self) -> None:
         """On a terminal smaller than 80x25 the display shows a notice instead of the table;
         the game waits for the terminal to grow (F7 still quits), then draws it all."""
-        if self.display.fits():
-            return
-        while not self.display.fits():
-            try:
-                key = self.keyboard.key(None)
-            except EOFError:
-                raise QuitGame from None
-            if key == "F7":
-                raise QuitGame
-            if key in REPAINT_KEYS:
-                self.display.repaint(self.screen)
-        self.display.repaint(self.screen)
+        wait_until_it_fits(self.keyboard, self.display, self.screen, QuitGame, "F7")
 
     def ask(self, prompt: str, instant: str = "") -> str:
         v = self.view

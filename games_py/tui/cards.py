@@ -32,6 +32,13 @@ def draw_card(screen: Screen, row: int, column: int, card: Card | None, face_up:
     else:
         top = bottom = f"{BACK_PATTERN}T{BACK_PATTERN}"
         border = inside = BACK_MONO if mono else BACK
+    draw_card_box(screen, row, column, top, bottom, border, inside)
+
+
+def draw_card_box(screen: Screen, row: int, column: int, top: str, bottom: str, border: int,
+                  inside: int) -> None:
+    """The 5x4 box of a card at (row, column): a frame in ``border`` around the two
+    three-cell lines ``top`` and ``bottom`` in ``inside``."""
     screen.put(row, column, "\u250c\u2500\u2500\u2500\u2510", border)
     for r, text in ((1, top), (2, bottom)):
         screen.put(row + r, column, "\u2502", border)

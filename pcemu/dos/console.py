@@ -56,14 +56,24 @@ def put_from(m: "Machine", segment: int, offset: int, data: bytes) -> ServiceCal
 def take_key(m: "Machine") -> ServiceCalls:
     """One input byte: INT 16h AH=00h (the BIOS waits for a key); an extended key
     gives 0 now and its scan code at the next call."""
-    dos = m.dos
-    if dos.pending_scan is not None:
-        scan, dos.pending_scan = dos.pending_scan, None
-        return scan
+    if m.dos.pending_scan is not None:
+        return _held_scan(m)
     code = (yield interrupt(0x16, ax=0x0000))["ax"]
+    return _first_byte(m, code)
+
+
+def _held_scan(m: "Machine") -> int:
+    """The scan code an extended key left for the next read (which it then leaves none)."""
+    scan, m.dos.pending_scan = m.dos.pending_scan, None
+    return scan
+
+
+def _first_byte(m: "Machine", code: int) -> int:
+    """A BIOS key word as DOS hands it out: its ASCII byte, or for an extended key 0 now
+    with the scan code held for the next read."""
     ascii_code = code & 0xFF
     if ascii_code in (0x00, 0xE0) and code >> 8:
-        dos.pending_scan = code >> 8
+        m.dos.pending_scan = code >> 8
         return 0
     return ascii_code
 
@@ -95,19 +105,11 @@ def write_bytes(m: "Machine", data: bytes) -> None:
 
 def _next_key(m: "Machine") -> int | None:
     """One input byte from the BIOS buffer, or None if no key is waiting."""
-    dos = m.dos
-    if dos.pending_scan is not None:
-        scan, dos.pending_scan = dos.pending_scan, None
-        return scan
+    if m.dos.pending_scan is not None:
+        return _held_scan(m)
     m.keyboard_polled()
     code = kb.buffer_take(m)
-    if code is None:
-        return None
-    ascii_code = code & 0xFF
-    if ascii_code in (0x00, 0xE0) and code >> 8:
-        dos.pending_scan = code >> 8
-        return 0
-    return ascii_code
+    return None if code is None else _first_byte(m, code)
 
 
 def _key_waiting(m: "Machine") -> bool:

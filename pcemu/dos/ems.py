@@ -28,6 +28,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from pcemu.dos.numbered import registrar
+
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
@@ -211,12 +213,7 @@ Function = Callable[["Machine", ExpandedMemory], None]
 FUNCTIONS: dict[int, Function] = {}
 
 
-def function(*numbers: int) -> Callable[[Function], Function]:
-    def register(handler: Function) -> Function:
-        for number in numbers:
-            FUNCTIONS[number] = handler
-        return handler
-    return register
+function = registrar(FUNCTIONS)
 
 
 # ---------------------------------------------------------------- LIM 3.2 (40h-4Eh)

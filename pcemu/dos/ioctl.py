@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from pcemu.dos import OpenFile, console, dos_services
+from pcemu.dos.numbered import registrar
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
@@ -30,12 +31,7 @@ Subfunction = Callable[["Machine"], None]
 SUBFUNCTIONS: dict[int, Subfunction] = {}
 
 
-def subfunction(*numbers: int) -> Callable[[Subfunction], Subfunction]:
-    def register(handler: Subfunction) -> Subfunction:
-        for number in numbers:
-            SUBFUNCTIONS[number] = handler
-        return handler
-    return register
+subfunction = registrar(SUBFUNCTIONS)
 
 
 @dos_services.function(0x44)

@@ -30,6 +30,23 @@ from .layout import (
 MAX_IMAGE = 4 * 1024 * 1024     # bytes: more than any diskette (2.88 MB); larger files are refused
 
 
+def read_image_file(path: str | os.PathLike) -> bytes:
+    """The bytes of a raw image file, up to MAX_IMAGE (ImageError, one line, if unusable)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_IMAGE + 1)
+    except FileNotFoundError:
+        raise ImageError(f"disk image {path} does not exist") from None
+    except IsADirectoryError:
+        raise ImageError(f"{path} is a folder, not a disk image") from None
+    except OSError as exc:
+        raise ImageError(f"cannot read disk image {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_IMAGE:
+        raise ImageError(f"{path} is larger than {MAX_IMAGE // 2**20} MB: not a diskette image")
+    return data
+
+
 @dataclass(frozen=True)
 class Change:
     """One difference between the overlay and the source image."""
@@ -61,18 +78,8 @@ class FloppyImage:
              clock: Clock = epoch_clock) -> "FloppyImage":
         """Mount an image file; it is only ever read."""
         path = Path(path)
-        try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_IMAGE + 1)
-            if len(data) > MAX_IMAGE:
-                raise ImageError(f"{path} is larger than {MAX_IMAGE // 2**20} MB: not a diskette image")
-        except FileNotFoundError:
-            raise ImageError(f"disk image {path} does not exist") from None
-        except IsADirectoryError:
-            raise ImageError(f"{path} is a folder, not a disk image") from None
-        except OSError as exc:
-            raise ImageError(f"cannot read disk image {path}: {exc.strerror}") from None
-        return cls(data, name=str(path), source_path=path, read_only=read_only, clock=clock)
+        return cls(read_image_file(path), name=str(path), source_path=path,
+                   read_only=read_only, clock=clock)
 
     # ------------------------------------------------------------- sectors
     @property

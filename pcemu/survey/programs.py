@@ -11,6 +11,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pcemu.survey.text_file import read_text_file
+
 RUNNABLE = (".COM", ".EXE", ".BAT")
 IMAGE_SUFFIXES = (".img", ".ima", ".dsk", ".flp", ".vfd", ".json")
 
@@ -29,24 +31,12 @@ class Task:
 
 def disk_bytes(path: str | os.PathLike) -> bytes:
     """The raw sectors of an image file or a PCjs JSON diskette (ImageError if unusable)."""
-    from pcemu.storage.image import MAX_IMAGE
-    from pcemu.storage.errors import ImageError
+    from pcemu.storage.image import read_image_file
     from pcemu.storage.pcjs import load_pcjs
     path = Path(path)
     if path.suffix.lower() == ".json":
         return load_pcjs(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_IMAGE + 1)
-    except FileNotFoundError:
-        raise ImageError(f"disk image {path} does not exist") from None
-    except IsADirectoryError:
-        raise ImageError(f"{path} is a folder, not a disk image") from None
-    except OSError as exc:
-        raise ImageError(f"cannot read disk image {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_IMAGE:
-        raise ImageError(f"{path} is larger than {MAX_IMAGE // 2**20} MB: not a diskette image")
-    return data
+    return read_image_file(path)
 
 
 def root_programs(path: str | os.PathLike) -> list[str]:
@@ -107,16 +97,7 @@ class CorpusError(Exception):
 def tasks_for_corpus(corpus: str | os.PathLike) -> list[Task]:
     """``DISKNNNN<TAB>PROGRAM.EXT`` lines; the image is ``images/DISKNNNN.img`` beside the file."""
     corpus = Path(corpus)
-    try:
-        text = corpus.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CorpusError(f"corpus file {corpus} does not exist") from None
-    except IsADirectoryError:
-        raise CorpusError(f"{corpus} is a folder, not a corpus file") from None
-    except UnicodeDecodeError:
-        raise CorpusError(f"corpus file {corpus} is not UTF-8 text") from None
-    except OSError as err:
-        raise CorpusError(f"cannot read corpus file {corpus}: {err.strerror or err}") from None
+    text = read_text_file(corpus, "corpus", CorpusError)
     tasks: list[Task] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):

@@ -24,6 +24,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from pcemu.survey.text_file import read_text_file
+
 MATCH = 0.90
 PARTIAL = 0.50
 VERDICTS = ("match", "partial", "differs", "graphics")
@@ -80,16 +82,7 @@ class TruthError(Exception):
 def load_truth(path: str | os.PathLike) -> dict[tuple[str, str], list[dict]]:
     """DOSBox's screens by (disk, program), from a file in the corpus's dosbox.jsonl format."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TruthError(f"truth file {path} does not exist") from None
-    except IsADirectoryError:
-        raise TruthError(f"{path} is a folder, not a truth file") from None
-    except UnicodeDecodeError:
-        raise TruthError(f"truth file {path} is not UTF-8 text") from None
-    except OSError as err:
-        raise TruthError(f"cannot read truth file {path}: {err.strerror or err}") from None
+    text = read_text_file(path, "truth", TruthError)
     truth: dict[tuple[str, str], list[dict]] = {}
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():

@@ -10,7 +10,7 @@ import hashlib
 from typing import Callable
 
 from pcemu.errors import PcemuError
-from pcemu.trace.qbasic import QuickBasicImage
+from pcemu.trace.qbasic import QuickBasicImage, QuickBasicProcess
 
 
 class TraceFailure(PcemuError):
@@ -46,17 +46,24 @@ def statement_after(image: QuickBasicImage, offset: int | None) -> int:
     return min(o for o in image.line_offsets if o > offset)
 
 
-def set_clock_for_seed(machine, time: tuple[int, int, int, int],
-                       record: Callable[[tuple[int, int, int, int]], None]) -> None:
-    """Set the machine's clock to ``time`` just before the program reads it, and hand
-    ``record`` what the read returned (to the hundredth), once."""
-    machine.set_time_of_day(*time)
-    reads = machine.events.time_read
+def watch_seed(process: QuickBasicProcess, time: tuple[int, int, int, int],
+               record: Callable[[tuple[int, int, int, int]], None], seeded: Callable[[], None]) -> None:
+    """Just before the program's RANDOMIZE TIMER reads the clock, set it to ``time`` and
+    hand ``record`` what the read returned (to the hundredth), once; call ``seeded`` at
+    the first statement after, when the RND state is in place.  Setting the clock then
+    is the same as having started the PC at the right moment."""
+    machine = process.machine
 
-    def heard(now: _dt.datetime) -> None:
-        record((now.hour, now.minute, now.second, now.microsecond // 10_000))
-        reads.disconnect(heard)
-    reads.connect(heard)
+    def set_clock() -> None:
+        machine.set_time_of_day(*time)
+        reads = machine.events.time_read
+
+        def heard(now: _dt.datetime) -> None:
+            record((now.hour, now.minute, now.second, now.microsecond // 10_000))
+            reads.disconnect(heard)
+        reads.connect(heard)
+    process.before_randomize_timer(set_clock)
+    process.at_offset(statement_after(process.image, process.image.randomize_timer_return), seeded)
 
 
 def user_errors() -> tuple[type[BaseException], ...]:

@@ -172,8 +172,7 @@ class GinRummyTracer:
         self.keys: list[str] = []
         self._knock_asked: str | None = None   # the key typed at "KNOCK? ", until it is read
         p = self.process
-        p.before_randomize_timer(self._set_clock)
-        p.at_offset(tracing.statement_after(p.image, p.image.randomize_timer_return), self._seeded)
+        tracing.watch_seed(p, settings.time, self._seed_read, self._seeded)
         p.at_line(LINE_AFTER_DEAL, self._after_deal)
         p.at_line(LINE_MESSAGE, self._message)
         p.at_line(LINE_ARRANGED, self._arrangement_done)
@@ -220,9 +219,6 @@ class GinRummyTracer:
         return self.events
 
     # -- the seed ---------------------------------------------------------------------
-    def _set_clock(self) -> None:
-        tracing.set_clock_for_seed(self.machine, self.settings.time, self._seed_read)
-
     def _seed_read(self, time: tuple[int, int, int, int]) -> None:
         self.seed_read = time
 

@@ -84,8 +84,7 @@ class MeteorsTracer:
         self.stop_tick: float | None = None
         self.keys: list[str] = []
         p = self.process
-        p.before_randomize_timer(self._set_clock)
-        p.at_offset(tracing.statement_after(p.image, p.image.randomize_timer_return), self._seeded)
+        tracing.watch_seed(p, settings.time, self._seed_read, self._seeded)
         p.at_line(LINE_GAME_START, self._game_start)
         p.at_line(LINE_STEP, self._step)
         p.at_line(LINE_HIT, self._hit)
@@ -151,9 +150,6 @@ class MeteorsTracer:
         return int.from_bytes(self.process.bytes_at(RND_STATE, 3), "little")
 
     # -- the seed ---------------------------------------------------------------------
-    def _set_clock(self) -> None:
-        tracing.set_clock_for_seed(self.machine, self.settings.time, self._seed_read)
-
     def _seed_read(self, time: tuple[int, int, int, int]) -> None:
         self.seed_read = time
 

@@ -62,7 +62,10 @@ def run_with_progress(run: Callable[[Callable[[int, Any], None]], list], total: 
     command with one line."""
     from games_py.tracing import user_errors
     from pcemu.sweep import SweepError
-    handle = open(output, "w", encoding="utf-8") if output is not None else None
+    try:
+        handle = open(output, "w", encoding="utf-8") if output is not None else None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror or exc}") from None
 
     def keep(done: int, result) -> None:
         click.echo(f"\r{done}/{total}", nl=False, err=True)

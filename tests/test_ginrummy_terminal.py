@@ -23,6 +23,7 @@ from games_py.ginrummy import game, human, instructions, rules
 from games_py.ginrummy.screen import Screen
 from games_py.ginrummy.terminal import Session
 from tests.machine_helpers import DISK1612, needs_originals
+from tests.pty_helpers import kill_and_close
 
 REPO = Path(__file__).resolve().parents[1]
 VARIANT_KEY = {rules.STANDARD: "S", rules.OKLAHOMA: "O", rules.COWBOY: "C"}
@@ -514,12 +515,7 @@ def playing(start: str = "12:00:00.00"):
     try:
         yield pid, fd
     finally:
-        try:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-        except (ProcessLookupError, ChildProcessError):
-            pass
-        os.close(fd)
+        kill_and_close(pid, fd)
 
 
 def test_the_ansi_frame_writes_the_screen_and_then_only_rows_that_changed():

@@ -250,19 +250,19 @@ class MouseDriver:
 
 
 def driver(m: "Machine") -> MouseDriver:
-    return m.mouse_driver
+    return m.bios.mouse_driver
 
 
 def install(m: "Machine") -> None:
     """Load the driver: INT 33h, the IRQ 12 vector, the line unmasked at the 8259."""
-    m.mouse_driver = MouseDriver(m)
+    m.bios.mouse_driver = MouseDriver(m)
     m.point_vector("int33")
     m.point_vector("mouse_irq")
     m.pic.slave.imr &= ~(1 << 4)
     equipment = m.memory.read_word(bda.BDA + bda.EQUIPMENT)
     m.memory.write_word(bda.BDA + bda.EQUIPMENT, equipment | 0x0004)   # pointing device
     m.register_service("int33", services.dispatch)
-    m.register_service("mouse_irq", lambda mm: mm.mouse_driver.interrupt())
+    m.register_service("mouse_irq", lambda mm: mm.bios.mouse_driver.interrupt())
 
 
 # -- the functions ---------------------------------------------------------------------------

@@ -114,15 +114,15 @@ def wait_microseconds(m: "Machine") -> None:
     """Wait CX:DX microseconds of virtual time, interrupts enabled, as the AT BIOS does:
     the timer keeps ticking and keys keep arriving while the program waits."""
     micro = (m.cpu.cx << 16) | m.cpu.dx
-    m.bios_wait_deadline = m.clock.now + m.clock.instructions_for_seconds(micro / 1_000_000)
-    m.scheduler.at(m.bios_wait_deadline, lambda: None)      # a halt ends exactly then
+    m.bios.wait_deadline = m.clock.now + m.clock.instructions_for_seconds(micro / 1_000_000)
+    m.scheduler.at(m.bios.wait_deadline, lambda: None)      # a halt ends exactly then
     m.register_service("int15_wait", _wait_until_deadline)
     m.set_return_flag(0x01, False)
     m.cpu.jump(*m.rom.address("int15_wait"))
 
 
 def _wait_until_deadline(m: "Machine") -> None:
-    if m.clock.now < m.bios_wait_deadline:
+    if m.clock.now < m.bios.wait_deadline:
         m.wait_for_input()                  # halt until the next interrupt, then look again
 
 

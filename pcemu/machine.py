@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 from bios import bda, rom as romlib
 from bios import disk as bios_disk, keyboard as bios_keyboard, printer as bios_printer
 from bios import system as bios_system, timer as bios_timer, video as bios_video
+from bios.state import BiosState
 from pcemu.bus import IoBus
 from pcemu.clock import (DEFAULT_MIPS, INSTRUCTIONS_PER_PORT_READ, PIT_HZ, TICKS_PER_DAY, Clock,
                          Scheduler)
@@ -164,6 +165,7 @@ class Machine:
         self._timer_due: int | None = None     # when _timer_event falls due
 
     def _build_firmware(self) -> None:
+        self.bios = BiosState()                 # the firmware's own bookkeeping (bios/state.py)
         self.rom = romlib.Rom().build()
         self.memory.write(romlib.ROM_BASE, bytes(self.rom.image))
         from bios.font import install_rom_font

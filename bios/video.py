@@ -271,9 +271,15 @@ def set_mode(m: "Machine") -> None:
         if graphics:
             mem.fill(0xB8000, 0x4000, 0)
         else:
-            base = 0xB0000 if number == 7 else 0xB8000
-            mem.write(base, b"\x20\x07" * (0x2000 if number != 7 else 0x800))
+            blank_text_buffer(mem, mono=number == 7)
     m.video_mode_changed(number)
+
+
+def blank_text_buffer(mem, mono: bool) -> None:
+    """Spaces in grey on black (0720h) over the card's whole text buffer, as a text mode set
+    (and so POST) leaves it: 16 KB on the CGA, 4 KB on the MDA."""
+    base, words = (0xB0000, 0x800) if mono else (0xB8000, 0x2000)
+    mem.write(base, b"\x20\x07" * words)
 
 
 @video.function(0x01)

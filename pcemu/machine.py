@@ -180,9 +180,7 @@ class Machine:
         self._install_vectors()
         ticks = self.dos_clock.start_ticks
         bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=2, ticks=ticks)
-        # POST's mode set left the text buffer blank: spaces in grey on black (0720h)
-        base, words = (0xB8000, 0x2000) if self.video_profile == "cga" else (0xB0000, 0x800)
-        self.memory.write(base, b"\x20\x07" * words)
+        bios_video.blank_text_buffer(self.memory, mono=self.video_profile != "cga")   # POST's mode set
         self.pic.master.imr = 0xB8          # IRQ 0, 1, 2 (cascade) and 6 enabled
         self.pic.slave.imr = 0xFF
         self._reschedule_timer()
@@ -678,8 +676,7 @@ class Machine:
     def _irq_delivered(self, vector: int, now: int) -> None:
         """A hardware interrupt is about to enter its handler (in Python or in C):
         ``irq`` listeners hear (vector, virtual time) with the CPU as it was."""
-        for listener in self.events.irq.listeners:
-            listener(vector, now)
+        self.events.irq.emit(vector, now)
 
     def run(self, ticks: float) -> None:
         """Let ``ticks`` BIOS ticks of virtual time pass."""

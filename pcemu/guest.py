@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 from bios.rom import GUEST_VECTORS, ServiceKind   # a ROM trampoline for each: "guest_intNN"
 
 GUEST_RETURN = "guest_return"        # the trap after each trampoline's INT n
+# Services suspended at once.  Honest nesting (DOS -> a hook -> DOS ...) stays shallow;
+# a hook that never returns (it drops its frame and jumps on) leaves its entry behind on
+# every call, so past this the oldest, surely abandoned, are dropped: a guest program
+# must not grow the host's memory without bound.
+MAX_SUSPENDED = 64
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,8 @@ class GuestCalls:
             return False
         m = self.m
         cpu = m.cpu
+        if len(self.suspended) >= MAX_SUSPENDED:
+            self.suspended.pop(0).calls.close()
         self.suspended.append(Suspended(calls, cpu.save_registers(), name, kind))
         cpu.set_registers(**call.registers)
         cpu.jump(*m.rom.address(call.label))

@@ -190,3 +190,41 @@ text: .ascii "after all$"
     run_command(run, "HELLO")
     assert m.dos.shell.exit_codes[-1] == ("C:\\HELLO.COM", 0)
     assert "after all" in run.screen
+
+
+def test_a_hook_that_never_returns_leaves_a_bounded_number_of_suspended_services(tmp_path):
+    """The INT 29h hook drops its frame and jumps back to ask DOS again, 1,000 times: every
+    abandoned call of DOS's stays suspended until a return comes, so the machine keeps at
+    most MAX_SUSPENDED of them, and the program still ends normally."""
+    from pcemu.guest import MAX_SUSPENDED
+    looper = f"""
+    mov ax, 0x3529
+    int 0x21
+    mov cs:[{OLD[0x29]:#x}], bx
+    mov cs:[{OLD[0x29] + 2:#x}], es
+    mov ax, 0x2529
+    mov dx, hook29
+    int 0x21
+    mov si, 1000
+again:
+    mov ah, 0x02
+    mov dl, 0x41
+    int 0x21
+hook29:
+    add sp, 6
+    dec si
+    jnz again
+    push cs
+    pop ds
+    lds dx, cs:[{OLD[0x29]:#x}]
+    mov ax, 0x2529
+    int 0x21
+    mov ax, 0x4c05
+    int 0x21
+"""
+    run = machine_with(tmp_path, {"LOOPER.COM": looper})
+    m = run.machine
+    m.type("C:{ENTER}")
+    run_command(run, "LOOPER")
+    assert m.dos.shell.exit_codes[-1] == ("C:\\LOOPER.COM", 5)
+    assert 0 < len(m._guest.suspended) <= MAX_SUSPENDED

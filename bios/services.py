@@ -1,7 +1,7 @@
 """Service tables: interrupt functions keyed by function number, as a BIOS listing groups them.
 
 A table dispatches on a register (AH for almost everything).  Functions the
-table does not know are reported once through ``machine.unimplemented``,
+table does not know are reported once through ``ctx.call.unimplemented``,
 which logs the caller's CS:IP, the interrupt and AH/AL, and either carries on
 with the documented error return or, in strict mode, stops the run.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
-Handler = Callable[["Machine"], object]
+Handler = Callable[["ServiceContext"], object]
 
 
 class ServiceTable:
@@ -31,15 +31,15 @@ class ServiceTable:
             return handler
         return register
 
-    def dispatch(self, machine: "Machine") -> object:
-        number = getattr(machine.cpu, self.selector)
+    def dispatch(self, ctx: "ServiceContext") -> object:
+        number = getattr(ctx.cpu, self.selector)
         handler = self.functions.get(number)
         if handler is None:
             if self.on_unknown is not None:
-                return self.on_unknown(machine)
-            machine.unimplemented(self.interrupt, f"{self.area} function {number:02X}h")
+                return self.on_unknown(ctx)
+            ctx.call.unimplemented(self.interrupt, f"{self.area} function {number:02X}h")
             return None
-        return handler(machine)
+        return handler(ctx)
 
     def __contains__(self, number: int) -> bool:
         return number in self.functions

@@ -25,7 +25,7 @@ from pcemu.storage.drive import Drive, pack_date, pack_time
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 log = logging.getLogger("pcemu.dos")
 
@@ -64,10 +64,10 @@ class Process:
 
 
 class Dos:
-    def __init__(self, machine: "Machine") -> None:
-        self.m = machine
+    def __init__(self, ctx: "ServiceContext") -> None:
+        self.ctx = ctx
         self.drives: dict[str, Drive] = {}
-        self.floppies: dict[int, object] = {}
+        self.floppies = ctx.devices.floppies     # the diskette drives' images, by number
         self.current_drive = "A"
         self.current_dirs: dict[str, list[str]] = {}
         self.files: list[OpenFile | None] = []
@@ -130,39 +130,40 @@ class Dos:
         return self.floppies.get(number)
 
     def file_clock(self) -> tuple[int, int]:
-        now = self.m.now_datetime()
+        now = self.ctx.time.now()
         return pack_date(now.year, now.month, now.day), pack_time(now.hour, now.minute, now.second)
 
     # ---------------------------------------------------------------- boot
     def boot(self) -> None:
-        m = self.m
-        mem = m.memory
+        ctx = self.ctx
+        mem = ctx.memory
         mem.fill(DOS_DATA_SEGMENT << 4, 0x100, 0)
         self.arena = MemoryArena(mem, FIRST_MCB)
         from bios.rom import Installer
-        m.point_vectors(Installer.DOS)
-        m.set_vector(0x28, *m.rom.address("dummy_iret"))
-        m.set_vector(0x2A, *m.rom.address("dummy_iret"))
+        ctx.vectors.point_installed_by(Installer.DOS)
+        ctx.vectors.set(0x28, *ctx.vectors.rom.address("dummy_iret"))
+        ctx.vectors.set(0x2A, *ctx.vectors.rom.address("dummy_iret"))
         from pcemu.dos import critical, faults, process
-        process.register_traps(m)
-        critical.install(m)
-        faults.install(m)
-        process.install_cpm_entry(m)
-        if m.ems_kilobytes:
+        process.register_traps(ctx)
+        critical.install(ctx)
+        faults.install(ctx)
+        process.install_cpm_entry(ctx)
+        if ctx.options["ems_kilobytes"]:
             from pcemu.dos import ems
-            self.ems = ems.install(m, m.ems_kilobytes)
-        if m.mouse_enabled:
+            self.ems = ems.install(ctx, ctx.options["ems_kilobytes"])
+        if ctx.options["mouse"]:
             from bios import mouse
-            mouse.install(m)
+            mouse.install(ctx)
         self.files = [OpenFile("AUX", device="AUX"), OpenFile("CON", device="CON", references=3),
                       OpenFile("PRN", device="PRN")]
         self.add_empty_floppies()
         with_media = [letter for letter in self.drives if self.has_media(letter)]
         self.current_drive = min(with_media) if with_media else "A"
         from pcemu.shell import Shell
-        self.shell = Shell(m)
+        self.shell = Shell(ctx)
         self.shell.start()
-        m.register_service("int23_returned", process.ctrl_c_returned)
+        ctx.vectors.register_service("int23_returned", process.ctrl_c_returned)
+        ctx.vectors.register_service("int1b", lambda ctx: ctx.dos.control_break_seen())
 
     # ---------------------------------------------------------------- paths
     def resolve(self, text: str) -> tuple[str, list[str]]:
@@ -205,7 +206,7 @@ class Dos:
     def psp_handle_table(self, psp: int | None = None) -> tuple[int, int, int]:
         """(segment, offset, size) of the job file table of a PSP."""
         psp = self.current_psp if psp is None else psp
-        mem = self.m.memory
+        mem = self.ctx.memory
         size = mem.rw(psp, 0x32) or 20
         off, seg = mem.rw(psp, 0x34), mem.rw(psp, 0x36)
         if seg == 0 and off == 0:
@@ -216,7 +217,7 @@ class Dos:
         seg, off, size = self.psp_handle_table()
         if handle >= size:
             raise DosError(0x06, "invalid handle")
-        index = self.m.memory.rb(seg, off + handle)
+        index = self.ctx.memory.rb(seg, off + handle)
         if index == 0xFF or index >= len(self.files) or self.files[index] is None:
             raise DosError(0x06, "invalid handle")
         entry = self.files[index]
@@ -225,7 +226,7 @@ class Dos:
 
     def new_handle(self, entry: OpenFile) -> int:
         seg, off, size = self.psp_handle_table()
-        mem = self.m.memory
+        mem = self.ctx.memory
         for handle in range(size):
             if mem.rb(seg, off + handle) == 0xFF:
                 break
@@ -246,8 +247,8 @@ class Dos:
     def close_handle(self, handle: int) -> None:
         entry = self.handle_file(handle)
         seg, off, _size = self.psp_handle_table()
-        index = self.m.memory.rb(seg, off + handle)
-        self.m.memory.wb(seg, off + handle, 0xFF)
+        index = self.ctx.memory.rb(seg, off + handle)
+        self.ctx.memory.wb(seg, off + handle, 0xFF)
         entry.references -= 1
         if entry.references <= 0:
             if entry.file is not None:
@@ -256,16 +257,16 @@ class Dos:
 
     # ---------------------------------------------------------------- helpers
     def succeed(self) -> None:
-        self.m.set_return_flag(0x01, False)
+        self.ctx.call.set_return_flag(0x01, False)
 
     def fail(self, code: int) -> None:
         """Error return: AX = code, CF set; remembered for function 59h."""
-        self.m.cpu.ax = code
+        self.ctx.cpu.ax = code
         self.extended_error = (code, {2: 8, 3: 8, 5: 3, 8: 1}.get(code, 7), 1, 2)
-        self.m.set_return_flag(0x01, True)
+        self.ctx.call.set_return_flag(0x01, True)
 
     def control_break_seen(self) -> None:
         self.ctrl_break_pending = True
 
     def now(self) -> _dt.datetime:
-        return self.m.now_datetime()
+        return self.ctx.time.now()

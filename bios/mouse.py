@@ -53,8 +53,9 @@ def _signed(value: int) -> int:
 class MouseDriver:
     """The driver's state: position, buttons, counters, cursor and event handler."""
 
-    def __init__(self, ctx: "ServiceContext") -> None:
+    def __init__(self, ctx: "ServiceContext", data_segment: int) -> None:
         self.ctx = ctx
+        self.data_segment = data_segment
         # what the cursor covers: (mode, [(address, byte)], [(CRTC register, value)])
         self.saved: tuple[int, list[tuple[int, int]], list[tuple[int, int]]] | None = None
         self.reset()
@@ -237,13 +238,12 @@ class MouseDriver:
         mask, seg, off = self.handler
         call = condition & mask
         if call and (seg or off):
-            from pcemu.dos import DOS_DATA_SEGMENT
             cpu = ctx.cpu
             x, y = self.reported()
-            ctx.memory.ww(DOS_DATA_SEGMENT, HANDLER_POINTER, off)
-            ctx.memory.ww(DOS_DATA_SEGMENT, HANDLER_POINTER + 2, seg)
+            ctx.memory.ww(self.data_segment, HANDLER_POINTER, off)
+            ctx.memory.ww(self.data_segment, HANDLER_POINTER + 2, seg)
             cpu.set_registers(ax=call, bx=self.buttons & 7, cx=x, dx=y,
-                              si=self.motion[0], di=self.motion[1], ds=DOS_DATA_SEGMENT)
+                              si=self.motion[0], di=self.motion[1], ds=self.data_segment)
             ctx.call.return_live_flag(0x01, True)
         else:
             ctx.call.return_live_flag(0x01, False)
@@ -253,9 +253,11 @@ def driver(ctx: "ServiceContext") -> MouseDriver:
     return ctx.bios.mouse_driver
 
 
-def install(ctx: "ServiceContext") -> None:
-    """Load the driver: INT 33h, the IRQ 12 vector, the line unmasked at the 8259."""
-    ctx.bios.mouse_driver = MouseDriver(ctx)
+def install(ctx: "ServiceContext", data_segment: int) -> None:
+    """Load the driver: INT 33h, the IRQ 12 vector, the line unmasked at the 8259.
+    ``data_segment``: where the driver keeps the far pointer the ROM's CALL FAR [0080h]
+    calls the program's handler through (DOS's data segment, as a loaded driver's would be)."""
+    ctx.bios.mouse_driver = MouseDriver(ctx, data_segment)
     ctx.vectors.point_entry("int33")
     ctx.vectors.point_entry("mouse_irq")
     ctx.devices.pic.slave.imr &= ~(1 << 4)

@@ -112,16 +112,16 @@ def configuration(ctx: "ServiceContext") -> None:
 @system.function(0x86)
 def wait_microseconds(ctx: "ServiceContext") -> None:
     """Wait CX:DX microseconds of virtual time, interrupts enabled, as the AT BIOS does:
-    the timer keeps ticking and keys keep arriving while the program waits."""
+    the timer keeps ticking and keys keep arriving while the program waits (in the
+    ROM's loop ``int15_wait``, whose trap is ``wait_until_deadline``)."""
     micro = (ctx.cpu.cx << 16) | ctx.cpu.dx
     ctx.bios.wait_deadline = ctx.time.clock.now + ctx.time.clock.instructions_for_seconds(micro / 1_000_000)
     ctx.time.scheduler.at(ctx.bios.wait_deadline, lambda: None)      # a halt ends exactly then
-    ctx.vectors.register_service("int15_wait", _wait_until_deadline)
     ctx.call.set_return_flag(0x01, False)
     ctx.cpu.jump(*ctx.vectors.rom.address("int15_wait"))
 
 
-def _wait_until_deadline(ctx: "ServiceContext") -> None:
+def wait_until_deadline(ctx: "ServiceContext") -> None:
     if ctx.time.clock.now < ctx.bios.wait_deadline:
         ctx.call.wait_for_input()                  # halt until the next interrupt, then look again
 

@@ -36,7 +36,8 @@ from pcemu.devices.pit import Pit8253
 from pcemu.devices.printer import Printer
 from pcemu.devices.speaker import Speaker
 from pcemu.devices.uart import Uart8250
-from pcemu.dos import Dos
+from pcemu.dos import Dos, boot as dos_boot
+from pcemu.shell import Shell
 from pcemu.timeofday import DosClock
 from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
 from pcemu.guest import GUEST_RETURN, GuestCalls, is_suspendable
@@ -46,6 +47,7 @@ from pcemu.events import (InputEvent, KeyCodes, MachineEvents, MouseButton, Mous
 from pcemu.memory import Memory, linear
 from pcemu.storage.mount import mount_disks
 from pcemu.native import sync
+from pcemu.native.sync import ALL_VECTORS
 from pcemu.native.layout import PURE_PER_PASS
 from pcemu import screen as screenlib
 
@@ -68,11 +70,6 @@ NATIVE_SERVICES = (("INT 16h key available", None, True), ("INT 1Ah ticks", None
                    ("INT 21h AH=2Ah", "INT 21h AH=2Ah", False),
                    ("INT 10h AH=01h, the same shape", None, False))
 KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break code
-# Software interrupts the C hook may vector itself: all but the machine's trap
-# (INT FEh) and the vectors a CPU fault can raise (#DE, BOUND, #SS, #GP), which
-# need Cpu.deliver_exception's look at the faulting instruction.
-ALL_VECTORS = frozenset(range(256))
-NATIVE_VECTORS = ALL_VECTORS - {0x00, 0x05, 0x0C, 0x0D, 0xFE}
 
 
 class Machine:
@@ -127,7 +124,7 @@ class Machine:
         self._build_devices(video, printer_capture)
         self._guest = GuestCalls(self)
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
-                       native=accelerate)
+                       accelerator=sync.install_native if accelerate else None)
         if self.cpu.fast is not None:
             sync.wire(self, self.cpu.fast, MAX_SLICE, IF_POLL_SLICE)
         self.mouse_enabled = mouse
@@ -138,9 +135,15 @@ class Machine:
         for letter, drive in mount_disks(disks, host_dirs or {}).items():
             self.dos.mount(letter, drive)
         if boot:
-            self.dos.boot()
-            self.run_until(condition=lambda m: m.dos.shell.at_prompt, max_ticks=18.2,
-                           text="the DOS prompt")
+            self.boot()
+
+    def boot(self, wait_text: str | None = "the DOS prompt") -> None:
+        """Start DOS and its command interpreter, and run to the prompt (a machine made
+        with ``boot=False`` can mount more drives first)."""
+        dos_boot.boot(self.dos)
+        self.dos.shell = Shell(self.services)        # COMMAND.COM's part, above DOS
+        self.dos.shell.start()
+        self.run_until(condition=lambda m: m.dos.shell.at_prompt, max_ticks=18.2, text=wait_text)
 
     # ------------------------------------------------------------------ wiring
     def _build_devices(self, video: str, printer_capture) -> None:
@@ -229,6 +232,7 @@ class Machine:
             "int13": bios_disk.diskette.dispatch,
             "int14": bios_system.serial.dispatch,
             "int15": bios_system.system.dispatch,
+            "int15_wait": bios_system.wait_until_deadline,
             "int16": bios_keyboard.keyboard.dispatch,
             "int17": bios_printer.printer.dispatch,
             "int1a": bios_timer.time_of_day.dispatch,
@@ -797,9 +801,6 @@ class Machine:
 
     def screen_text_flat(self) -> str:
         return screenlib.text(self).replace("\n", "")
-
-    def screenshot(self, path: str | Path) -> None:
-        screenlib.save_png(self, Path(path))
 
     def state_hash(self) -> str:
         """Hash of RAM (conventional and video) and the CPU registers: equal runs, equal hashes."""

@@ -203,8 +203,8 @@ def test_an_irq0_one_instruction_early_is_caught():
 def cpus():
     def never(*args):
         raise AssertionError("no callback expected")
-    return (Cpu(Memory(), never, never, never, native=False),
-            Cpu(Memory(), never, never, never, native=True))
+    return (Cpu(Memory(), never, never, never),
+            Cpu(Memory(), never, never, never, accelerator=sync.install_native))
 
 
 @EXAMPLES

@@ -9,8 +9,8 @@ DOS's traffic.  An extended key (ASCII 0) is returned in two calls: 0, then its
 scan code.  Ctrl-C (and Ctrl-Break) on the console functions that check for it
 runs INT 23h.
 
-The command interpreter (pcemu/shell, in Python) still writes and reads the
-console directly with ``write_bytes``/``write_char``/``_next_key``.
+The CON device itself (through the vectors, and the direct path the command
+interpreter takes) is ``con.py``.
 """
 from __future__ import annotations
 
@@ -18,103 +18,15 @@ from typing import TYPE_CHECKING
 
 from bios import keyboard as kb
 from bios import video
-from pcemu.dos import dos_services, kernel
-from pcemu.guest import ServiceCalls, interrupt, write
+from bios.services import FunctionTable
+from pcemu.dos import kernel
+from pcemu.dos.con import CTRL_C, FLAG_ZF, check_break, key_waiting, put, put_from, take_key
+from pcemu.guest import ServiceCalls
 
 if TYPE_CHECKING:
     from bios.context import ServiceContext
 
-CTRL_C = 0x03
-FLAG_ZF = 0x40
-
-# -- through the vectors, as DOS's console functions go -----------------------------------------
-def put(ctx: "ServiceContext", data: bytes) -> ServiceCalls:
-    """CON output: each byte an INT 29h; tabs expanded to the next multiple of 8."""
-    for b in data:
-        if b == 0x09:
-            row, col = video.cursor(ctx, ctx.memory[0x462])
-            for _ in range(8 - col % 8):
-                yield interrupt(0x29, ax=0x20)
-        else:
-            yield interrupt(0x29, ax=b)
-
-
-def put_from(ctx: "ServiceContext", segment: int, offset: int, data: bytes) -> ServiceCalls:
-    """CON output of ``data``, read from segment:offset: the runs between tabs go through
-    the ROM's loop (LODSB; INT 29h; LOOP), the same INT 29h per byte in one Python call."""
-    run = 0
-    for i, b in enumerate(data):
-        if b == 0x09:
-            if i > run:
-                yield write(segment, (offset + run) & 0xFFFF, i - run)
-            yield from put(ctx, b"\t")
-            run = i + 1
-    if len(data) > run:
-        yield write(segment, (offset + run) & 0xFFFF, len(data) - run)
-
-
-def take_key(ctx: "ServiceContext") -> ServiceCalls:
-    """One input byte: INT 16h AH=00h (the BIOS waits for a key); an extended key
-    gives 0 now and its scan code at the next call."""
-    if ctx.dos.pending_scan is not None:
-        return _held_scan(ctx)
-    code = (yield interrupt(0x16, ax=0x0000))["ax"]
-    return _first_byte(ctx, code)
-
-
-def _held_scan(ctx: "ServiceContext") -> int:
-    """The scan code an extended key left for the next read (which it then leaves none)."""
-    scan, ctx.dos.pending_scan = ctx.dos.pending_scan, None
-    return scan
-
-
-def _first_byte(ctx: "ServiceContext", code: int) -> int:
-    """A BIOS key word as DOS hands it out: its ASCII byte, or for an extended key 0 now
-    with the scan code held for the next read."""
-    ascii_code = code & 0xFF
-    if ascii_code in (0x00, 0xE0) and code >> 8:
-        ctx.dos.pending_scan = code >> 8
-        return 0
-    return ascii_code
-
-
-def key_waiting(ctx: "ServiceContext") -> ServiceCalls:
-    """Is a key waiting?  INT 16h AH=01h (the answer changes nothing, a pure call)."""
-    if ctx.dos.pending_scan is not None:
-        return True
-    ctx.call.pure_answer()
-    flags = (yield interrupt(0x16, ax=0x0100))["flags"]
-    ctx.call.pure_answer()
-    return not flags & FLAG_ZF
-
-
-# -- direct, for the command interpreter (and handle reads of CON) -------------------------------
-def write_char(ctx: "ServiceContext", char: int) -> None:
-    video.teletype(ctx, char)
-
-
-def write_bytes(ctx: "ServiceContext", data: bytes) -> None:
-    for b in data:
-        if b == 0x09:                       # CON expands tabs to the next multiple of 8
-            row, col = video.cursor(ctx, ctx.memory[0x462])
-            for _ in range(8 - col % 8):
-                video.teletype(ctx, 0x20)
-        else:
-            video.teletype(ctx, b)
-
-
-def _next_key(ctx: "ServiceContext") -> int | None:
-    """One input byte from the BIOS buffer, or None if no key is waiting."""
-    if ctx.dos.pending_scan is not None:
-        return _held_scan(ctx)
-    ctx.call.keyboard_polled()
-    code = kb.buffer_take(ctx)
-    return None if code is None else _first_byte(ctx, code)
-
-
-def _key_waiting(ctx: "ServiceContext") -> bool:
-    ctx.call.keyboard_polled()
-    return ctx.dos.pending_scan is not None or kb.buffer_peek(ctx) is not None
+functions = FunctionTable("console")      # this area's INT 21h functions (int21.py)
 
 
 def _ctrl_c(ctx: "ServiceContext") -> ServiceCalls:
@@ -122,18 +34,6 @@ def _ctrl_c(ctx: "ServiceContext") -> ServiceCalls:
     yield from put(ctx, b"^C\r\n")
     ctx.dos.ctrl_c_sp = ctx.cpu.sp              # to tell an IRET from a RETF when it returns
     ctx.cpu.jump(*ctx.vectors.rom.address("call23"))
-
-
-def check_break(ctx: "ServiceContext") -> bool:
-    """Consume a waiting Ctrl-C or Ctrl-Break; True if one was there."""
-    dos = ctx.dos
-    code = kb.buffer_peek(ctx)
-    if dos.ctrl_break_pending or (code is not None and (code & 0xFF) == CTRL_C):
-        if code is not None and ((code & 0xFF) == CTRL_C or code == 0):
-            kb.buffer_take(ctx)
-        dos.ctrl_break_pending = False
-        return True
-    return False
 
 
 # -- the functions ----------------------------------------------------------------------------
@@ -148,7 +48,7 @@ def _read_key(ctx: "ServiceContext", *, echo: bool, check_ctrl_c: bool) -> Servi
         yield from put(ctx, bytes([key]))
 
 
-@dos_services.function(0x01)
+@functions.function(0x01)
 def read_with_echo(ctx: "ServiceContext") -> ServiceCalls:
     return _read_key(ctx, echo=True, check_ctrl_c=True)
 
@@ -166,28 +66,28 @@ def _checked_output(ctx: "ServiceContext", data: bytes, at: tuple[int, int] | No
         yield from put_from(ctx, *at, data)
 
 
-@dos_services.function(0x02)
+@functions.function(0x02)
 def write_character(ctx: "ServiceContext") -> ServiceCalls:
     ctx.cpu.al = ctx.cpu.dl
     return _checked_output(ctx, bytes([ctx.cpu.dl]))
 
 
-@dos_services.function(0x03)
+@functions.function(0x03)
 def read_aux(ctx: "ServiceContext") -> None:
     ctx.cpu.al = 0x1A                               # no serial port: end of file
 
 
-@dos_services.function(0x04)
+@functions.function(0x04)
 def write_aux(ctx: "ServiceContext") -> None:
     pass                                          # no serial port: the byte is lost
 
 
-@dos_services.function(0x05)
+@functions.function(0x05)
 def write_printer(ctx: "ServiceContext") -> None:
     ctx.devices.printer.print_byte(ctx.cpu.dl)
 
 
-@dos_services.function(0x06)
+@functions.function(0x06)
 def direct_console(ctx: "ServiceContext") -> ServiceCalls:
     cpu = ctx.cpu
     if cpu.dl != 0xFF:
@@ -210,17 +110,17 @@ def _direct_input(ctx: "ServiceContext") -> ServiceCalls:
     ctx.call.set_return_flag(FLAG_ZF, False)
 
 
-@dos_services.function(0x07)
+@functions.function(0x07)
 def read_raw(ctx: "ServiceContext") -> ServiceCalls:
     return _read_key(ctx, echo=False, check_ctrl_c=False)
 
 
-@dos_services.function(0x08)
+@functions.function(0x08)
 def read_without_echo(ctx: "ServiceContext") -> ServiceCalls:
     return _read_key(ctx, echo=False, check_ctrl_c=True)
 
 
-@dos_services.function(0x09)
+@functions.function(0x09)
 def write_string(ctx: "ServiceContext") -> ServiceCalls:
     cpu = ctx.cpu
     text = ctx.memory.read_until(cpu.ds, cpu.dx, ord("$"))
@@ -228,7 +128,7 @@ def write_string(ctx: "ServiceContext") -> ServiceCalls:
     return _checked_output(ctx, text, (cpu.ds, cpu.dx))
 
 
-@dos_services.function(0x0A)
+@functions.function(0x0A)
 def buffered_input(ctx: "ServiceContext") -> ServiceCalls | None:
     capacity = ctx.memory.rb(ctx.cpu.ds, ctx.cpu.dx)
     if capacity == 0:
@@ -306,7 +206,7 @@ def read_con(ctx: "ServiceContext", count: int) -> ServiceCalls:
     dos.succeed()
 
 
-@dos_services.function(0x0B)
+@functions.function(0x0B)
 def input_status(ctx: "ServiceContext") -> ServiceCalls:
     if check_break(ctx):
         return _ctrl_c(ctx)
@@ -320,7 +220,7 @@ def _input_status(ctx: "ServiceContext") -> ServiceCalls:
     ctx.cpu.al = 0xFF if waiting else 0x00
 
 
-@dos_services.function(0x0C)
+@functions.function(0x0C)
 def flush_then_input(ctx: "ServiceContext") -> ServiceCalls | None:
     """Empty the key buffer, then run input function AL (01h, 06h, 07h, 08h, 0Ah)."""
     function = ctx.cpu.al
@@ -328,5 +228,5 @@ def flush_then_input(ctx: "ServiceContext") -> ServiceCalls | None:
     kb.buffer_flush(ctx)
     ctx.dos.pending_scan = None
     if function in (0x01, 0x06, 0x07, 0x08, 0x0A):
-        return dos_services.functions[function](ctx)
+        return functions[function](ctx)
     return None

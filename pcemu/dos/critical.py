@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from pcemu.dos import process
+from pcemu.dos.structures import DOS_DATA_SEGMENT
 from pcemu.storage.drive import Drive, DriveFile, DirEntry
 from pcemu.storage.errors import GENERAL_FAILURE, WRITE_PROTECT
 
@@ -150,7 +152,6 @@ class Pending:
 
 def install(ctx: "ServiceContext") -> None:
     """The device header BP:SI points to, and the ROM trap that gets the answer."""
-    from pcemu.dos import DOS_DATA_SEGMENT
     header = bytes([0xFF, 0xFF, 0xFF, 0xFF,     # next driver: none
                     0x00, 0x08,                 # attribute: block device (bit 15 clear)
                     0x00, 0x00, 0x00, 0x00,     # strategy, interrupt entry points
@@ -160,7 +161,6 @@ def install(ctx: "ServiceContext") -> None:
 
 
 def _enter_handler(ctx: "ServiceContext", error: CriticalError) -> None:
-    from pcemu.dos import DOS_DATA_SEGMENT
     cpu = ctx.cpu
     cpu.ah = error.flags
     cpu.al = ord(error.drive) - ord("A")
@@ -214,8 +214,7 @@ def handler_returned(ctx: "ServiceContext") -> None:
     elif answer == FAIL:
         _fail(ctx, error, pending.function)
     else:
-        from pcemu.dos.process import terminate
-        terminate(ctx, 0, 2)
+        process.terminate(ctx, 0, 2)
 
 
 def _fail(ctx: "ServiceContext", error: CriticalError, function: int) -> None:

@@ -28,7 +28,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.dos.numbered import registrar
+from bios.services import FunctionTable
 
 if TYPE_CHECKING:
     from bios.context import ServiceContext
@@ -210,10 +210,10 @@ def dispatch(ctx: "ServiceContext") -> None:
 
 
 Function = Callable[["ServiceContext", ExpandedMemory], None]
-FUNCTIONS: dict[int, Function] = {}
+FUNCTIONS = FunctionTable("EMS")               # AH -> handler
 
 
-function = registrar(FUNCTIONS)
+function = FUNCTIONS.function
 
 
 # ---------------------------------------------------------------- LIM 3.2 (40h-4Eh)

@@ -30,7 +30,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.dos import dos_services, kernel
+from bios.services import FunctionTable
+from pcemu.dos import con, kernel
 from pcemu.dos.critical import CRITICAL_CODES
 from pcemu.storage import names
 from pcemu.storage.drive import DirEntry
@@ -38,6 +39,9 @@ from pcemu.storage.errors import WRITE_PROTECT, DosError
 
 if TYPE_CHECKING:
     from bios.context import ServiceContext
+
+functions = FunctionTable("FCB")      # this area's INT 21h functions (int21.py)
+
 
 DRIVE, NAME, BLOCK, RECORD_SIZE, FILE_SIZE, DATE, TIME = 0x00, 0x01, 0x0C, 0x0E, 0x10, 0x14, 0x16
 RESERVED, CURRENT_RECORD, RANDOM_RECORD, NEW_NAME = 0x18, 0x20, 0x21, 0x11
@@ -273,8 +277,7 @@ def _write(ctx: "ServiceContext", fcb: Fcb, opened: FcbFile, record: int, count:
             for b in data:
                 ctx.devices.printer.print_byte(b)
         elif opened.device == "CON":
-            from pcemu.dos import console
-            console.write_bytes(ctx, data)
+            con.write_bytes(ctx, data)
         return OK, count
     if not opened.writable:
         if ctx.dos.drives[opened.drive].read_only:
@@ -301,7 +304,7 @@ def _fcb_function(number: int, failed: int) -> Callable:
                     raise
                 result = failed
             ctx.cpu.al = result
-        dos_services.function(number)(service)
+        functions.function(number)(service)
         return handler
     return register
 
@@ -459,7 +462,7 @@ def file_size(ctx: "ServiceContext", fcb: Fcb) -> int:
     return OK
 
 
-@dos_services.function(0x24)
+@functions.function(0x24)
 def set_random_record(ctx: "ServiceContext") -> None:
     fcb = Fcb(ctx, ctx.cpu.ds, ctx.cpu.dx)
     fcb.set_random_record(fcb.sequential_record)

@@ -11,25 +11,29 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pcemu.dos import console, dos_services, kernel
+from bios.services import FunctionTable
+from pcemu.dos import con, console, kernel
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
     from bios.context import ServiceContext
+
+functions = FunctionTable("files")      # this area's INT 21h functions (int21.py)
+
 
 def _path(ctx: "ServiceContext", seg: int, off: int) -> str:
     return ctx.memory.read_asciiz(seg, off, 128).decode("cp437")   # names are CP437, as on disk
 
 
 # -- open, create, close -------------------------------------------------------------------
-@dos_services.function(0x3C, 0x5B)
+@functions.function(0x3C, 0x5B)
 def create_file(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     cpu.ax = kernel.create(ctx.dos, _path(ctx, cpu.ds, cpu.dx), cpu.cx, exclusive=cpu.ah == 0x5B)
     ctx.dos.succeed()
 
 
-@dos_services.function(0x5A)
+@functions.function(0x5A)
 def create_unique(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     directory = _path(ctx, cpu.ds, cpu.dx)
@@ -39,21 +43,21 @@ def create_unique(ctx: "ServiceContext") -> None:
     ctx.dos.succeed()
 
 
-@dos_services.function(0x3D)
+@functions.function(0x3D)
 def open_file(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     cpu.ax = kernel.open_file(ctx.dos, _path(ctx, cpu.ds, cpu.dx), cpu.al)
     ctx.dos.succeed()
 
 
-@dos_services.function(0x3E)
+@functions.function(0x3E)
 def close_file(ctx: "ServiceContext") -> None:
     kernel.close(ctx.dos, ctx.cpu.bx)
     ctx.dos.succeed()
 
 
 # -- read, write, seek ----------------------------------------------------------------------------
-@dos_services.function(0x3F)
+@functions.function(0x3F)
 def read_file(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     entry = ctx.dos.handle_file(cpu.bx)
@@ -65,7 +69,7 @@ def read_file(ctx: "ServiceContext") -> None:
     ctx.dos.succeed()
 
 
-@dos_services.function(0x40)
+@functions.function(0x40)
 def write_file(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     entry = ctx.dos.handle_file(cpu.bx)
@@ -73,12 +77,12 @@ def write_file(ctx: "ServiceContext") -> None:
     if entry.is_device and entry.device == "CON":
         cpu.ax = len(data)
         ctx.dos.succeed()
-        return console.put_from(ctx, cpu.ds, cpu.dx, data)   # through INT 29h, as DOS does
+        return con.put_from(ctx, cpu.ds, cpu.dx, data)   # through INT 29h, as DOS does
     cpu.ax = kernel.write(ctx.dos, cpu.bx, data)
     ctx.dos.succeed()
 
 
-@dos_services.function(0x42)
+@functions.function(0x42)
 def seek_file(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     offset = (cpu.cx << 16) | cpu.dx
@@ -89,19 +93,19 @@ def seek_file(ctx: "ServiceContext") -> None:
     ctx.dos.succeed()
 
 
-@dos_services.function(0x45)
+@functions.function(0x45)
 def duplicate_handle(ctx: "ServiceContext") -> None:
     ctx.cpu.ax = kernel.duplicate(ctx.dos, ctx.cpu.bx)
     ctx.dos.succeed()
 
 
-@dos_services.function(0x46)
+@functions.function(0x46)
 def force_duplicate(ctx: "ServiceContext") -> None:
     kernel.force_duplicate(ctx.dos, ctx.cpu.bx, ctx.cpu.cx)
     ctx.dos.succeed()
 
 
-@dos_services.function(0x57)
+@functions.function(0x57)
 def file_date_time(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     if cpu.al == 0:
@@ -115,20 +119,20 @@ def file_date_time(ctx: "ServiceContext") -> None:
 
 
 # -- names: delete, rename, attributes -------------------------------------------------------------
-@dos_services.function(0x41)
+@functions.function(0x41)
 def delete_file(ctx: "ServiceContext") -> None:
     kernel.delete(ctx.dos, _path(ctx, ctx.cpu.ds, ctx.cpu.dx))
     ctx.dos.succeed()
 
 
-@dos_services.function(0x56)
+@functions.function(0x56)
 def rename_file(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     kernel.rename(ctx.dos, _path(ctx, cpu.ds, cpu.dx), _path(ctx, cpu.es, cpu.di))
     ctx.dos.succeed()
 
 
-@dos_services.function(0x43)
+@functions.function(0x43)
 def file_attributes(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     text = _path(ctx, cpu.ds, cpu.dx)
@@ -142,25 +146,25 @@ def file_attributes(ctx: "ServiceContext") -> None:
 
 
 # -- directories ----------------------------------------------------------------------------------
-@dos_services.function(0x39)
+@functions.function(0x39)
 def make_directory(ctx: "ServiceContext") -> None:
     kernel.make_dir(ctx.dos, _path(ctx, ctx.cpu.ds, ctx.cpu.dx))
     ctx.dos.succeed()
 
 
-@dos_services.function(0x3A)
+@functions.function(0x3A)
 def remove_directory(ctx: "ServiceContext") -> None:
     kernel.remove_dir(ctx.dos, _path(ctx, ctx.cpu.ds, ctx.cpu.dx))
     ctx.dos.succeed()
 
 
-@dos_services.function(0x3B)
+@functions.function(0x3B)
 def change_directory(ctx: "ServiceContext") -> None:
     kernel.change_dir(ctx.dos, _path(ctx, ctx.cpu.ds, ctx.cpu.dx))
     ctx.dos.succeed()
 
 
-@dos_services.function(0x47)
+@functions.function(0x47)
 def current_directory(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     letter = ctx.dos.current_drive if cpu.dl == 0 else chr(64 + cpu.dl)
@@ -193,7 +197,7 @@ def _find_from(ctx: "ServiceContext", drive: str, directory: list[str], pattern:
     dos.succeed()
 
 
-@dos_services.function(0x4E)
+@functions.function(0x4E)
 def find_first(ctx: "ServiceContext") -> None:
     dos = ctx.dos
     cpu = ctx.cpu
@@ -203,7 +207,7 @@ def find_first(ctx: "ServiceContext") -> None:
     _find_from(ctx, drive, directory, pattern, cpu.cx & 0xFF, -1, search_id)
 
 
-@dos_services.function(0x4F)
+@functions.function(0x4F)
 def find_next(ctx: "ServiceContext") -> None:
     dos = ctx.dos
     record = ctx.memory.read_far(*dos.dta, 21)

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.dos import OpenFile, console, dos_services
-from pcemu.dos.numbered import registrar
+from bios.services import FunctionTable
+from pcemu.dos import con
+from pcemu.dos.structures import OpenFile
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
     from bios.context import ServiceContext
+
+functions = FunctionTable("IOCTL")      # this area's INT 21h functions (int21.py)
+
 
 # The attribute words of DOS 3.30's resident character drivers (IBMBIO.COM);
 # EMMXXXX0 is the expanded-memory manager's (pcemu.dos.ems) when one is installed.
@@ -28,13 +32,13 @@ INFO_DEVICE, INFO_NOT_EOF, INFO_BINARY = 0x80, 0x40, 0x20
 SUPPORTS_IOCTL_STRINGS = 0x4000
 
 Subfunction = Callable[["ServiceContext"], None]
-SUBFUNCTIONS: dict[int, Subfunction] = {}
+SUBFUNCTIONS = FunctionTable("IOCTL")          # AL -> handler
 
 
-subfunction = registrar(SUBFUNCTIONS)
+subfunction = SUBFUNCTIONS.function
 
 
-@dos_services.function(0x44)
+@functions.function(0x44)
 def ioctl(ctx: "ServiceContext") -> None:
     handler = SUBFUNCTIONS.get(ctx.cpu.al)
     if handler is None:                   # DOS 3.30 knows 00h-0Fh; others are invalid
@@ -98,7 +102,7 @@ def io_status(ctx: "ServiceContext") -> None:
     entry = ctx.dos.handle_file(ctx.cpu.bx)
     output = ctx.cpu.al == 0x07
     if entry.is_device:
-        ready = entry.device != "CON" or output or console._key_waiting(ctx)
+        ready = entry.device != "CON" or output or con.key_waiting_now(ctx)
     else:
         ready = output or entry.file.tell() < entry.file.size
     ctx.cpu.al = 0xFF if ready else 0x00

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from pcemu.dos import OpenFile
+from pcemu.dos import con
+from pcemu.dos.structures import OpenFile
 from pcemu.storage import names
 from pcemu.storage.drive import DirEntry
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
-    from pcemu.dos import Dos
+    from pcemu.dos.core import Dos
 
 ATTR_READ_ONLY, ATTR_HIDDEN, ATTR_SYSTEM, ATTR_VOLUME, ATTR_DIRECTORY = 0x01, 0x02, 0x04, 0x08, 0x10
 CREATE_ATTRIBUTES = 0x27                 # read-only, hidden, system, archive
@@ -155,7 +156,6 @@ def close(dos: "Dos", handle: int) -> None:
 
 def read(dos: "Dos", handle: int, count: int) -> bytes | None:
     """AH=3Fh.  None: a read from CON is waiting for the rest of its line."""
-    from pcemu.dos import console
     entry = dos.handle_file(handle)
     if entry.is_device:
         if entry.device == "CON":
@@ -172,7 +172,6 @@ def read(dos: "Dos", handle: int, count: int) -> bytes | None:
 def _read_con(dos: "Dos", count: int) -> bytes | None:
     """CON in cooked mode: a whole line is read with echo and backspace, then handed
     out ``count`` bytes at a time (Enter ends it with CR LF, Ctrl-Z with 1Ah)."""
-    from pcemu.dos import console
     ctx = dos.ctx
     pending = getattr(dos, "con_pending", b"")
     if not pending:
@@ -180,15 +179,15 @@ def _read_con(dos: "Dos", count: int) -> bytes | None:
         if line is None:
             line = dos.con_line = bytearray()
         while True:
-            key = console._next_key(ctx)
+            key = con.next_key(ctx)
             if key is None:
                 ctx.call.wait_for_input()
                 return None
             if key == 0:
-                console._next_key(ctx)
+                con.next_key(ctx)
                 continue
             if key == 0x0D:
-                console.write_bytes(ctx, b"\r\n")
+                con.write_bytes(ctx, b"\r\n")
                 pending = bytes(line) + b"\r\n"
                 dos.con_line = None
                 break
@@ -199,22 +198,21 @@ def _read_con(dos: "Dos", count: int) -> bytes | None:
             if key in (0x08, 0x7F):
                 if line:
                     line.pop()
-                    console.write_bytes(ctx, b"\x08 \x08")
+                    con.write_bytes(ctx, b"\x08 \x08")
                 continue
             if len(line) < 127:
                 line.append(key)
-                console.write_char(ctx, key)
+                con.write_char(ctx, key)
     data, dos.con_pending = pending[:count], pending[count:]
     return data
 
 
 def write(dos: "Dos", handle: int, data: bytes) -> int:
     """AH=40h: the bytes written; writing none cuts the file at its position."""
-    from pcemu.dos import console
     entry = dos.handle_file(handle)
     if entry.is_device:
         if entry.device == "CON":
-            console.write_bytes(dos.ctx, data)
+            con.write_bytes(dos.ctx, data)
         elif entry.device == "PRN":
             for b in data:
                 dos.ctx.devices.printer.print_byte(b)

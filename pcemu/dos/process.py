@@ -11,80 +11,19 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pcemu.dos import Process, critical, dos_services
+from bios.services import FunctionTable
+from pcemu.dos.structures import Process
 from pcemu.errors import ProgramLoadError
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
     from bios.context import ServiceContext
 
+functions = FunctionTable("process")      # this area's INT 21h functions (int21.py)
+
+
 # the caller's registers DOS keeps: across EXEC, and as a call's entry for a critical error
 SAVED = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
-
-
-def register_traps(ctx: "ServiceContext") -> None:
-    ctx.vectors.register_service("int21", dos_entry)
-    ctx.vectors.register_service("int20", lambda ctx: terminate(ctx, 0, 0))
-    ctx.vectors.register_service("int27", tsr_int27)
-    ctx.vectors.register_service("int2f", multiplex)
-    ctx.vectors.register_service("int23_default", lambda ctx: terminate(ctx, 0, 1))
-    ctx.vectors.register_service("int24_default", lambda ctx: ctx.dos.shell.critical_error_prompt())
-    ctx.vectors.register_service("int25", lambda ctx: absolute_disk(ctx, write=False))
-    ctx.vectors.register_service("int26", lambda ctx: absolute_disk(ctx, write=True))
-
-
-# INT 21h functions that reach a drive, and so may end in a critical error (INT 24h)
-DRIVE_FUNCTIONS = frozenset([*range(0x0F, 0x18), 0x1B, 0x1C, 0x21, 0x22, 0x23, 0x27, 0x28, 0x36,
-                             *range(0x39, 0x44), 0x47, 0x4B, 0x4E, 0x4F, 0x56, 0x57, 0x5A, 0x5B, 0x68])
-
-
-def dos_entry(ctx: "ServiceContext"):
-    cpu = ctx.cpu
-    dos = ctx.dos
-    ah = cpu.ah
-    ctx.call.count_service(f"INT 21h AH={ah:02X}h")
-    for watch in ctx.events.dos.listeners:
-        watch(ah)
-    if dos.critical is not None:
-        ctx.call.impure()                        # a critical error's bookkeeping is state
-    if dos.critical is not None and dos.critical.handler_left(cpu, ah):
-        dos.critical = None               # the INT 24h handler went back to the program itself
-    # a critical error needs the registers as the caller passed them (only calls
-    # that reach a drive can meet one; the polling calls stay cheap)
-    entry = _registers(cpu) if ah in DRIVE_FUNCTIONS else None
-    try:
-        calls = dos_services.dispatch(ctx)
-    except (critical.CriticalError, DosError) as err:
-        _dos_error(ctx, err, ah, entry)
-        return None
-    if calls is not None:                 # it calls guest interrupts (console I/O)
-        return _guarded(ctx, calls, ah, entry)
-    return None
-
-
-def _guarded(ctx: "ServiceContext", calls, ah: int, entry):
-    """A DOS function that calls guest interrupts, with its errors answered as above."""
-    try:
-        yield from calls
-    except (critical.CriticalError, DosError) as err:
-        _dos_error(ctx, err, ah, entry)
-
-
-def _dos_error(ctx: "ServiceContext", err: Exception, ah: int, entry) -> None:
-    if isinstance(err, critical.CriticalError):
-        critical.interrupt_dos_call(ctx, err, entry or _registers(ctx.cpu))
-        return
-    device = critical.from_dos_error(ctx, err.code, ah)
-    if device is None:
-        ctx.dos.fail(err.code)
-    else:
-        critical.interrupt_dos_call(ctx, device, entry or _registers(ctx.cpu))
-
-
-def _registers(cpu) -> dict[str, int]:
-    return {name: getattr(cpu, name) for name in SAVED}
-
-
 
 
 def ctrl_c_returned(ctx: "ServiceContext") -> None:
@@ -431,22 +370,22 @@ def tsr_int27(ctx: "ServiceContext") -> None:
 
 
 # ---------------------------------------------------------------- INT 21h services
-@dos_services.function(0x00)
+@functions.function(0x00)
 def terminate_program(ctx: "ServiceContext") -> None:
     terminate(ctx, 0, 0)
 
 
-@dos_services.function(0x4C)
+@functions.function(0x4C)
 def exit_with_code(ctx: "ServiceContext") -> None:
     terminate(ctx, ctx.cpu.al, 0)
 
 
-@dos_services.function(0x31)
+@functions.function(0x31)
 def keep_resident(ctx: "ServiceContext") -> None:
     terminate(ctx, ctx.cpu.al, 3, keep_paragraphs=ctx.cpu.dx)
 
 
-@dos_services.function(0x4D)
+@functions.function(0x4D)
 def get_return_code(ctx: "ServiceContext") -> None:
     ctx.cpu.ax = (ctx.dos.termination_type << 8) | ctx.dos.return_code
     ctx.dos.return_code = 0
@@ -454,7 +393,7 @@ def get_return_code(ctx: "ServiceContext") -> None:
     ctx.dos.succeed()
 
 
-@dos_services.function(0x4B)
+@functions.function(0x4B)
 def exec_service(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     mem = ctx.memory
@@ -496,7 +435,7 @@ def exec_service(ctx: "ServiceContext") -> None:
     ctx.cpu.flush_translations()
 
 
-@dos_services.function(0x26)
+@functions.function(0x26)
 def create_psp(ctx: "ServiceContext") -> None:
     seg = ctx.cpu.dx
     mem = ctx.memory
@@ -504,17 +443,17 @@ def create_psp(ctx: "ServiceContext") -> None:
     mem.ww(seg, 0x02, mem.rw(ctx.dos.current_psp, 0x02))
 
 
-@dos_services.function(0x50)
+@functions.function(0x50)
 def set_psp(ctx: "ServiceContext") -> None:
     ctx.dos.current_psp = ctx.cpu.bx
 
 
-@dos_services.function(0x51, 0x62)
+@functions.function(0x51, 0x62)
 def get_psp(ctx: "ServiceContext") -> None:
     ctx.cpu.bx = ctx.dos.current_psp
 
 
-@dos_services.function(0x48)
+@functions.function(0x48)
 def allocate_memory(ctx: "ServiceContext") -> None:
     try:
         ctx.cpu.ax = ctx.dos.arena.allocate(ctx.cpu.bx, ctx.dos.current_psp)
@@ -525,7 +464,7 @@ def allocate_memory(ctx: "ServiceContext") -> None:
             ctx.cpu.bx = ctx.dos.arena.largest_free()
 
 
-@dos_services.function(0x49)
+@functions.function(0x49)
 def free_memory(ctx: "ServiceContext") -> None:
     try:
         ctx.dos.arena.free(ctx.cpu.es)
@@ -534,7 +473,7 @@ def free_memory(ctx: "ServiceContext") -> None:
         ctx.dos.fail(err.code)
 
 
-@dos_services.function(0x4A)
+@functions.function(0x4A)
 def resize_memory(ctx: "ServiceContext") -> None:
     try:
         ctx.dos.arena.resize(ctx.cpu.es, ctx.cpu.bx)
@@ -545,7 +484,7 @@ def resize_memory(ctx: "ServiceContext") -> None:
             ctx.cpu.bx = err.largest
 
 
-@dos_services.function(0x58)
+@functions.function(0x58)
 def allocation_strategy(ctx: "ServiceContext") -> None:
     if ctx.cpu.al == 0x00:
         ctx.cpu.ax = ctx.dos.arena.strategy

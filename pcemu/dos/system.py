@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pcemu.dos import DOS_DATA_SEGMENT, DOS_VERSION, dos_services
-from pcemu.storage.errors import DosError
-from pcemu.storage import names
+from bios.services import FunctionTable
+from pcemu.dos import fcb
+from pcemu.dos.structures import DOS_DATA_SEGMENT, DOS_VERSION
 
 if TYPE_CHECKING:
     from bios.context import ServiceContext
+
+functions = FunctionTable("system")      # this area's INT 21h functions (int21.py)
+
 
 INDOS_OFFSET = 0x01
 CRITICAL_ERROR_OFFSET = 0x00
@@ -20,20 +23,20 @@ COUNTRY_US = bytes([0, 0, ord("$"), 0, 0, 0, 0, ord(","), 0, ord("."), 0, ord("-
                     ord(":"), 0, 0, 2, 0]) + bytes(16)
 
 
-@dos_services.function(0x25)
+@functions.function(0x25)
 def set_vector(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     ctx.vectors.set(cpu.al, cpu.ds, cpu.dx)
 
 
-@dos_services.function(0x35)
+@functions.function(0x35)
 def get_vector(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     seg, off = ctx.vectors.get(cpu.al)
     cpu.es, cpu.bx = seg, off
 
 
-@dos_services.function(0x30)
+@functions.function(0x30)
 def get_version(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     cpu.al, cpu.ah = DOS_VERSION
@@ -41,7 +44,7 @@ def get_version(ctx: "ServiceContext") -> None:
     cpu.cx = 0
 
 
-@dos_services.function(0x33)
+@functions.function(0x33)
 def break_flag(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     dos = ctx.dos
@@ -55,26 +58,25 @@ def break_flag(ctx: "ServiceContext") -> None:
         cpu.al = 0xFF
 
 
-@dos_services.function(0x2E)
+@functions.function(0x2E)
 def set_verify(ctx: "ServiceContext") -> None:
     ctx.dos.verify = bool(ctx.cpu.al & 1)
 
 
-@dos_services.function(0x54)
+@functions.function(0x54)
 def get_verify(ctx: "ServiceContext") -> None:
     ctx.cpu.al = 1 if ctx.dos.verify else 0
 
 
-@dos_services.function(0x0D)
+@functions.function(0x0D)
 def disk_reset(ctx: "ServiceContext") -> None:
     for entry in ctx.dos.files:
         if entry is not None and entry.file is not None:
             entry.file.flush()
-    from pcemu.dos import fcb
     fcb.flush_all(ctx)
 
 
-@dos_services.function(0x0E)
+@functions.function(0x0E)
 def select_drive(ctx: "ServiceContext") -> None:
     dos = ctx.dos
     letter = chr(65 + ctx.cpu.dl)
@@ -83,22 +85,22 @@ def select_drive(ctx: "ServiceContext") -> None:
     ctx.cpu.al = 5 if len(dos.drives) < 5 else 26     # LASTDRIVE
 
 
-@dos_services.function(0x19)
+@functions.function(0x19)
 def current_drive(ctx: "ServiceContext") -> None:
     ctx.cpu.al = ord(ctx.dos.current_drive) - 65
 
 
-@dos_services.function(0x1A)
+@functions.function(0x1A)
 def set_dta(ctx: "ServiceContext") -> None:
     ctx.dos.dta = (ctx.cpu.ds, ctx.cpu.dx)
 
 
-@dos_services.function(0x2F)
+@functions.function(0x2F)
 def get_dta(ctx: "ServiceContext") -> None:
     ctx.cpu.es, ctx.cpu.bx = ctx.dos.dta
 
 
-@dos_services.function(0x36)
+@functions.function(0x36)
 def free_space(ctx: "ServiceContext") -> None:
     dos = ctx.dos
     cpu = ctx.cpu
@@ -111,7 +113,7 @@ def free_space(ctx: "ServiceContext") -> None:
     cpu.bx, cpu.dx = min(free, 0xFFFF), min(total, 0xFFFF)
 
 
-@dos_services.function(0x1B, 0x1C)
+@functions.function(0x1B, 0x1C)
 def allocation_info(ctx: "ServiceContext") -> None:
     dos = ctx.dos
     cpu = ctx.cpu
@@ -130,7 +132,7 @@ def allocation_info(ctx: "ServiceContext") -> None:
     cpu.ds, cpu.bx = DOS_DATA_SEGMENT, 0x10
 
 
-@dos_services.function(0x2A)
+@functions.function(0x2A)
 def get_date(ctx: "ServiceContext") -> None:
     now = ctx.dos.now()
     cpu = ctx.cpu
@@ -141,7 +143,7 @@ def get_date(ctx: "ServiceContext") -> None:
     ctx.call.idle_poll(True)
 
 
-@dos_services.function(0x2B)
+@functions.function(0x2B)
 def set_date(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     try:
@@ -153,7 +155,7 @@ def set_date(ctx: "ServiceContext") -> None:
         cpu.al = 0xFF
 
 
-@dos_services.function(0x2C)
+@functions.function(0x2C)
 def get_time(ctx: "ServiceContext") -> None:
     now = ctx.dos.now()
     cpu = ctx.cpu
@@ -165,7 +167,7 @@ def get_time(ctx: "ServiceContext") -> None:
     ctx.call.idle_poll(True)
 
 
-@dos_services.function(0x2D)
+@functions.function(0x2D)
 def set_time(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     if cpu.ch > 23 or cpu.cl > 59 or cpu.dh > 59 or cpu.dl > 99:
@@ -175,12 +177,12 @@ def set_time(ctx: "ServiceContext") -> None:
     cpu.al = 0
 
 
-@dos_services.function(0x34)
+@functions.function(0x34)
 def indos_flag(ctx: "ServiceContext") -> None:
     ctx.cpu.es, ctx.cpu.bx = DOS_DATA_SEGMENT, INDOS_OFFSET
 
 
-@dos_services.function(0x37)
+@functions.function(0x37)
 def switch_char(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     if cpu.al == 0:
@@ -193,7 +195,7 @@ def switch_char(ctx: "ServiceContext") -> None:
         cpu.al = 0xFF
 
 
-@dos_services.function(0x38)
+@functions.function(0x38)
 def country_info(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     if cpu.dx == 0xFFFF:
@@ -204,14 +206,14 @@ def country_info(ctx: "ServiceContext") -> None:
     ctx.dos.succeed()
 
 
-@dos_services.function(0x59)
+@functions.function(0x59)
 def extended_error(ctx: "ServiceContext") -> None:
     code, error_class, action, locus = ctx.dos.extended_error
     cpu = ctx.cpu
     cpu.ax, cpu.bh, cpu.bl, cpu.ch = code, error_class, action, locus
 
 
-@dos_services.function(0x29)
+@functions.function(0x29)
 def parse_filename(ctx: "ServiceContext") -> None:
     """Parse a file name at DS:SI into the FCB at ES:DI, as DOS does for command lines."""
     cpu = ctx.cpu
@@ -276,7 +278,7 @@ def parse_filename(ctx: "ServiceContext") -> None:
     cpu.al = result
 
 
-@dos_services.function(0x52)
+@functions.function(0x52)
 def list_of_lists(ctx: "ServiceContext") -> None:
     # The first MCB's segment sits just before the list (at ES:BX-2), which is
     # what memory-walking programs use this call for.
@@ -285,7 +287,7 @@ def list_of_lists(ctx: "ServiceContext") -> None:
     ctx.cpu.es, ctx.cpu.bx = DOS_DATA_SEGMENT, 0x20
 
 
-@dos_services.function(0x63, 0x66, 0x67, 0x68, 0x69, 0x6C)
+@functions.function(0x63, 0x66, 0x67, 0x68, 0x69, 0x6C)
 def later_dos(ctx: "ServiceContext") -> None:
     """Functions of later DOS versions: DOS 3.30 answers 'invalid function'."""
     if ctx.cpu.ah == 0x66 or ctx.cpu.ah == 0x67 or ctx.cpu.ah == 0x68:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from bios import keyboard as kb
 from bios import video
-from pcemu.dos import console, critical
+from pcemu.dos import con, critical, kernel
 from pcemu.dos.critical import CriticalError
 from pcemu.dos import process
 from pcemu.errors import ProgramLoadError
@@ -114,7 +113,7 @@ class Shell:
             self._guarded(self._question_step)
             return
         if st.waiting_key_for == "pause":
-            if console._next_key(ctx) is None:
+            if con.next_key(ctx) is None:
                 ctx.call.wait_for_input()
                 return
             st.waiting_key_for = None
@@ -209,11 +208,11 @@ class Shell:
         ctx = self.ctx
         st = self.state
         while True:
-            key = console._next_key(ctx)
+            key = con.next_key(ctx)
             if key is None:
                 return None
             if key == 0:
-                if console._next_key(ctx) != F6_SCAN:  # other F-keys do nothing at this prompt
+                if con.next_key(ctx) != F6_SCAN:  # other F-keys do nothing at this prompt
                     continue
                 key = 0x1A                           # F6 types Ctrl-Z, as DOS's line editor does
             if key == 0x0D:
@@ -370,7 +369,6 @@ class Shell:
         self.state.question = line_done
 
     def _read_stdin_line(self) -> str:
-        from pcemu.dos import kernel
         dos = self.ctx.dos
         line = bytearray()
         while True:
@@ -384,7 +382,6 @@ class Shell:
             line += byte
 
     def _stdin_left(self) -> bool:
-        from pcemu.dos import kernel
         dos = self.ctx.dos
         if kernel.read(dos, 0, 1):
             kernel.seek(dos, 0, -1, 1)
@@ -486,7 +483,7 @@ class Shell:
             question = ", ".join(words[letter] for letter in offered) + "?"
             self.console.screen(f"\r\n{error} {action} drive {drive}\r\n{question}".encode())
             self.critical_state = {"ax": cpu.ax, "offered": offered}
-        key = console._next_key(ctx)
+        key = con.next_key(ctx)
         if key is None:
             ctx.call.wait_for_input()
             return
@@ -514,13 +511,12 @@ class _Console:
         dos = self.ctx.dos
         if (self.shell.state.pipeline is not None and dos.current_psp == self.shell.psp
                 and redirection.output_redirected(dos)):
-            from pcemu.dos import kernel
             kernel.write(dos, 1, data)
             return
-        console.write_bytes(self.ctx, data)
+        con.write_bytes(self.ctx, data)
 
     def screen(self, data: bytes) -> None:
-        console.write_bytes(self.ctx, data)
+        con.write_bytes(self.ctx, data)
 
     def write_char(self, char: int) -> None:
-        console.write_char(self.ctx, char)
+        con.write_char(self.ctx, char)

@@ -182,12 +182,12 @@ def test_the_disk_is_saved_when_a_wait_times_out(tmp_path, boot_image):
 
 
 def test_the_disk_is_saved_before_a_failing_screenshot(tmp_path, boot_image, monkeypatch):
-    from pcemu.machine import Machine
+    from pcemu.frontend import display
 
-    def broken(self, path):
+    def broken(machine, path):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(Machine, "screenshot", broken)
+    monkeypatch.setattr(display, "save_screenshot", broken)
     out = tmp_path / "after.img"
     result = pcemu("boot", boot_image, "--headless", "--keys", "COPY README.TXT NEW.TXT{ENTER}",
                    "--save-disk", out, "--screenshot", tmp_path / "shot.png")

@@ -4,7 +4,7 @@ directories (39h-3Bh, 47h) and attributes (43h).
 Each handler only turns registers into a call of the DOS kernel
 (`pcemu.dos.kernel`, which the command interpreter calls too) and its result
 into registers; a `DosError` the kernel raises becomes the error code in AX
-with CF set (`process.dos_entry`), a critical error goes to INT 24h.
+with CF set (`int21.dos_entry`), a critical error goes to INT 24h.
 """
 from __future__ import annotations
 

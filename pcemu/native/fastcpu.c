@@ -61,26 +61,35 @@ static int faults;
 void pcemu_set_faults(int bits) { faults = bits; }
 
 /* While a probe watches: remember the value each byte had at the last pass,
- * before it is first written (the write hook and put_byte call this). */
+ * before it is first written (the write hook and put_byte call this).  log_mark
+ * has a bit set for each address in the log, so a byte already logged costs one
+ * test, not a search of the log. */
 static void log_write(struct fast_state *s, uint64_t address, int size)
 {
     if (s->watch < 0 || s->changed)
         return;
     for (int i = 0; i < size; i++) {
         uint32_t a = (uint32_t)(address + i) & 0xFFFFF;
-        int j = 0;
-        while (j < s->written && s->log_address[j] != a)
-            j++;
-        if (j < s->written)
+        uint8_t bit = (uint8_t)(1u << (a & 7));
+        if (s->log_mark[a >> 3] & bit)
             continue;
         if (s->written == LOG_BYTES) {
             s->changed = 1;
             return;
         }
-        s->log_address[j] = a;
-        s->log_old[j] = s->mem[a];
+        s->log_mark[a >> 3] |= bit;
+        s->log_address[s->written] = a;
+        s->log_old[s->written] = s->mem[a];
         s->written++;
     }
+}
+
+/* Empty the write log (a new pass begins). */
+static void log_clear(struct fast_state *s)
+{
+    for (int i = 0; i < s->written; i++)
+        s->log_mark[s->log_address[i] >> 3] = 0;
+    s->written = 0;
 }
 
 static void put_byte(struct fast_state *s, uint32_t address, uint8_t byte)
@@ -541,7 +550,7 @@ static void probe_arm(struct fast_state *s, int64_t address)
 {
     s->watch = address;
     s->visits = 0;
-    s->written = 0;
+    log_clear(s);
     s->changed = 0;
     s->pass_reads = 0;
     s->probe_began = s->executed;
@@ -597,7 +606,7 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
     s->visit_pure = s->pure_calls;
     memcpy(s->visit_calls, s->service_calls, sizeof(s->visit_calls));
     s->changed = 0;
-    s->written = 0;
+    log_clear(s);
     s->pass_reads = 0;
 }
 

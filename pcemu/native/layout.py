@@ -25,6 +25,7 @@ from pcemu.devices import cga as _cga, crtc as _crtc, mda as _mda
 # -- constants owned here (the C side's sizes) ----------------------------------------
 PROBE_REGS = 36            # probe_ids in fastcpu.c (a static assertion there checks it)
 LOG_BYTES = 256            # distinct bytes an idle pass may write (an idle pass writes few)
+LOG_MARK_BYTES = 0x100000 // 8   # one bit per byte of the 1 MB: "already in the write log"
 PASS_READS = 8             # status-port reads an idle pass may make (a retrace wait makes one)
 PURE_PER_PASS = 64         # pure Python calls a skipped pass may make (machine.PURE_LOG)
 INT3_BREAK_BYTES = 8192    # one bit per offset of the statement breakpoints' segment
@@ -93,6 +94,7 @@ CONSTANTS: dict[str, tuple[int, str]] = {
     # the native library's own sizes (above)
     "PROBE_REGS": (PROBE_REGS, "pcemu/native/layout.py"),
     "LOG_BYTES": (LOG_BYTES, "pcemu/native/layout.py"),
+    "LOG_MARK_BYTES": (LOG_MARK_BYTES, "pcemu/native/layout.py"),
     "PASS_READS": (PASS_READS, "pcemu/native/layout.py"),
     "PURE_PER_PASS": (PURE_PER_PASS, "pcemu/native/layout.py"),
     "INT3_BREAK_BYTES": (INT3_BREAK_BYTES, "pcemu/native/layout.py"),
@@ -218,6 +220,8 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("log_address", "uint32_t", "each byte written since the last pass, once...",
           "LOG_BYTES"),
     Field("log_old", "uint8_t", "...with its value at that pass", "LOG_BYTES"),
+    Field("log_mark", "uint8_t", "a bit set for each address in log_address (a lookup "
+          "without searching the log)", "LOG_MARK_BYTES"),
     Field("visit_regs", "uint8_t", "the probe's registers at the last pass, 16 bytes each",
           "PROBE_REGS * 16"),
     "INT 10h functions 02h, 08h and 09h in text modes, answered here exactly as "

@@ -29,7 +29,8 @@ LOG_MARK_BYTES = 0x100000 // 8   # one bit per byte of the 1 MB: "already in the
 PASS_READS = 8             # status-port reads an idle pass may make (a retrace wait makes one)
 PURE_PER_PASS = 64         # pure Python calls a skipped pass may make (machine.PURE_LOG)
 INT3_BREAK_BYTES = 8192    # one bit per offset of the statement breakpoints' segment
-HOOKS = 5                  # the handles pcemu_fast_install fills
+HOOKS = 6                  # the handles pcemu_fast_install fills
+SMC_SITES = 8              # stores seen to rewrite their own translated block (smc_site)
 # The polling services C answers, in the order of service_calls (SVC_* in C); the
 # machine's NATIVE_SERVICES names them in the same order.
 SERVICES = ("KEY_POLL", "TICKS", "DOS_TIME", "DOS_DATE", "CURSOR_SHAPE")
@@ -44,7 +45,9 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "ports_idle": 64,        # any port read leaves a pass idle
           "regs_ignored": 128,     # the probe does not compare the general registers
           "timer_early": 256,      # C's next IRQ 0 comes an instruction early
-          "no_run_whole": 512}     # the ROM stubs always run (a switch, not a fault)
+          "no_run_whole": 512,     # the ROM stubs always run (a switch, not a fault)
+          "smc_single": 1024,      # a store into its own block answered in C counted once
+          "int_stale": 2048}       # an INT whose number C wrote takes its old number
 
 
 def _graphics_modes() -> tuple[int, ...]:
@@ -99,6 +102,7 @@ CONSTANTS: dict[str, tuple[int, str]] = {
     "PURE_PER_PASS": (PURE_PER_PASS, "pcemu/native/layout.py"),
     "INT3_BREAK_BYTES": (INT3_BREAK_BYTES, "pcemu/native/layout.py"),
     "HOOKS": (HOOKS, "pcemu/native/layout.py"),
+    "SMC_SITES": (SMC_SITES, "pcemu/native/layout.py"),
 }
 
 
@@ -306,6 +310,21 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("irq_watch", "int32_t"),
     Field("reserved8", "int32_t"),
     Field("skipped_status_reads", "uint64_t", "statistics"),
+    "Stores that rewrite their own translated block with the value already there (see "
+    "same_value_store in fastcpu.c): the block being run, as the block hook saw it "
+    "begin, and the addresses of stores seen to rewrite their own block.",
+    Field("smc_native", "int32_t", "1: such stores may be answered here (no Python hook)"),
+    Field("smc_count", "int32_t", "addresses in smc_site"),
+    Field("block_start", "int64_t", "linear address of the block being run, or -1..."),
+    Field("block_end", "int64_t", "...and of its end"),
+    Field("smc_site", "int64_t", "linear addresses of those stores", "SMC_SITES"),
+    Field("smc_stores", "uint64_t", "statistics: stores answered here..."),
+    Field("smc_patches", "uint64_t", "...of which wrote a new INT number (int_patched)"),
+    Field("int_patched", "int64_t", "INT instructions whose number C wrote, so that "
+          "translated blocks may still hold the old one (hook_interrupt reads memory)",
+          "SMC_SITES"),
+    Field("int_patched_count", "int32_t"),
+    Field("reserved9", "int32_t"),
 )
 FIELDS: tuple[Field, ...] = tuple(item for item in LAYOUT if isinstance(item, Field))
 

@@ -474,12 +474,56 @@ static uint32_t cga_status(struct fast_state *s)
 }
 
 
+/* A wait on the status port: IN AL,DX at ``head``, then only instructions that
+ * read and write AL and FLAGS alone (TEST, AND, OR, CMP of AL with an immediate or
+ * itself; shifts and rotates of AL by 1) and conditional jumps, forward out of the
+ * loop or, the last, back to ``head``.  Returns the end of its code, or 0.  A pass
+ * through it that stays inside its code changes nothing but AL and FLAGS, and the
+ * beam, which status_passes follows. */
+static int64_t status_wait_end(const struct fast_state *s, int64_t head)
+{
+    if (head < 0 || head > 0x100000 - 32 || s->mem[head] != 0xEC)
+        return 0;
+    uint32_t p = (uint32_t)head + 1;
+    int64_t exits = 0x7FFFFFFF;       /* the nearest forward target */
+    for (int i = 0; i < 8; i++) {
+        const uint8_t *c = s->mem + p;
+        if (c[0] == 0xA8 || c[0] == 0x24 || c[0] == 0x0C || c[0] == 0x3C) {
+            p += 2;                   /* TEST/AND/OR/CMP AL, imm8 */
+        } else if ((c[0] == 0x84 || c[0] == 0x20 || c[0] == 0x22 || c[0] == 0x08
+                    || c[0] == 0x0A) && c[1] == 0xC0) {
+            p += 2;                   /* TEST/AND/OR AL, AL */
+        } else if (c[0] == 0xD0 && (c[1] & 0xC7) == 0xC0 && (c[1] & 0x38) != 0x30) {
+            p += 2;                   /* ROL, ROR, RCL, RCR, SHL, SHR, SAR AL, 1 */
+        } else if (c[0] >= 0x70 && c[0] <= 0x7F) {
+            int64_t target = (int64_t)p + 2 + (int8_t)c[1];
+            p += 2;
+            if (target == head)
+                return exits >= (int64_t)p ? (int64_t)p : 0;
+            if (target < (int64_t)p)
+                return 0;
+            if (target < exits)
+                exits = target;
+        } else {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+static void wait_arm(struct fast_state *s, int64_t head, int64_t end);
+
 static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     struct fast_state *s = user;
     s->port_reads++;
     if ((int32_t)port == s->status_port && size == 1) {
         s->native_status_reads++;
+        if (s->wait_end < 0 || s->watch != s->last_address) {
+            int64_t end = status_wait_end(s, s->last_address);
+            if (end)
+                wait_arm(s, s->last_address, end);
+        }
         uint32_t value = cga_status(s);
         /* the beam moves with every read: a pass that reads the status port repeats
          * only while the port answers the same (probe_visit computes how long) */
@@ -550,11 +594,13 @@ static int64_t status_passes(struct fast_state *s, int64_t passes)
 static void probe_end(struct fast_state *s)
 {
     s->watch = -1;
+    s->wait_end = -1;
     s->rearm_at = s->rearms < REARMS ? s->executed + REARM_GAP : -1;
 }
 
 static void probe_arm(struct fast_state *s, int64_t address)
 {
+    s->wait_end = -1;
     s->watch = address;
     s->visits = 0;
     log_clear(s);
@@ -563,6 +609,18 @@ static void probe_arm(struct fast_state *s, int64_t address)
     s->probe_began = s->executed;
     s->rearm_at = -1;
     s->rearms++;
+}
+
+/* Watch the status-port wait at ``head`` (its first read is running): a light probe,
+ * which compares AL and FLAGS only, since nothing else can change in a pass that
+ * stays inside the wait's code (hook_code ends the probe when one leaves it). */
+static void wait_arm(struct fast_state *s, int64_t head, int64_t end)
+{
+    int32_t rearms = s->rearms;
+    probe_arm(s, head);
+    s->rearms = rearms;               /* not one of the slice's REARMS */
+    s->wait_end = end;
+    s->waits_watched++;
 }
 
 /* A pass through the watched address, before its instruction runs.  If the CPU
@@ -575,10 +633,22 @@ static void probe_arm(struct fast_state *s, int64_t address)
 static void probe_visit(uc_engine *uc, struct fast_state *s)
 {
     uint8_t regs[PROBE_REGS * 16];
-    read_probe_regs(uc, regs);
+    size_t compared = sizeof(regs);
     int skip_regs = (faults & FAULT_REGS_IGNORED) ? 8 * 16 : 0;   /* EAX..ESP */
+    if (s->wait_end >= 0) {           /* a status-port wait: only AL and FLAGS can change */
+        static const int ids[2] = {UC_X86_REG_EAX, UC_X86_REG_EFLAGS};
+        void *ptrs[2] = {regs, regs + 16};
+        memset(regs, 0, 32);
+        uc_reg_read_batch(uc, (int *)ids, ptrs, 2);
+        compared = 32;
+        skip_regs = skip_regs ? 16 : 0;
+        if (*(uint64_t *)(regs + 16) & FLAG_TF)
+            s->changed = 1;           /* a trap after each instruction */
+    } else {
+        read_probe_regs(uc, regs);
+    }
     if (s->visits > 0 && !s->changed
-            && memcmp(regs + skip_regs, s->visit_regs + skip_regs, sizeof(regs) - skip_regs) == 0
+            && memcmp(regs + skip_regs, s->visit_regs + skip_regs, compared - skip_regs) == 0
             && memory_as_at_last_pass(s)) {
         int64_t period = s->executed - s->visit_at;
         int64_t passes = (s->budget - s->executed) / period;
@@ -606,7 +676,7 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
         probe_end(s);
         return;
     }
-    memcpy(s->visit_regs, regs, sizeof(regs));
+    memcpy(s->visit_regs, regs, compared);
     s->visit_at = s->executed;
     s->visit_int3 = s->int3_passed;
     s->visit_native = s->native_interrupts;
@@ -918,6 +988,9 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
     s->last_address = here;
     if (here == before && s->smc_native && !self_jump(s, address))
         note_smc_site(uc, s, here);
+    if (s->watch >= 0 && s->wait_end >= 0 && (here < s->watch || here >= s->wait_end)
+            && !(faults & FAULT_WAIT_LEAVES))
+        probe_end(s);                 /* out of the status-port wait */
     if (s->watch >= 0) {
         if (here == before && !self_jump(s, address) && !(faults & FAULT_REPEATS))
             s->changed = 1;   /* Unicorn ran it again after it wrote into translated code */
@@ -1126,6 +1199,7 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
     s->video_trap = s->keyboard_trap = s->timeofday_trap = s->dos_trap = -1;
     s->time_ticks = -1;
     s->block_start = -1;
+    s->wait_end = -1;
     uc_err err = uc_hook_add(uc, &handles[0], UC_HOOK_INTR, (void *)hook_interrupt, s, 1, 0);
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[1], UC_HOOK_INSN, (void *)hook_in, s, 1, 0, UC_X86_INS_IN);

@@ -47,7 +47,8 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "timer_early": 256,      # C's next IRQ 0 comes an instruction early
           "no_run_whole": 512,     # the ROM stubs always run (a switch, not a fault)
           "smc_single": 1024,      # a store into its own block answered in C counted once
-          "int_stale": 2048}       # an INT whose number C wrote takes its old number
+          "int_stale": 2048,       # an INT whose number C wrote takes its old number
+          "wait_leaves": 4096}     # a status-port wait's probe stays on when a pass leaves it
 
 
 def _graphics_modes() -> tuple[int, ...]:
@@ -325,6 +326,11 @@ LAYOUT: tuple[Field | str, ...] = (
           "SMC_SITES"),
     Field("int_patched_count", "int32_t"),
     Field("reserved9", "int32_t"),
+    "A status-port wait (status_wait_end in fastcpu.c) is watched by a light probe, "
+    "armed at its first read: a pass changes nothing but AL and FLAGS, so only they "
+    "are compared.",
+    Field("wait_end", "int64_t", "the end of the wait's code while one is watched, or -1"),
+    Field("waits_watched", "uint64_t", "statistics: light probes armed"),
 )
 FIELDS: tuple[Field, ...] = tuple(item for item in LAYOUT if isinstance(item, Field))
 

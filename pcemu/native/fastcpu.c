@@ -804,6 +804,13 @@ static void note_smc_site(uc_engine *uc, struct fast_state *s, int64_t at)
     for (int i = 0; i < s->smc_count; i++)
         if (s->smc_site[i] == at)
             return;
+    /* a REP string instruction runs again at every step: a look at its opcode first */
+    const uint8_t *code = s->mem + at;
+    uint8_t op = code[0];
+    if (op == 0x26 || op == 0x2E || op == 0x36 || op == 0x3E)
+        op = code[1];
+    if (op != 0xA2 && op != 0xA3 && op != 0x88 && op != 0x89 && op != 0xC6 && op != 0xC7)
+        return;
     uint64_t r[STORE_REGS];
     struct store st;
     read_store_regs(uc, r);
@@ -1135,7 +1142,23 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         s->executed = 0;
         s->port_reads = 0;
         s->slice_budget = budget;
+        s->last_address = -1;         /* a slice that begins where the last one stopped
+                                       * runs that instruction for the first time */
         pcemu_probe_start(s, watch);
+        if (s->smc_count && !s->block_hooked) {
+            /* a store rewrote its own block: from now on the block hook says where each
+             * block begins and ends (own_block_store); a hook reaches only blocks
+             * translated after it, so all are translated again.  Not before: it costs
+             * a call in every block. */
+            uc_hook block_hook;
+            uc_err added = uc_hook_add(uc, &block_hook, UC_HOOK_BLOCK, (void *)hook_block, s, 1, 0);
+            if (added != UC_ERR_OK)
+                return added;
+            s->block_hook = (uint64_t)block_hook;
+            s->block_hooked = 1;
+            s->block_start = -1;
+            uc_ctl_flush_tb(uc);
+        }
         uc_err err = uc_emu_start(uc, start, 0xFFFFFFFF, 0, 0);
         if (err != UC_ERR_OK)
             return err;
@@ -1210,8 +1233,6 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
     /* Always installed: adding and removing it around each probe measured no cheaper. */
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[4], UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
-    if (err == UC_ERR_OK)
-        err = uc_hook_add(uc, &handles[5], UC_HOOK_BLOCK, (void *)hook_block, s, 1, 0);
     return err;
 }
 

@@ -29,7 +29,7 @@ LOG_MARK_BYTES = 0x100000 // 8   # one bit per byte of the 1 MB: "already in the
 PASS_READS = 8             # status-port reads an idle pass may make (a retrace wait makes one)
 PURE_PER_PASS = 64         # pure Python calls a skipped pass may make (machine.PURE_LOG)
 INT3_BREAK_BYTES = 8192    # one bit per offset of the statement breakpoints' segment
-HOOKS = 6                  # the handles pcemu_fast_install fills
+HOOKS = 5                  # the handles pcemu_fast_install fills
 SMC_SITES = 8              # stores seen to rewrite their own translated block (smc_site)
 # The polling services C answers, in the order of service_calls (SVC_* in C); the
 # machine's NATIVE_SERVICES names them in the same order.
@@ -316,6 +316,9 @@ LAYOUT: tuple[Field | str, ...] = (
     "begin, and the addresses of stores seen to rewrite their own block.",
     Field("smc_native", "int32_t", "1: such stores may be answered here (no Python hook)"),
     Field("smc_count", "int32_t", "addresses in smc_site"),
+    Field("block_hooked", "int32_t", "1: the block hook is on (from the first such store)"),
+    Field("reserved10", "int32_t"),
+    Field("block_hook", "uint64_t", "its handle"),
     Field("block_start", "int64_t", "linear address of the block being run, or -1..."),
     Field("block_end", "int64_t", "...and of its end"),
     Field("smc_site", "int64_t", "linear addresses of those stores", "SMC_SITES"),

@@ -63,7 +63,9 @@ key:
     call print_hex
 done:
 """ + END + PRINT_HEX,
-    # a delay loop calibrated against the tick: how many LOOPs of 100 fit in 3 ticks
+    # a delay loop calibrated against the tick: how many counts of 100 fit in 3 ticks
+    # (DEC CX; JNZ: a loop whose passes differ in CX alone, which a probe examines;
+    # LOOP to itself would spoil every pass as an instruction run again)
     "DELAY": PROLOGUE + """
     xor si, si
     mov bx, word ptr es:[0x6c]
@@ -71,7 +73,8 @@ done:
 outer:
     mov cx, 100
 inner:
-    loop inner
+    dec cx
+    jnz inner
     inc si
     cmp bx, word ptr es:[0x6c]
     jne outer

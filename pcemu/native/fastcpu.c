@@ -51,10 +51,10 @@ _Static_assert(sizeof(probe_ids) / sizeof(probe_ids[0]) == PROBE_REGS,
                "PROBE_REGS in pcemu/native/layout.py: the registers listed here");
 /* A probe gives up after this many instructions, or passes, without finding a loop. */
 #define PROBE_SPAN 4096
-#define PROBE_VISITS 16
+#define PROBE_VISITS 2
 /* A probe that found no loop is armed again this many instructions later, at
  * most this many times a slice: a slice may hold several waits. */
-#define REARM_GAP 64
+#define REARM_GAP 16
 #define REARMS 32
 /* Faults a test injects (FAULT_* bits, pcemu.native.faults); 0 in every real run. */
 static int faults;

@@ -63,7 +63,9 @@ key:
     call print_hex
 done:
 """ + END + PRINT_HEX,
-    # a delay loop calibrated against the tick: how many LOOPs of 100 fit in 3 ticks
+    # a delay loop calibrated against the tick: how many counts of 100 fit in 3 ticks
+    # (DEC CX; JNZ: a loop whose passes differ in CX alone, which a probe examines;
+    # LOOP to itself would spoil every pass as an instruction run again)
     "DELAY": PROLOGUE + """
     xor si, si
     mov bx, word ptr es:[0x6c]
@@ -71,7 +73,8 @@ done:
 outer:
     mov cx, 100
 inner:
-    loop inner
+    dec cx
+    jnz inner
     inc si
     cmp bx, word ptr es:[0x6c]
     jne outer
@@ -262,6 +265,86 @@ patch:
     mov ax, si
     call print_hex
 """ + END + PRINT_HEX,
+    # snow-free CGA output, as Turbo Pascal's Crt writes (EZT): before each character a
+    # wait for the scan line's blanking, with interrupts off; a character written in the
+    # vertical retrace goes at once and is counted.  1,000 characters into the top left
+    # cell, then the count.
+    "SNOWFREE": """
+    mov ax, 0xb800
+    mov es, ax
+    mov dx, 0x3da
+    xor di, di
+    xor si, si
+    mov cx, 1000
+char:
+    cli
+not_blank:
+    in al, dx
+    test al, 8
+    jnz vertical
+    rcr al, 1
+    jb not_blank
+blank:
+    in al, dx
+    rcr al, 1
+    jae blank
+    jmp write
+vertical:
+    inc si
+write:
+    mov word ptr es:[di], 0x1741
+    sti
+    loop char
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX,
+    # Turbo Pascal's Intr: the interrupt number written into the routine's own INT
+    # instruction before each call (Unicorn would translate the routine again each
+    # time); two handlers of ours count their calls, made as 60h, 61h, 61h (a new
+    # number, a new one, the same one) over and over for 3 ticks
+    "INTPATCH": """
+    mov ax, 0x2560
+    mov dx, h60
+    int 0x21
+    mov ax, 0x2561
+    mov dx, h61
+    int 0x21
+""" + PROLOGUE + """
+    xor si, si
+    xor di, di
+    mov bx, word ptr es:[0x6c]
+    add bx, 3
+again:
+    mov al, 0x60
+    call intr
+    mov al, 0x61
+    call intr
+    mov al, 0x61
+    call intr
+    cmp bx, word ptr es:[0x6c]
+    jne again
+    push di
+    mov ax, si
+    call print_hex
+    pop ax
+    call print_hex
+""" + END + PRINT_HEX + """
+intr:
+    push bp
+    mov bp, sp
+    mov byte ptr cs:[intcall + 1], al
+    mov bp, 0
+intcall:
+    int 0x60
+    pop bp
+    ret
+h60:
+    add si, 1
+    iret
+h61:
+    add di, 3
+    iret
+""",
 }
 
 # the acceleration each program leans on, and a fault that breaks it
@@ -276,6 +359,8 @@ BROKEN_BY = {
     "HLTWAIT": [],
     "FASTTICK": ["timer_early"],
     "SELFMOD": ["repeats"],
+    "SNOWFREE": ["status_passes", "wait_leaves"],
+    "INTPATCH": ["smc_single", "int_stale"],
 }
 
 
@@ -331,6 +416,11 @@ def test_the_accelerations_did_the_work(programs):
     assert dos.pure_calls > 1_000                          # AH=0Bh: pure calls, passes skipped
     timer = native_stats("DOSTIME")
     assert timer.service_calls[2] > 1_000 and timer.skipped > 10_000   # 2Ch in C, idle skipped
+    snow = native_stats("SNOWFREE")
+    assert snow.waits_watched > 500 and snow.loops_skipped > 500    # retrace waits computed
+    patched = native_stats("INTPATCH")
+    # the INT number written by C (new numbers), and stores of the same number left out
+    assert patched.smc_patches > 1_000 and patched.smc_stores - patched.smc_patches > 1_000
 
 
 @needs_native

@@ -7,7 +7,8 @@
   inputs (many, drawn by hypothesis): the CGA status port and its beam clock, the PIT's
   next IRQ 0, interrupt delivery, the master 8259's EOI and mask, the INT 10h calls
   answered in C, and the polling services (INT 16h, INT 1Ah, INT 21h AH=2Ah/2Ch, INT 10h
-  AH=01h) against two booted machines, one answering in C and one in Python.
+  AH=01h) against two booted machines, one answering in C and one in Python; and the
+  instruction lengths C decodes (to find an INT in a translated block) against capstone.
   The C side is reached through its ``pcemu_test_*`` entry points.
 """
 from __future__ import annotations
@@ -51,6 +52,7 @@ ENTRY_POINTS = {
     "pcemu_test_port_in": (ctypes.c_uint32, [ctypes.c_void_p, P, ctypes.c_uint32, ctypes.c_int]),
     "pcemu_test_port_out": (None, [ctypes.c_void_p, P, ctypes.c_uint32, ctypes.c_int,
                                    ctypes.c_uint32]),
+    "pcemu_test_insn_length": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint32]),
 }
 if LIB is not None:
     for _name, (_restype, _argtypes) in ENTRY_POINTS.items():
@@ -580,3 +582,63 @@ STUB_CASE = SERVICE.filter(lambda case: case["call"][0] in (0x16, 0x1A, 0x21)
 def test_a_programs_polling_call_runs_as_the_rom_stub_runs(machines, stubs, case, live_tf, after):
     case = {**case, "live_flags": case["live_flags"] & ~0x0100 | (0x0100 if live_tf else 0)}
     assert _stub_differences(machines, case, stubs == "run-whole", after) == []
+
+
+def _capstone_length(code: bytes) -> int | None:
+    import capstone
+    decoder = capstone.Cs(capstone.CS_ARCH_X86, capstone.CS_MODE_16)
+    found = next(decoder.disasm(code, 0x100), None)
+    return None if found is None else found.size
+
+
+def _as_capstone_reads_it(code: bytes) -> bool:
+    """Capstone decodes these otherwise than a 286 in real mode: FWAIT joined with the
+    x87 instruction after it, C4h/C5h with a register operand as a VEX prefix."""
+    at = 0
+    while code[at] in (0x26, 0x2E, 0x36, 0x3E, 0xF0, 0xF2, 0xF3) and at < 4:
+        at += 1
+    return not (code[at] == 0x9B or (code[at] in (0xC4, 0xC5) and code[at + 1] >= 0xC0))
+
+
+@EXAMPLES
+@given(code=st.binary(min_size=12, max_size=12), at=st.integers(0, MEGABYTE - 12))
+@example(code=bytes.fromhex("2ea22b00") + bytes(8), at=0x13FD7)      # EZT's MOV CS:[2Bh], AL
+@example(code=bytes.fromhex("cd21") + bytes(10), at=0)
+@example(code=bytes.fromhex("f7460a0100") + bytes(7), at=5)           # TEST [BP+0Ah], imm16
+def test_instruction_lengths_are_capstones(code, at):
+    """insn_length (fastcpu.c) finds the INT a store rewrites by decoding a translated
+    block from its start: each length it gives is the length capstone decodes (0: it
+    does not know the instruction, and C then leaves the store to Unicorn)."""
+    event("capstone decodes it" if _capstone_length(code) else "capstone refuses it")
+    memory = (ctypes.c_uint8 * MEGABYTE)()
+    ctypes.memmove(ctypes.addressof(memory) + at, code, len(code))
+    length = LIB.pcemu_test_insn_length(memory, at)
+    event("known" if length else "unknown")
+    expected = _capstone_length(code) if _as_capstone_reads_it(code) else None
+    if length and expected is not None:           # (capstone refuses some a 286 runs: C6h /1)
+        assert length == expected, code.hex()
+
+
+def test_every_opcode_and_operand_form_is_measured_as_capstone_does():
+    """Each opcode a 286 has (but 0Fh, its system instructions) with each ModRM byte: C
+    knows its length, and it is capstone's wherever capstone decodes the bytes."""
+    import capstone
+    decoder = capstone.Cs(capstone.CS_ARCH_X86, capstone.CS_MODE_16)
+    memory = (ctypes.c_uint8 * MEGABYTE)()
+    unknown, wrong = set(), []
+    for opcode in range(256):
+        if opcode in (0x0F, 0x63, 0x64, 0x65, 0x66, 0x67, 0xD6, 0xF1):
+            continue
+        for modrm in range(256):
+            code = bytes([opcode, modrm, 0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC])
+            ctypes.memmove(memory, code, len(code))
+            length = LIB.pcemu_test_insn_length(memory, 0)
+            if length == 0:
+                if opcode not in (0x26, 0x2E, 0x36, 0x3E, 0xF0, 0xF2, 0xF3):   # (prefix + 0Fh ...)
+                    unknown.add(hex(opcode))
+                continue
+            found = next(decoder.disasm(code, 0x100), None)
+            if found is not None and _as_capstone_reads_it(code + bytes(4)) and found.size != length:
+                wrong.append((code[:2].hex(), length, found.size))
+    assert unknown == set()
+    assert wrong == []

@@ -51,36 +51,45 @@ _Static_assert(sizeof(probe_ids) / sizeof(probe_ids[0]) == PROBE_REGS,
                "PROBE_REGS in pcemu/native/layout.py: the registers listed here");
 /* A probe gives up after this many instructions, or passes, without finding a loop. */
 #define PROBE_SPAN 4096
-#define PROBE_VISITS 16
+#define PROBE_VISITS 2
 /* A probe that found no loop is armed again this many instructions later, at
  * most this many times a slice: a slice may hold several waits. */
-#define REARM_GAP 64
+#define REARM_GAP 16
 #define REARMS 32
 /* Faults a test injects (FAULT_* bits, pcemu.native.faults); 0 in every real run. */
 static int faults;
 void pcemu_set_faults(int bits) { faults = bits; }
 
 /* While a probe watches: remember the value each byte had at the last pass,
- * before it is first written (the write hook and put_byte call this). */
+ * before it is first written (the write hook and put_byte call this).  log_mark
+ * has a bit set for each address in the log, so a byte already logged costs one
+ * test, not a search of the log. */
 static void log_write(struct fast_state *s, uint64_t address, int size)
 {
     if (s->watch < 0 || s->changed)
         return;
     for (int i = 0; i < size; i++) {
         uint32_t a = (uint32_t)(address + i) & 0xFFFFF;
-        int j = 0;
-        while (j < s->written && s->log_address[j] != a)
-            j++;
-        if (j < s->written)
+        uint8_t bit = (uint8_t)(1u << (a & 7));
+        if (s->log_mark[a >> 3] & bit)
             continue;
         if (s->written == LOG_BYTES) {
             s->changed = 1;
             return;
         }
-        s->log_address[j] = a;
-        s->log_old[j] = s->mem[a];
+        s->log_mark[a >> 3] |= bit;
+        s->log_address[s->written] = a;
+        s->log_old[s->written] = s->mem[a];
         s->written++;
     }
+}
+
+/* Empty the write log (a new pass begins). */
+static void log_clear(struct fast_state *s)
+{
+    for (int i = 0; i < s->written; i++)
+        s->log_mark[s->log_address[i] >> 3] = 0;
+    s->written = 0;
 }
 
 static void put_byte(struct fast_state *s, uint32_t address, uint8_t byte)
@@ -403,6 +412,13 @@ static int rom_service_run_whole(uc_engine *uc, struct fast_state *s, uint32_t i
 static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 {
     struct fast_state *s = user;
+    /* an INT whose number C wrote (own_block_store): the number in memory, which a
+     * block translated before may not hold (the INT ran last, so it raised this) */
+    for (int i = 0; i < s->int_patched_count && !(faults & FAULT_INT_STALE); i++)
+        if (s->last_address == s->int_patched[i] && s->mem[s->last_address] == 0xCD) {
+            intno = s->mem[s->last_address + 1];
+            break;
+        }
     if (intno == TRAP_VECTOR && native_service(uc, s))
         return;
     if ((intno == 0x16 || intno == 0x1A || intno == 0x21) && s->native[intno]
@@ -458,12 +474,56 @@ static uint32_t cga_status(struct fast_state *s)
 }
 
 
+/* A wait on the status port: IN AL,DX at ``head``, then only instructions that
+ * read and write AL and FLAGS alone (TEST, AND, OR, CMP of AL with an immediate or
+ * itself; shifts and rotates of AL by 1) and conditional jumps, forward out of the
+ * loop or, the last, back to ``head``.  Returns the end of its code, or 0.  A pass
+ * through it that stays inside its code changes nothing but AL and FLAGS, and the
+ * beam, which status_passes follows. */
+static int64_t status_wait_end(const struct fast_state *s, int64_t head)
+{
+    if (head < 0 || head > 0x100000 - 32 || s->mem[head] != 0xEC)
+        return 0;
+    uint32_t p = (uint32_t)head + 1;
+    int64_t exits = 0x7FFFFFFF;       /* the nearest forward target */
+    for (int i = 0; i < 8; i++) {
+        const uint8_t *c = s->mem + p;
+        if (c[0] == 0xA8 || c[0] == 0x24 || c[0] == 0x0C || c[0] == 0x3C) {
+            p += 2;                   /* TEST/AND/OR/CMP AL, imm8 */
+        } else if ((c[0] == 0x84 || c[0] == 0x20 || c[0] == 0x22 || c[0] == 0x08
+                    || c[0] == 0x0A) && c[1] == 0xC0) {
+            p += 2;                   /* TEST/AND/OR AL, AL */
+        } else if (c[0] == 0xD0 && (c[1] & 0xC7) == 0xC0 && (c[1] & 0x38) != 0x30) {
+            p += 2;                   /* ROL, ROR, RCL, RCR, SHL, SHR, SAR AL, 1 */
+        } else if (c[0] >= 0x70 && c[0] <= 0x7F) {
+            int64_t target = (int64_t)p + 2 + (int8_t)c[1];
+            p += 2;
+            if (target == head)
+                return exits >= (int64_t)p ? (int64_t)p : 0;
+            if (target < (int64_t)p)
+                return 0;
+            if (target < exits)
+                exits = target;
+        } else {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+static void wait_arm(struct fast_state *s, int64_t head, int64_t end);
+
 static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
 {
     struct fast_state *s = user;
     s->port_reads++;
     if ((int32_t)port == s->status_port && size == 1) {
         s->native_status_reads++;
+        if (s->wait_end < 0 || s->watch != s->last_address) {
+            int64_t end = status_wait_end(s, s->last_address);
+            if (end)
+                wait_arm(s, s->last_address, end);
+        }
         uint32_t value = cga_status(s);
         /* the beam moves with every read: a pass that reads the status port repeats
          * only while the port answers the same (probe_visit computes how long) */
@@ -534,19 +594,33 @@ static int64_t status_passes(struct fast_state *s, int64_t passes)
 static void probe_end(struct fast_state *s)
 {
     s->watch = -1;
+    s->wait_end = -1;
     s->rearm_at = s->rearms < REARMS ? s->executed + REARM_GAP : -1;
 }
 
 static void probe_arm(struct fast_state *s, int64_t address)
 {
+    s->wait_end = -1;
     s->watch = address;
     s->visits = 0;
-    s->written = 0;
+    log_clear(s);
     s->changed = 0;
     s->pass_reads = 0;
     s->probe_began = s->executed;
     s->rearm_at = -1;
     s->rearms++;
+}
+
+/* Watch the status-port wait at ``head`` (its first read is running): a light probe,
+ * which compares AL and FLAGS only, since nothing else can change in a pass that
+ * stays inside the wait's code (hook_code ends the probe when one leaves it). */
+static void wait_arm(struct fast_state *s, int64_t head, int64_t end)
+{
+    int32_t rearms = s->rearms;
+    probe_arm(s, head);
+    s->rearms = rearms;               /* not one of the slice's REARMS */
+    s->wait_end = end;
+    s->waits_watched++;
 }
 
 /* A pass through the watched address, before its instruction runs.  If the CPU
@@ -559,10 +633,22 @@ static void probe_arm(struct fast_state *s, int64_t address)
 static void probe_visit(uc_engine *uc, struct fast_state *s)
 {
     uint8_t regs[PROBE_REGS * 16];
-    read_probe_regs(uc, regs);
+    size_t compared = sizeof(regs);
     int skip_regs = (faults & FAULT_REGS_IGNORED) ? 8 * 16 : 0;   /* EAX..ESP */
+    if (s->wait_end >= 0) {           /* a status-port wait: only AL and FLAGS can change */
+        static const int ids[2] = {UC_X86_REG_EAX, UC_X86_REG_EFLAGS};
+        void *ptrs[2] = {regs, regs + 16};
+        memset(regs, 0, 32);
+        uc_reg_read_batch(uc, (int *)ids, ptrs, 2);
+        compared = 32;
+        skip_regs = skip_regs ? 16 : 0;
+        if (*(uint64_t *)(regs + 16) & FLAG_TF)
+            s->changed = 1;           /* a trap after each instruction */
+    } else {
+        read_probe_regs(uc, regs);
+    }
     if (s->visits > 0 && !s->changed
-            && memcmp(regs + skip_regs, s->visit_regs + skip_regs, sizeof(regs) - skip_regs) == 0
+            && memcmp(regs + skip_regs, s->visit_regs + skip_regs, compared - skip_regs) == 0
             && memory_as_at_last_pass(s)) {
         int64_t period = s->executed - s->visit_at;
         int64_t passes = (s->budget - s->executed) / period;
@@ -590,15 +676,304 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
         probe_end(s);
         return;
     }
-    memcpy(s->visit_regs, regs, sizeof(regs));
+    memcpy(s->visit_regs, regs, compared);
     s->visit_at = s->executed;
     s->visit_int3 = s->int3_passed;
     s->visit_native = s->native_interrupts;
     s->visit_pure = s->pure_calls;
     memcpy(s->visit_calls, s->service_calls, sizeof(s->visit_calls));
     s->changed = 0;
-    s->written = 0;
+    log_clear(s);
     s->pass_reads = 0;
+}
+
+/* A store Unicorn runs again after it wrote into its own translated block (QEMU
+ * stops the block before the store, throws away every block holding the bytes
+ * written, and runs the store again in a block of its own; emu_start's count, like
+ * hook_code, counts both runs).  Turbo Pascal's Intr does this at every call: it
+ * writes the interrupt number into its own INT instruction, and each call then
+ * costs two translations, most of EZT's time.  C does what Unicorn's runs of such
+ * a store leave, without making Unicorn translate again, when the store writes
+ *  - what the bytes already hold: nothing is written; or
+ *  - a new number into an INT instruction of the block (CD nn, found by decoding
+ *    the block from its start): the byte is written into memory behind Unicorn's
+ *    back, and hook_interrupt takes the number of an INT it lists (int_patched)
+ *    from memory, not from the block translated before, which may hold the old one;
+ * and in both cases IP goes past the store, the store is counted twice (the run
+ * Unicorn stops and the run alone) and Unicorn goes on from the next instruction
+ * in a new block, as it does after the run alone.  Only where that is provably what
+ * Unicorn does: the bytes are inside the block being run (the block hook says
+ * where it began and ends), the second count fits in the slice, no trace flag,
+ * plain 16-bit MOVs below 1 MB, no Python hook on Unicorn.  Otherwise the store
+ * runs. */
+struct store {
+    uint32_t target;          /* linear address written */
+    int size;                 /* 1 or 2 bytes */
+    uint32_t value;
+    int length;               /* of the instruction */
+};
+
+enum { S_AX, S_CX, S_DX, S_BX, S_SP, S_BP, S_SI, S_DI, S_ES, S_CS, S_SS, S_DS, S_IP, S_FLAGS,
+       STORE_REGS };
+static const int store_ids[STORE_REGS] = {
+    UC_X86_REG_AX, UC_X86_REG_CX, UC_X86_REG_DX, UC_X86_REG_BX, UC_X86_REG_SP, UC_X86_REG_BP,
+    UC_X86_REG_SI, UC_X86_REG_DI, UC_X86_REG_ES, UC_X86_REG_CS, UC_X86_REG_SS, UC_X86_REG_DS,
+    UC_X86_REG_IP, UC_X86_REG_FLAGS};
+
+/* The store the instruction at linear ``at`` makes with registers ``r``: MOV moffs,AL/AX
+ * (A2/A3), MOV r/m,reg (88/89) and MOV r/m,imm (C6/C7 /0) with a memory operand, after
+ * at most one segment prefix.  0 for any other instruction. */
+static int decode_store(const uint8_t *mem, uint32_t at, const uint64_t *r, struct store *st)
+{
+    uint32_t p = at, segment = S_DS;
+    uint8_t op = mem[p];
+    if (op == 0x26 || op == 0x2E || op == 0x36 || op == 0x3E) {
+        segment = op == 0x26 ? S_ES : op == 0x2E ? S_CS : op == 0x36 ? S_SS : S_DS;
+        op = mem[++p];
+    }
+    int prefixed = p != at;
+    uint32_t offset;
+    if (op == 0xA2 || op == 0xA3) {
+        offset = mem[p + 1] | (mem[p + 2] << 8);
+        st->size = op == 0xA2 ? 1 : 2;
+        st->value = (uint32_t)r[S_AX] & (op == 0xA2 ? 0xFF : 0xFFFF);
+        p += 3;
+    } else if (op == 0x88 || op == 0x89 || op == 0xC6 || op == 0xC7) {
+        uint8_t modrm = mem[p + 1];
+        uint32_t mod = modrm >> 6, reg = (modrm >> 3) & 7, rm = modrm & 7;
+        if (mod == 3 || ((op == 0xC6 || op == 0xC7) && reg != 0))
+            return 0;
+        static const int base1[8] = {S_BX, S_BX, S_BP, S_BP, S_SI, S_DI, S_BP, S_BX};
+        static const int base2[8] = {S_SI, S_DI, S_SI, S_DI, -1, -1, -1, -1};
+        p += 2;
+        int32_t disp = 0;
+        if (mod == 0 && rm == 6) {
+            offset = mem[p] | (mem[p + 1] << 8);
+            p += 2;
+        } else {
+            if (mod == 1) {
+                disp = (int8_t)mem[p];
+                p += 1;
+            } else if (mod == 2) {
+                disp = (int16_t)(mem[p] | (mem[p + 1] << 8));
+                p += 2;
+            }
+            offset = (uint32_t)r[base1[rm]] + (base2[rm] >= 0 ? (uint32_t)r[base2[rm]] : 0)
+                     + (uint32_t)disp;
+            if (!prefixed && (rm == 2 || rm == 3 || rm == 6))
+                segment = S_SS;               /* BP-based: SS by default */
+        }
+        offset &= 0xFFFF;
+        st->size = (op & 1) ? 2 : 1;
+        if (op == 0x88)
+            st->value = reg < 4 ? (uint32_t)r[reg] & 0xFF : ((uint32_t)r[reg - 4] >> 8) & 0xFF;
+        else if (op == 0x89)
+            st->value = (uint32_t)r[reg] & 0xFFFF;   /* S_AX..S_DI follow the reg field */
+        else if (op == 0xC6) {
+            st->value = mem[p];
+            p += 1;
+        } else {
+            st->value = mem[p] | (mem[p + 1] << 8);
+            p += 2;
+        }
+    } else {
+        return 0;
+    }
+    if (st->size == 2 && offset == 0xFFFF)
+        return 0;                             /* a word across the segment's end */
+    st->target = (((uint32_t)r[segment] & 0xFFFF) << 4) + offset;
+    st->length = (int)(p - at);
+    return st->target + st->size <= 0x100000;
+}
+
+static void read_store_regs(uc_engine *uc, uint64_t *r)
+{
+    void *ptrs[STORE_REGS];
+    for (int i = 0; i < STORE_REGS; i++) {
+        r[i] = 0;
+        ptrs[i] = &r[i];
+    }
+    uc_reg_read_batch(uc, (int *)store_ids, ptrs, STORE_REGS);
+}
+
+/* Unicorn ran the instruction at ``at`` again: if it is a store, remember it. */
+static void note_smc_site(uc_engine *uc, struct fast_state *s, int64_t at)
+{
+    if (at < 0 || at > 0x100000 - 16)
+        return;
+    for (int i = 0; i < s->smc_count; i++)
+        if (s->smc_site[i] == at)
+            return;
+    /* a REP string instruction runs again at every step: a look at its opcode first */
+    const uint8_t *code = s->mem + at;
+    uint8_t op = code[0];
+    if (op == 0x26 || op == 0x2E || op == 0x36 || op == 0x3E)
+        op = code[1];
+    if (op != 0xA2 && op != 0xA3 && op != 0x88 && op != 0x89 && op != 0xC6 && op != 0xC7)
+        return;
+    uint64_t r[STORE_REGS];
+    struct store st;
+    read_store_regs(uc, r);
+    if (!decode_store(s->mem, (uint32_t)at, r, &st))
+        return;
+    if (s->smc_count < SMC_SITES)
+        s->smc_site[s->smc_count++] = at;
+    else
+        s->smc_site[(s->smc_stores + (uint64_t)at) % SMC_SITES] = at;
+}
+
+/* The length of the instruction at linear ``at`` as a 286 decodes it in real mode
+ * (16-bit operands and addresses), or 0 for one this decoder does not know (0Fh,
+ * operand- or address-size prefixes, undefined opcodes): then nothing is patched. */
+static int insn_length(const uint8_t *mem, uint32_t at)
+{
+    uint32_t p = at;
+    uint8_t op;
+    for (int prefixes = 0;; prefixes++) {
+        op = mem[p & 0xFFFFF];
+        if (op != 0x26 && op != 0x2E && op != 0x36 && op != 0x3E && op != 0xF0 && op != 0xF2
+                && op != 0xF3)
+            break;
+        if (prefixes == 4)
+            return 0;
+        p++;
+    }
+    p++;
+    int modrm = 0, imm = 0;
+    if (op < 0x40) {
+        switch (op & 7) {
+        case 0: case 1: case 2: case 3: modrm = 1; break;
+        case 4: imm = 1; break;
+        case 5: imm = 2; break;
+        default: if (op == 0x0F) return 0; break;     /* PUSH/POP seg, DAA, DAS, AAA, AAS */
+        }
+    } else if (op < 0x60 || op == 0x60 || op == 0x61 || (op >= 0x6C && op <= 0x6F)) {
+    } else if (op == 0x62) { modrm = 1;
+    } else if (op == 0x68) { imm = 2;
+    } else if (op == 0x69) { modrm = 1; imm = 2;
+    } else if (op == 0x6A) { imm = 1;
+    } else if (op == 0x6B) { modrm = 1; imm = 1;
+    } else if (op >= 0x70 && op <= 0x7F) { imm = 1;
+    } else if (op == 0x80 || op == 0x82 || op == 0x83) { modrm = 1; imm = 1;
+    } else if (op == 0x81) { modrm = 1; imm = 2;
+    } else if (op >= 0x84 && op <= 0x8F) { modrm = 1;
+    } else if (op >= 0x90 && op <= 0x9F) { if (op == 0x9A) imm = 4;
+    } else if (op >= 0xA0 && op <= 0xA3) { imm = 2;
+    } else if (op == 0xA8) { imm = 1;
+    } else if (op == 0xA9) { imm = 2;
+    } else if (op >= 0xA4 && op <= 0xAF) {
+    } else if (op >= 0xB0 && op <= 0xB7) { imm = 1;
+    } else if (op >= 0xB8 && op <= 0xBF) { imm = 2;
+    } else if (op == 0xC0 || op == 0xC1 || op == 0xC6) { modrm = 1; imm = 1;
+    } else if (op == 0xC2 || op == 0xCA) { imm = 2;
+    } else if (op == 0xC4 || op == 0xC5) { modrm = 1;
+    } else if (op == 0xC7) { modrm = 1; imm = 2;
+    } else if (op == 0xC8) { imm = 3;
+    } else if (op == 0xCD || op == 0xD4 || op == 0xD5) { imm = 1;
+    } else if (op == 0xC3 || op == 0xC9 || op == 0xCB || op == 0xCC || op == 0xCE || op == 0xCF
+               || op == 0xD7) {
+    } else if ((op >= 0xD0 && op <= 0xD3) || (op >= 0xD8 && op <= 0xDF)) { modrm = 1;
+    } else if (op >= 0xE0 && op <= 0xE7) { imm = 1;
+    } else if (op == 0xE8 || op == 0xE9) { imm = 2;
+    } else if (op == 0xEA) { imm = 4;
+    } else if (op == 0xEB) { imm = 1;
+    } else if ((op >= 0xEC && op <= 0xEF) || op == 0xF4 || op == 0xF5 || (op >= 0xF8 && op <= 0xFD)) {
+    } else if (op == 0xF6 || op == 0xF7) {
+        modrm = 1;
+        if (((mem[p & 0xFFFFF] >> 3) & 7) < 2)
+            imm = op == 0xF6 ? 1 : 2;                 /* TEST r/m, imm */
+    } else if (op == 0xFE || op == 0xFF) { modrm = 1;
+    } else {
+        return 0;                                     /* 63h-67h, D6h, F1h */
+    }
+    if (modrm) {
+        uint8_t m = mem[p & 0xFFFFF];
+        uint32_t mod = m >> 6;
+        p += 1 + (mod == 1 ? 1 : mod == 2 ? 2 : (mod == 0 && (m & 7) == 6) ? 2 : 0);
+    }
+    return (int)(p + imm - at);
+}
+
+/* Is ``target`` the number of an INT instruction (CD nn) of the block being run?
+ * Decoded from the block's start, as Unicorn translated it (the bytes of a block
+ * Unicorn still runs are the bytes it translated, but for INT numbers C wrote). */
+static int int_number_in_block(const struct fast_state *s, uint32_t target)
+{
+    uint32_t p = (uint32_t)s->block_start;
+    for (int i = 0; i < 256 && p + 1 < (uint32_t)s->block_end; i++) {
+        if (p + 1 == target)
+            return s->mem[p] == 0xCD;
+        if (p + 1 > target)
+            return 0;
+        int length = insn_length(s->mem, p);
+        if (length == 0)
+            return 0;
+        p += (uint32_t)length;
+    }
+    return 0;
+}
+
+/* Remember an INT whose number C wrote; 0 when the list is full. */
+static int note_int_patched(struct fast_state *s, int64_t at)
+{
+    for (int i = 0; i < s->int_patched_count; i++)
+        if (s->int_patched[i] == at)
+            return 1;
+    if (s->int_patched_count == SMC_SITES)
+        return 0;
+    s->int_patched[s->int_patched_count++] = at;
+    return 1;
+}
+
+/* At a remembered store, before it runs (already counted once): answer it here when
+ * it writes into the block being run what is there, or an INT number. */
+static void own_block_store(uc_engine *uc, struct fast_state *s, int64_t at)
+{
+    if (at < s->block_start || at >= s->block_end || s->block_end > 0x100000
+            || s->executed >= s->budget)
+        return;
+    uint64_t r[STORE_REGS];
+    struct store st;
+    read_store_regs(uc, r);
+    if ((r[S_FLAGS] & FLAG_TF) || !decode_store(s->mem, (uint32_t)at, r, &st))
+        return;
+    if (st.target + st.size <= (uint64_t)s->block_start || st.target >= (uint64_t)s->block_end)
+        return;                               /* not its own block: Unicorn runs on */
+    int same = 1;
+    for (int i = 0; i < st.size; i++)
+        same &= s->mem[st.target + i] == ((st.value >> (8 * i)) & 0xFF);
+    if (!same) {
+        if (st.size != 1 || !int_number_in_block(s, st.target)
+                || !note_int_patched(s, (int64_t)st.target - 1))
+            return;
+        log_write(s, st.target, 1);           /* as the write hook would */
+        s->mem[st.target] = (uint8_t)st.value;
+        s->smc_patches++;
+    }
+    if (!(faults & FAULT_SMC_SINGLE))
+        s->executed++;                        /* the run alone */
+    uint64_t ip = (r[S_IP] + (uint64_t)st.length) & 0xFFFF;
+    uc_reg_write(uc, UC_X86_REG_IP, &ip);     /* Unicorn leaves the block before the store */
+    s->block_start = -1;
+    s->smc_stores++;
+    if (s->watch >= 0)
+        s->changed = 1;                       /* a pass with it is no idle pass */
+}
+
+/* Every block, before its first instruction: where it begins and ends. */
+static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct fast_state *s = user;
+    s->block_start = (int64_t)address;
+    s->block_end = (int64_t)address + size;
+}
+
+static int smc_listed(const struct fast_state *s, int64_t at)
+{
+    for (int i = 0; i < s->smc_count; i++)
+        if (s->smc_site[i] == at)
+            return 1;
+    return 0;
 }
 
 /* JMP to itself (short, near): the one loop of a single instruction. */
@@ -618,6 +993,11 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
     struct fast_state *s = user;
     int64_t here = (int64_t)address, before = s->last_address;
     s->last_address = here;
+    if (here == before && s->smc_native && !self_jump(s, address))
+        note_smc_site(uc, s, here);
+    if (s->watch >= 0 && s->wait_end >= 0 && (here < s->watch || here >= s->wait_end)
+            && !(faults & FAULT_WAIT_LEAVES))
+        probe_end(s);                 /* out of the status-port wait */
     if (s->watch >= 0) {
         if (here == before && !self_jump(s, address) && !(faults & FAULT_REPEATS))
             s->changed = 1;   /* Unicorn ran it again after it wrote into translated code */
@@ -635,6 +1015,8 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
         return;
     }
     s->executed++;
+    if (s->smc_count && s->smc_native && smc_listed(s, here))
+        own_block_store(uc, s, here);
 }
 
 /* Every memory write: logged while a probe watches. */
@@ -760,7 +1142,23 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         s->executed = 0;
         s->port_reads = 0;
         s->slice_budget = budget;
+        s->last_address = -1;         /* a slice that begins where the last one stopped
+                                       * runs that instruction for the first time */
         pcemu_probe_start(s, watch);
+        if (s->smc_count && !s->block_hooked) {
+            /* a store rewrote its own block: from now on the block hook says where each
+             * block begins and ends (own_block_store); a hook reaches only blocks
+             * translated after it, so all are translated again.  Not before: it costs
+             * a call in every block. */
+            uc_hook block_hook;
+            uc_err added = uc_hook_add(uc, &block_hook, UC_HOOK_BLOCK, (void *)hook_block, s, 1, 0);
+            if (added != UC_ERR_OK)
+                return added;
+            s->block_hook = (uint64_t)block_hook;
+            s->block_hooked = 1;
+            s->block_start = -1;
+            uc_ctl_flush_tb(uc);
+        }
         uc_err err = uc_emu_start(uc, start, 0xFFFFFFFF, 0, 0);
         if (err != UC_ERR_OK)
             return err;
@@ -823,6 +1221,8 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
     s->watch = -1;
     s->video_trap = s->keyboard_trap = s->timeofday_trap = s->dos_trap = -1;
     s->time_ticks = -1;
+    s->block_start = -1;
+    s->wait_end = -1;
     uc_err err = uc_hook_add(uc, &handles[0], UC_HOOK_INTR, (void *)hook_interrupt, s, 1, 0);
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[1], UC_HOOK_INSN, (void *)hook_in, s, 1, 0, UC_X86_INS_IN);
@@ -872,3 +1272,4 @@ void pcemu_test_port_out(uc_engine *uc, struct fast_state *s, uint32_t port, int
 {
     hook_out(uc, port, size, value, s);
 }
+int pcemu_test_insn_length(const uint8_t *mem, uint32_t at) { return insn_length(mem, at); }

@@ -25,10 +25,12 @@ from pcemu.devices import cga as _cga, crtc as _crtc, mda as _mda
 # -- constants owned here (the C side's sizes) ----------------------------------------
 PROBE_REGS = 36            # probe_ids in fastcpu.c (a static assertion there checks it)
 LOG_BYTES = 256            # distinct bytes an idle pass may write (an idle pass writes few)
+LOG_MARK_BYTES = 0x100000 // 8   # one bit per byte of the 1 MB: "already in the write log"
 PASS_READS = 8             # status-port reads an idle pass may make (a retrace wait makes one)
 PURE_PER_PASS = 64         # pure Python calls a skipped pass may make (machine.PURE_LOG)
 INT3_BREAK_BYTES = 8192    # one bit per offset of the statement breakpoints' segment
 HOOKS = 5                  # the handles pcemu_fast_install fills
+SMC_SITES = 8              # stores seen to rewrite their own translated block (smc_site)
 # The polling services C answers, in the order of service_calls (SVC_* in C); the
 # machine's NATIVE_SERVICES names them in the same order.
 SERVICES = ("KEY_POLL", "TICKS", "DOS_TIME", "DOS_DATE", "CURSOR_SHAPE")
@@ -43,7 +45,10 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "ports_idle": 64,        # any port read leaves a pass idle
           "regs_ignored": 128,     # the probe does not compare the general registers
           "timer_early": 256,      # C's next IRQ 0 comes an instruction early
-          "no_run_whole": 512}     # the ROM stubs always run (a switch, not a fault)
+          "no_run_whole": 512,     # the ROM stubs always run (a switch, not a fault)
+          "smc_single": 1024,      # a store into its own block answered in C counted once
+          "int_stale": 2048,       # an INT whose number C wrote takes its old number
+          "wait_leaves": 4096}     # a status-port wait's probe stays on when a pass leaves it
 
 
 def _graphics_modes() -> tuple[int, ...]:
@@ -93,10 +98,12 @@ CONSTANTS: dict[str, tuple[int, str]] = {
     # the native library's own sizes (above)
     "PROBE_REGS": (PROBE_REGS, "pcemu/native/layout.py"),
     "LOG_BYTES": (LOG_BYTES, "pcemu/native/layout.py"),
+    "LOG_MARK_BYTES": (LOG_MARK_BYTES, "pcemu/native/layout.py"),
     "PASS_READS": (PASS_READS, "pcemu/native/layout.py"),
     "PURE_PER_PASS": (PURE_PER_PASS, "pcemu/native/layout.py"),
     "INT3_BREAK_BYTES": (INT3_BREAK_BYTES, "pcemu/native/layout.py"),
     "HOOKS": (HOOKS, "pcemu/native/layout.py"),
+    "SMC_SITES": (SMC_SITES, "pcemu/native/layout.py"),
 }
 
 
@@ -218,6 +225,8 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("log_address", "uint32_t", "each byte written since the last pass, once...",
           "LOG_BYTES"),
     Field("log_old", "uint8_t", "...with its value at that pass", "LOG_BYTES"),
+    Field("log_mark", "uint8_t", "a bit set for each address in log_address (a lookup "
+          "without searching the log)", "LOG_MARK_BYTES"),
     Field("visit_regs", "uint8_t", "the probe's registers at the last pass, 16 bytes each",
           "PROBE_REGS * 16"),
     "INT 10h functions 02h, 08h and 09h in text modes, answered here exactly as "
@@ -302,6 +311,29 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("irq_watch", "int32_t"),
     Field("reserved8", "int32_t"),
     Field("skipped_status_reads", "uint64_t", "statistics"),
+    "Stores that rewrite their own translated block with the value already there (see "
+    "same_value_store in fastcpu.c): the block being run, as the block hook saw it "
+    "begin, and the addresses of stores seen to rewrite their own block.",
+    Field("smc_native", "int32_t", "1: such stores may be answered here (no Python hook)"),
+    Field("smc_count", "int32_t", "addresses in smc_site"),
+    Field("block_hooked", "int32_t", "1: the block hook is on (from the first such store)"),
+    Field("reserved10", "int32_t"),
+    Field("block_hook", "uint64_t", "its handle"),
+    Field("block_start", "int64_t", "linear address of the block being run, or -1..."),
+    Field("block_end", "int64_t", "...and of its end"),
+    Field("smc_site", "int64_t", "linear addresses of those stores", "SMC_SITES"),
+    Field("smc_stores", "uint64_t", "statistics: stores answered here..."),
+    Field("smc_patches", "uint64_t", "...of which wrote a new INT number (int_patched)"),
+    Field("int_patched", "int64_t", "INT instructions whose number C wrote, so that "
+          "translated blocks may still hold the old one (hook_interrupt reads memory)",
+          "SMC_SITES"),
+    Field("int_patched_count", "int32_t"),
+    Field("reserved9", "int32_t"),
+    "A status-port wait (status_wait_end in fastcpu.c) is watched by a light probe, "
+    "armed at its first read: a pass changes nothing but AL and FLAGS, so only they "
+    "are compared.",
+    Field("wait_end", "int64_t", "the end of the wait's code while one is watched, or -1"),
+    Field("waits_watched", "uint64_t", "statistics: light probes armed"),
 )
 FIELDS: tuple[Field, ...] = tuple(item for item in LAYOUT if isinstance(item, Field))
 

@@ -95,6 +95,8 @@ def prepare_slice(m: "Machine", fast) -> None:
         m._native_watched = watched
         m.cpu.native_vectors(NATIVE_VECTORS - watched)
     fast.clock_now = m.clock.now
+    # stores that rewrite their own block answered in C, unless a Python hook watches
+    fast.smc_native = not m.cpu.has_python_hooks
     prepare_chain(m, fast)
     permit_services(m, fast)
     crtc = m.video_card.crtc.registers

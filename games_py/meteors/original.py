@@ -165,7 +165,8 @@ class MeteorsTracer:
         self.game_tick = self._bios_ticks()
         self.frames = 0
         if self.events and self.events[0]["event"] == "start":
-            self.events[0]["fast"] = self._int(FAST) != 0
+            fast = self.events[0]["fast"] = self._int(FAST) != 0
+            self.events[0]["metadata_keys"] = trace.metadata_keys(self.settings, fast)
         self.events.append({"event": "game_start", "game": self._int(GAME), "level": self._int(LEVEL),
                             "char": self._int(METEOR_CHAR), "rnd": self._rnd(),
                             "bios_tick": self.game_tick})

@@ -269,8 +269,9 @@ class Meteors:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
         self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
-        if self.startup_blocks is not None:
+        if self.startup_blocks is not None:      # the tracer's keys set the phase
             self.ticks.now += self.startup_blocks
+            self.ticks.work = timing.AFTER_WAIT
             self.startup_blocks = None
         else:
             self.ticks.blocks_drawn(self.bottom_row - self.top_row + 1)
@@ -291,13 +292,16 @@ class Meteors:
         """Lines 630-690."""
         x, y = mbf.from_int(self.px), mbf.from_int(self.py)
         self.y1 = ONE
+        tries = 0
         while True:
+            tries += 1
             a = mbf.sub(x, mbf.mul(self.rnd(), TWENTY))
             self.x1 = mbf.int_(mbf.add(a, mbf.mul(self.rnd(), TWENTY)))
             if not (mbf.compare(self.x1, ONE) < 0 or mbf.compare(self.x1, EIGHTY) > 0):
                 break
         spread = mbf.from_int(15 - self.level)
         while True:
+            tries += 1
             r1 = self.rnd()
             d = mbf.sub(r1, self.rnd())
             self.x2 = mbf.int_(mbf.add(x, mbf.mul(spread, d)))
@@ -307,6 +311,7 @@ class Meteors:
                 break
         low = mbf.from_int(18 - self.level)
         while True:
+            tries += 1
             r1 = self.rnd()
             p = mbf.mul(mbf.mul(r1, self.rnd()), TWENTY_FOUR)
             self.y2 = mbf.int_(mbf.add(y, p))
@@ -317,6 +322,7 @@ class Meteors:
         self.events.append({"event": "meteor", "from": [int(self.x1.to_float()), 1],
                             "to": [int(self.x2.to_float()), int(self.y2.to_float())],
                             "rnd": self.random.state})
+        self.ticks.work_done(timing.NEW_METEOR + timing.METEOR_RETRY * (tries - 3))
 
     def meteor(self) -> None:
         """GOSUB 780 (the clamps of lines 790-820 never act on these values)."""
@@ -374,6 +380,10 @@ class Meteors:
 
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:
+        self.one_step()
+        self.ticks.work_done(timing.STEP)
+
+    def one_step(self) -> None:
         self.total_frames += 1
         if self.stop(self):
             raise SessionOver

@@ -78,9 +78,21 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # itself waits on TIMER and PLAY, so its length is fixed in ticks); see
 # docs/meteors-internals.md, section 6.
 STARTUP = {0: (35, 0), 1: (55, 1), 2: (76, 1)}
-# A level screen (lines 3670-4030) printing this many rows of blocks or more ends in
-# the tick after the one where it read T0 (sound off: it starts just after a tick).
-ROWS_PASSING_A_TICK = 11
+# The work between two waits, in instructions (1.2 MIPS: a tick is 65,910), measured
+# on the original with sound off: a wait on TIMER ends and reads T0 this far into the
+# tick (1,000 to 2,100: where the loop was when the tick came); a level screen (lines
+# 3670-4030, from the countdown's T0 to the next step) takes LEVEL_SCREEN plus a row of
+# blocks (four PRINT STRING$(14, BLOCK)) each; a step (lines 1110-1400) and a new
+# meteor (lines 1400 -> 630-720 -> 1110) take about these, a retry of line 630-680's
+# choice of path about METEOR_RETRY more.  Only sequences with no wait between (a
+# level screen, then the meteor's extra step and a new meteor) can pass a tick.
+TICK_INSTRUCTIONS = 65_910
+AFTER_WAIT = 1_500
+LEVEL_SCREEN = 20_700
+BLOCK_ROW = 4_007
+STEP = 4_500
+NEW_METEOR = 6_100
+METEOR_RETRY = 850
 # Between the two pauses of a game's end: the high-score table asks the name (line
 # 5910), which the tracer types (PLAYER and Enter) at its next whole tick of running.
 NAME_TICKS = 11
@@ -96,6 +108,7 @@ class FrameClock:
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
+        self.work = AFTER_WAIT                      # instructions into the tick, about
         self.function_keys = function_keys
 
     def time_of_day(self) -> tuple[int, int, int, int]:
@@ -121,21 +134,30 @@ class FrameClock:
         returns the ticks its blocks take."""
         ticks, blocks = STARTUP[self.function_keys]
         self.now += ticks
+        self.work = AFTER_WAIT
         return blocks
 
     def pace(self, wait: bool = True) -> None:
         """Lines 3231-3232 (no wait when T0 = -1, a level screen's)."""
         if wait and self.t0 is not None:
-            self.now = wait_ends(self.clock, self.t0, self.now)
+            ends = wait_ends(self.clock, self.t0, self.now)
+            if ends > self.now:
+                self.now, self.work = ends, AFTER_WAIT
         self.t0 = self.now
 
+    def work_done(self, instructions: int) -> None:
+        """Work with no wait: the tick it ends in."""
+        self.work += instructions
+        self.now += self.work // TICK_INSTRUCTIONS
+        self.work %= TICK_INSTRUCTIONS
+
     def blocks_drawn(self, rows: int) -> None:
-        if rows >= ROWS_PASSING_A_TICK:
-            self.now += 1
+        self.work_done(LEVEL_SCREEN + BLOCK_ROW * rows)
 
     def pause(self) -> None:
         """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end)."""
         self.now = wait_ends(self.clock, self.now, self.now, PAUSE)
+        self.work = AFTER_WAIT
 
     def name_typed(self) -> None:
         self.now += NAME_TICKS

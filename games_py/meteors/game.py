@@ -93,6 +93,7 @@ class Meteors:
         self.pitch = 300                  # line 4520
         self.policy = None
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
+        self.keys_handled = 0             # in this step
         # the BIOS tick the program is in (timing.py): modelled with sound off
         self.ticks = timing.FrameClock(s.time, int(not s.sound) + int(s.demo))
         self.ticks_modelled = not s.sound
@@ -380,8 +381,9 @@ class Meteors:
 
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:
+        self.keys_handled = 0
         self.one_step()
-        self.ticks.work_done(timing.STEP)
+        self.ticks.work_done(timing.STEP + timing.KEY_HANDLER * self.keys_handled)
 
     def one_step(self) -> None:
         self.total_frames += 1
@@ -497,6 +499,7 @@ class Meteors:
         statement (line 1110, K$ = INKEY$); IRQ 1 comes before the next, whose INT 3
         runs the handler: before the frame's move and before anything else of the
         frame spends an RND."""
+        self.keys_handled += 1
         if mbf.compare(self.rnd(), TENTH) < 0:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())

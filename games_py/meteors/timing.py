@@ -90,12 +90,13 @@ TICK_INSTRUCTIONS = 65_910
 AFTER_WAIT = 1_500
 LEVEL_SCREEN = 20_700
 BLOCK_ROW = 4_007
-STEP = 4_500
+STEP = 3_300
+KEY_HANDLER = 6_500                         # ON KEY(11-14) run in the step (lines 4930-5070)
 NEW_METEOR = 6_100
 METEOR_RETRY = 850
 # Between the two pauses of a game's end: the high-score table asks the name (line
 # 5910), which the tracer types (PLAYER and Enter) at its next whole tick of running.
-NAME_TICKS = 11
+NAME_TICKS = 7
 
 
 class FrameClock:

@@ -82,10 +82,12 @@ STARTUP = {0: (35, 0), 1: (55, 1), 2: (76, 1)}
 # on the original with sound off: a wait on TIMER ends and reads T0 this far into the
 # tick (1,000 to 2,100: where the loop was when the tick came); a level screen (lines
 # 3670-4030, from the countdown's T0 to the next step) takes LEVEL_SCREEN plus a row of
-# blocks (four PRINT STRING$(14, BLOCK)) each; a step (lines 1110-1400) and a new
-# meteor (lines 1400 -> 630-720 -> 1110) take about these, a retry of line 630-680's
-# choice of path about METEOR_RETRY more.  Only sequences with no wait between (a
-# level screen, then the meteor's extra step and a new meteor) can pass a tick.
+# blocks (four PRINT STRING$(14, BLOCK)) each; a step (lines 1110-1400: median 3,300
+# of 1,261 in human sessions, 1,700 to 17,000) and an arrow key's ON KEY handler in it
+# (median 6,500 more, of 299), a new meteor (lines 1400 -> 630-720 -> 1110) and a retry
+# of line 630-680's choice of path take about these.  Only sequences with no wait
+# between (a level screen, then the meteor's extra step and a new meteor) can pass a
+# tick, so only they need the estimate.
 TICK_INSTRUCTIONS = 65_910
 AFTER_WAIT = 1_500
 LEVEL_SCREEN = 20_700
@@ -95,7 +97,7 @@ KEY_HANDLER = 6_500                         # ON KEY(11-14) run in the step (lin
 NEW_METEOR = 6_100
 METEOR_RETRY = 850
 # Between the two pauses of a game's end: the high-score table asks the name (line
-# 5910), which the tracer types (PLAYER and Enter) at its next whole tick of running.
+# 5910), which the tracer types (PLAYER and Enter) at once, at that statement.
 NAME_TICKS = 7
 
 

@@ -8,13 +8,15 @@ rounded.  The loop then waits for a second tick: frames take one tick or two,
 depending on the time of day.
 
 This module gives the TIMER the program reads at an absolute BIOS tick count,
-and the tick at which a frame's wait ends.  What it does not know is when each
-frame's own work ends (printing, and with sound on the PLAY(0) waits of about
-half a tick per effect), nor how many ticks pass between RANDOMIZE TIMER and a
-game's first frame (the start-up show, the keys, the high-score table): see
-docs/meteors-internals.md, section 6.  With sound off each frame's work ends
-within the tick it began in, and the rule below gives every later frame's tick
-from the first (``tests/test_meteors.py`` checks it against the original).
+the tick at which such a wait ends, and ``FrameClock``: the tick the program is in
+from RANDOMIZE TIMER on, with sound off.  Every wait of the program is on TIMER
+(line 222's calibration, the frame's pace, the two-second pauses of a game's end),
+so each ends just after a tick; between waits the program's work is estimated in
+instructions, which only matters where it passes a tick: a level screen, and the
+steps and new meteor that follow one with no wait between.  The start-up show and
+the name prompt take a fixed number of ticks with the tracer's keys.  With sound on
+the music timer moves the BIOS ticks (docs/meteors-internals.md, section 6): not
+modelled.
 """
 from __future__ import annotations
 

@@ -1,14 +1,17 @@
 """Tommy's Meteors: the Python game against METEORS.EXE, frame for frame.
 
 The CI sample: ten short demo sessions (start times across the day, /C and /M,
-sound on and off) must be equal event for event; ten scripted human sessions
-must be equal up to the first key whose handler reseeds RND from the
-time of day (what docs/meteors-internals.md says the Python game does not model
-yet), where the Python trace ends with ``unmodelled``.  Plus the quirks of the original, each with a case
+sound on and off) must be equal event for event; ten scripted human sessions:
+with sound off equal to the end, the frames' BIOS ticks and the reseeds of RND
+from the time of day included; with sound on equal up to the first key whose
+handler reseeds RND from the time of day (not modelled with sound on:
+docs/meteors-internals.md, section 6), where the Python trace ends with
+``unmodelled``.  Plus the quirks of the original, each with a case
 that fails without it.
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import replace
 
@@ -22,6 +25,7 @@ from tests.machine_helpers import DISK1612, needs_originals
 
 DEMO_SECONDS = 3.0
 HUMAN_SECONDS = 3.0
+HUMAN_SOUND_OFF_SECONDS = 12.0
 
 
 def _original(settings: trace.Settings) -> list[dict]:
@@ -48,16 +52,43 @@ def test_demo_session_equal_frame_for_frame(case: sweep.Case) -> None:
 
 HUMAN_CASES = sweep.with_human(sweep.demo_cases(10, seed=91, seconds=HUMAN_SECONDS))
 HUMAN_CASES[0] = replace(HUMAN_CASES[0], human="simple")
+# with sound off the frames' ticks are modelled, so a session is compared whole: long
+# enough for keys that reseed RND from the time of day (4 cases of 12 s)
+HUMAN_CASES = [c if c.sound else replace(c, seconds=HUMAN_SOUND_OFF_SECONDS) for c in HUMAN_CASES]
+
+
+@functools.lru_cache(maxsize=None)
+def _human_traces(case: sweep.Case) -> tuple[list[dict], list[dict]]:
+    settings = case.settings()
+    original = _original(settings)
+    return original, compare.python_trace(settings, _frames(original))
 
 
 @needs_originals
-@pytest.mark.parametrize("case", HUMAN_CASES, ids=sweep.options)
-def test_human_session_equal_up_to_a_reseed(case: sweep.Case) -> None:
-    """Equal event for event, or up to the frame where a key's handler reseeds RND from
-    the time of day (the original's ``reseed``), where the Python game says ``unmodelled``."""
-    settings = case.settings()
-    original = _original(settings)
-    python = compare.python_trace(settings, _frames(original))
+@pytest.mark.parametrize("case", [c for c in HUMAN_CASES if not c.sound], ids=sweep.options)
+def test_sound_off_human_session_equal_to_the_end(case: sweep.Case) -> None:
+    """With sound off every frame's BIOS tick is modelled (timing.FrameClock), so the
+    TIMER an arrow key's handler reseeds RND from is known: equal event for event,
+    the frames' ticks compared."""
+    original, python = _human_traces(case)
+    assert "tick" not in original[0]["metadata_keys"]
+    assert compare.describe(compare.first_divergence(original, python)) == "equal"
+
+
+@needs_originals
+def test_the_sound_off_human_sample_reseeds_from_the_time_of_day() -> None:
+    """The sample above is worth something only if keys reseed RND in it."""
+    sessions = [_human_traces(c)[0] for c in HUMAN_CASES if not c.sound]
+    assert sum(1 for events in sessions for e in events if e.get("reseed")) >= 2
+
+
+@needs_originals
+@pytest.mark.parametrize("case", [c for c in HUMAN_CASES if c.sound], ids=sweep.options)
+def test_sound_on_human_session_equal_up_to_a_reseed(case: sweep.Case) -> None:
+    """With sound on the frames' ticks are not modelled (the music timer): equal event for
+    event, or up to the frame where a key's handler reseeds RND from the time of day
+    (the original's ``reseed``), where the Python game says ``unmodelled``."""
+    original, python = _human_traces(case)
     found = compare.first_divergence(original, python)
     if found is None:
         assert not any(e.get("reseed") for e in original)
@@ -66,6 +97,35 @@ def test_human_session_equal_up_to_a_reseed(case: sweep.Case) -> None:
     # the Python frame is written, then its key's handler stops at the reseed
     assert (theirs or {}).get("reseed"), compare.describe(found)
     assert python[-1]["event"] == "unmodelled" and index >= len(python) - 2, compare.describe(found)
+
+
+@needs_originals
+@pytest.mark.parametrize("start", [(12, 0, 0, 0), (4, 36, 54, 97), (16, 59, 59, 95)], ids=trace.format_time)
+def test_the_first_game_starts_on_the_ticks_of_its_timer_waits(start) -> None:
+    """From RANDOMIZE TIMER to the first frame the program waits on TIMER (line 222's
+    calibration, .1 s: 2 or 3 ticks by the time of day's MBF value), then its show and
+    PRESS ANY KEY take a fixed number of ticks (timing.STARTUP); checked on the
+    original, sound off: where the first game starts and its first frame's tick."""
+    from games_py.meteors import timing
+    settings = trace.Settings(time=start, sound=False, demo=False, human="simple", frames=3)
+    events = _original(settings)
+    clock = timing.DosTime(start)
+    calibrated = timing.wait_ends(clock, clock.start_tick, clock.start_tick, timing.CALIBRATION)
+    game_start = next(e for e in events if e["event"] == "game_start")
+    assert game_start["bios_tick"] - clock.start_tick == calibrated - clock.start_tick
+    ticks, blocks = timing.STARTUP[1]            # F1 (sound off), then the space
+    assert next(e for e in events if e["event"] == "frame")["tick"] == ticks + blocks
+
+
+def test_the_calibration_takes_two_or_three_ticks_by_the_time_of_day() -> None:
+    """The start times of the test above cover both lengths of line 222's wait."""
+    from games_py.meteors import timing
+    lengths = set()
+    for start in [(12, 0, 0, 0), (4, 36, 54, 97), (16, 59, 59, 95)]:
+        clock = timing.DosTime(start)
+        lengths.add(timing.wait_ends(clock, clock.start_tick, clock.start_tick, timing.CALIBRATION)
+                    - clock.start_tick)
+    assert lengths == {2, 3}
 
 
 def test_the_demo_dodge_reads_a_column_nobody_set() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, trace
+from games_py.meteors import demo, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng
 from games_py.qbasic.mbf import MBF
@@ -93,6 +93,13 @@ class Meteors:
         self.pitch = 300                  # line 4520
         self.policy = None
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
+        self.keys_handled = 0             # in this step
+        # the BIOS tick the program is in (timing.py): modelled with sound off
+        self.ticks = timing.FrameClock(s.time, int(not s.sound) + int(s.demo))
+        self.ticks_modelled = not s.sound
+        self.game_tick = 0                # the tick at line 510 of this game
+        self.startup_blocks: int | None = None
+        self.high_scores: list[int] = []  # the table's scores (line 5370), as entered
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -111,7 +118,12 @@ class Meteors:
 
     # -- the session ------------------------------------------------------------------
     def start(self) -> None:
-        self.events.append(trace.start_event(self.settings, self.random.state, "python", fast=True))
+        start = trace.start_event(self.settings, self.random.state, "python", fast=True)
+        self.events.append(start)
+        start["fast"] = self.ticks.calibrate()
+        if not start["fast"]:                   # frames unpaced: their ticks are not modelled
+            self.ticks_modelled = False
+            start["metadata_keys"] = trace.metadata_keys(self.settings, fast=False)
 
     def play(self, stop) -> None:
         """Games until ``stop(self)`` says enough (checked at every frame)."""
@@ -133,6 +145,7 @@ class Meteors:
         self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
         self.meteor_char = METEOR_CHARS[self.fnr(14) - 1]
         self.score, self.ds = -2, 2
+        self.game_tick = self.ticks.now
         self.events.append({"event": "game_start", "game": self.games, "level": self.level,
                             "char": self.meteor_char, "rnd": self.random.state})
         self.frames = 0
@@ -157,14 +170,32 @@ class Meteors:
         if self.high < self.score:
             self.high = self.score
         self.events.append({"event": "game_over", "game": self.games, "score": self.score,
-                            "high": self.high, "frames": self.frames})
+                            "high": self.high, "frames": self.frames, "tick": self.game_ticks()})
+        self.ticks.pause()                          # line 1640: GOSUB 1700
         self.level = 0
         self.prob = mbf.ZERO
+        self.high_score_table()
+        self.ticks.pause()                          # line 1670: GOSUB 1700
+
+    def high_score_table(self) -> None:
+        """GOSUB 5370: a score above 0 that ranks in the top 10 asks for a name (line
+        5770; not in demo mode, line 5840), which the tracer types."""
+        if self.demo_on or self.score <= 0:
+            return
+        rank = 1 + sum(1 for s in self.high_scores if s >= self.score)
+        if rank > 10:
+            return
+        self.high_scores.append(self.score)
+        self.ticks.name_typed()
+
+    def game_ticks(self) -> int:
+        return self.ticks.since(self.game_tick)
 
     # -- screens ----------------------------------------------------------------------
     def new_game_screen(self) -> None:
         """GOSUB 3370."""
         if self.games <= 1:
+            self.startup_blocks = self.ticks.show()
             if self.colour:
                 for _ in range(8):                 # line 4310: each row of the title
                     self.rnd()
@@ -239,6 +270,12 @@ class Meteors:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
         self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
+        if self.startup_blocks is not None:      # the tracer's keys set the phase
+            self.ticks.now += self.startup_blocks
+            self.ticks.work = timing.AFTER_WAIT
+            self.startup_blocks = None
+        else:
+            self.ticks.blocks_drawn(self.bottom_row - self.top_row + 1)
         self.screen.color(7, 0)
         self.flag = False
         if self.top_row > self.py or self.bottom_row < self.py:
@@ -256,13 +293,16 @@ class Meteors:
         """Lines 630-690."""
         x, y = mbf.from_int(self.px), mbf.from_int(self.py)
         self.y1 = ONE
+        tries = 0
         while True:
+            tries += 1
             a = mbf.sub(x, mbf.mul(self.rnd(), TWENTY))
             self.x1 = mbf.int_(mbf.add(a, mbf.mul(self.rnd(), TWENTY)))
             if not (mbf.compare(self.x1, ONE) < 0 or mbf.compare(self.x1, EIGHTY) > 0):
                 break
         spread = mbf.from_int(15 - self.level)
         while True:
+            tries += 1
             r1 = self.rnd()
             d = mbf.sub(r1, self.rnd())
             self.x2 = mbf.int_(mbf.add(x, mbf.mul(spread, d)))
@@ -272,6 +312,7 @@ class Meteors:
                 break
         low = mbf.from_int(18 - self.level)
         while True:
+            tries += 1
             r1 = self.rnd()
             p = mbf.mul(mbf.mul(r1, self.rnd()), TWENTY_FOUR)
             self.y2 = mbf.int_(mbf.add(y, p))
@@ -282,6 +323,7 @@ class Meteors:
         self.events.append({"event": "meteor", "from": [int(self.x1.to_float()), 1],
                             "to": [int(self.x2.to_float()), int(self.y2.to_float())],
                             "rnd": self.random.state})
+        self.ticks.work_done(timing.NEW_METEOR + timing.METEOR_RETRY * (tries - 3))
 
     def meteor(self) -> None:
         """GOSUB 780 (the clamps of lines 790-820 never act on these values)."""
@@ -339,12 +381,18 @@ class Meteors:
 
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:
+        self.keys_handled = 0
+        self.one_step()
+        self.ticks.work_done(timing.STEP + timing.KEY_HANDLER * self.keys_handled)
+
+    def one_step(self) -> None:
         self.total_frames += 1
         if self.stop(self):
             raise SessionOver
         self.frames += 1
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
-        self.frame = {"event": "frame", "n": self.frames, "player": [self.px, self.py],
+        self.frame = {"event": "frame", "n": self.frames, "tick": self.game_ticks(),
+                      "player": [self.px, self.py],
                       "dir": self.direction, "meteor": [mx, my], "score": self.score,
                       "countdown": self.countdown, "level": self.level, "game": self.games,
                       "rnd": self.random.state}
@@ -451,13 +499,21 @@ class Meteors:
         statement (line 1110, K$ = INKEY$); IRQ 1 comes before the next, whose INT 3
         runs the handler: before the frame's move and before anything else of the
         frame spends an RND."""
+        self.keys_handled += 1
         if mbf.compare(self.rnd(), TENTH) < 0:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())
                 self.direction = name
                 return
-            raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
-                             "the time of day is not modelled")
+            if not self.ticks_modelled:
+                raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
+                                 "the time of day is not modelled with sound on or unpaced frames")
+            self.random.randomize_timer(*self.ticks.time_of_day())
+            self.direction = name
+            self.frame["key"] = name
+            self.frame["reseed"] = True
+            self.frame["rnd_after_key"] = self.random.state
+            return
         self.direction = name
         self.frame["key"] = name
         self.frame["rnd_after_key"] = self.random.state
@@ -484,6 +540,7 @@ class Meteors:
 
     def tick(self, wait: bool = True) -> None:
         """GOSUB 3230: the frame's pace and the countdown."""
+        self.ticks.pace(wait)
         self.flag = False
         self.countdown -= 1
         self.status_colour(7 if self.countdown > 20 else 15)
@@ -498,5 +555,6 @@ class Meteors:
         if self.level < 1:
             self.level = 9
         self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
-        self.events.append({"event": "level", "level": self.level, "score": self.score})
+        self.events.append({"event": "level", "level": self.level, "score": self.score,
+                            "tick": self.game_ticks()})
         self.level_screen()

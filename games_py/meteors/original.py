@@ -99,7 +99,7 @@ class MeteorsTracer:
         if settings.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(settings.human)
-            p.at_line(LINE_NAME, lambda: self.keys.append(NAME + "{ENTER}"))
+            p.at_line(LINE_NAME, self._type_name)
             for line, name in KEY_LINES.items():
                 p.at_line(line, functools.partial(self._key_handled, name))
             for line in RESEED_LINES:
@@ -165,7 +165,8 @@ class MeteorsTracer:
         self.game_tick = self._bios_ticks()
         self.frames = 0
         if self.events and self.events[0]["event"] == "start":
-            self.events[0]["fast"] = self._int(FAST) != 0
+            fast = self.events[0]["fast"] = self._int(FAST) != 0
+            self.events[0]["metadata_keys"] = trace.metadata_keys(self.settings, fast)
         self.events.append({"event": "game_start", "game": self._int(GAME), "level": self._int(LEVEL),
                             "char": self._int(METEOR_CHAR), "rnd": self._rnd(),
                             "bios_tick": self.game_tick})
@@ -201,6 +202,14 @@ class MeteorsTracer:
         self.machine.send_keys(codes)
         # end the slice here, so the machine offers the scancode and takes IRQ 1 before
         # the program's next instruction, instead of whenever the slice would have ended
+        self.machine.cpu.request_stop()
+
+    def _type_name(self) -> None:
+        """The name for the high-score table goes to the keyboard at once, at the prompt's
+        statement, so that how long the prompt lasts depends on the program alone, not on
+        where the tracer's run loop happens to be (a tick either way)."""
+        from pcemu import keys
+        self.machine.send_keys([c for action in keys.parse_script(NAME + "{ENTER}") for c in action.codes])
         self.machine.cpu.request_stop()
 
     def _key_handled(self, name: str) -> None:

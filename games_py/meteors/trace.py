@@ -6,9 +6,12 @@ from dataclasses import dataclass
 
 GAME = "meteors"
 # what may differ between two runs of the same session: who wrote the trace, how long
-# it was asked to run (seconds on the machine, frames in Python), and the frames'
-# BIOS ticks, which the Python game does not model yet (docs/meteors-internals.md, 6)
-METADATA_KEYS = ["source", "seconds", "frames", "fast", "tick", "bios_tick"]
+# it was asked to run (seconds on the machine, frames in Python), the BIOS tick count
+# at a game's start (absolute; the frames' ticks count from it), and where they are
+# not modelled well enough, the frames' ticks (metadata_keys; docs/meteors-internals.md,
+# section 6)
+METADATA_KEYS = ["source", "seconds", "frames", "fast", "bios_tick"]
+TICKS = ["tick"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,17 @@ def start_event(s: Settings, rnd_seed: int, source: str, **more) -> dict:
     return {"seconds": s.seconds, "frames": s.frames, "event": "start", "game": GAME, "time": format_time(s.time),
             "display": {None: "card", True: "colour", False: "mono"}[s.colour_switch],
             "sound": s.sound, "demo": s.demo, "human": s.human, "keys": s.keys,
-            "rnd_seed": rnd_seed, "source": source, "metadata_keys": METADATA_KEYS, **more}
+            "rnd_seed": rnd_seed, "source": source, "metadata_keys": metadata_keys(s), **more}
+
+
+def metadata_keys(s: Settings, fast: bool = True) -> list[str]:
+    """The frames' ticks are compared in sound-off human sessions with paced frames.
+    Not with sound on (the music timer's interrupts are not modelled), nor with frames
+    not paced (FAST false, line 225: a start in the day's last tick), nor in demo mode,
+    where a level screen and the computer's moves can pass a tick by a few hundred
+    instructions that the estimate of timing.py does not resolve."""
+    compared = not s.sound and fast and not s.demo
+    return METADATA_KEYS + ([] if compared else TICKS)
 
 
 def parse_time(text: str) -> tuple[int, int, int, int]:
@@ -50,5 +63,5 @@ def parse_time(text: str) -> tuple[int, int, int, int]:
         raise ValueError(f"{text!r} is not a time of day")
     return h, m, s, hs
 
-# fields the Python game does not model yet: when a frame starts, in BIOS ticks
-UNMODELLED = ("tick", "fast", "seconds", "frames", "bios_tick")
+# fields never compared (the start line's metadata keys add the frames' ticks with sound on)
+UNMODELLED = ("fast", "seconds", "frames", "bios_tick")

@@ -1,6 +1,7 @@
 """INT 13h, the diskette BIOS, reading and writing the mounted floppy images by CHS.
 
-Drive 0 is A:, drive 1 is B:.  There is no hard disk: functions for drives 80h
+Drive 0 is A:, drive 1 is B: (on a machine with two diskette drives,
+`Machine.floppy_drives`).  There is no hard disk: functions for drives 80h
 and up fail as the AT BIOS fails them with no fixed disk installed.
 """
 from __future__ import annotations
@@ -117,11 +118,20 @@ def format_track(m: "Machine") -> None:
     _finish(m, OK)
 
 
+def _installed(m: "Machine") -> bool:
+    return m.cpu.dl < m.floppy_drives
+
+
 @diskette.function(0x08)
 def drive_parameters(m: "Machine") -> None:
     cpu = m.cpu
     if cpu.dl & 0x80:
         _finish(m, BAD_COMMAND)
+        return
+    if not _installed(m):               # no such drive: nothing but the count of drives
+        cpu.ax = cpu.bx = cpu.cx = 0
+        cpu.dh, cpu.dl = 0, m.floppy_drives
+        m.set_return_flag(0x01, False)
         return
     image = m.floppy(cpu.dl)
     cpu.bl = {320: 1, 360: 1, 1200: 2, 720: 3, 1440: 4}.get(image.size_kb, 1) if image else 1
@@ -131,7 +141,7 @@ def drive_parameters(m: "Machine") -> None:
     cpu.ch = cylinders & 0xFF
     cpu.cl = sectors | ((cylinders >> 2) & 0xC0)
     cpu.dh = heads - 1
-    cpu.dl = 2
+    cpu.dl = m.floppy_drives
     seg, off = m.rom.address("diskette_parameters")
     cpu.es, cpu.di = seg, off
     cpu.ax = 0
@@ -140,8 +150,8 @@ def drive_parameters(m: "Machine") -> None:
 
 @diskette.function(0x15)
 def drive_type(m: "Machine") -> None:
-    if m.cpu.dl & 0x80:
-        m.cpu.ah = 0
+    if m.cpu.dl & 0x80 or not _installed(m):
+        m.cpu.ah = 0                   # no such drive
     else:
         m.cpu.ah = 0x01                # a diskette drive without change-line
     m.set_return_flag(0x01, False)

@@ -78,7 +78,7 @@ class Machine:
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
                  inexact_idle_skip: bool = False, accelerate: bool = True,
-                 ems: int | bool = False) -> None:
+                 ems: int | bool = False, floppy_drives: int | None = None) -> None:
         self.strict = strict
         # LIM 4.0 expanded memory (pcemu.dos.ems): off, True for 4 MB, or the size in KB
         self.ems_kilobytes = (4096 if ems is True else int(ems or 0))
@@ -124,14 +124,17 @@ class Machine:
                        native=accelerate)
         if self.cpu.fast is not None:
             sync.wire(self, self.cpu.fast, MAX_SLICE, IF_POLL_SLICE)
+        from pcemu.storage.mount import diskette_drives, mount_disks
+        mounted = mount_disks(disks, host_dirs or {})
+        # INT 11h, the BDA, INT 13h and DOS's drive letters all follow this count
+        self.floppy_drives = diskette_drives(mounted, floppy_drives)
         self._build_firmware()
         from pcemu.dos import Dos               # the kernel needs a machine to exist
-        from pcemu.storage.mount import mount_disks
         self.mouse_enabled = mouse
         from pcemu.devices.mouse import IRQ, Mouse
         self.mouse = Mouse(lambda: self.pic.raise_irq(IRQ)) if mouse else None
         self.dos = Dos(self)
-        for letter, drive in mount_disks(disks, host_dirs or {}).items():
+        for letter, drive in mounted.items():
             self.dos.mount(letter, drive)
         if boot:
             self.dos.boot()
@@ -179,7 +182,8 @@ class Machine:
         self._native_crtc = None
         self._install_vectors()
         ticks = self.dos_clock.start_ticks
-        bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=2, ticks=ticks)
+        bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=self.floppy_drives,
+                       ticks=ticks)
         bios_video.blank_text_buffer(self.memory, mono=self.video_profile != "cga")   # POST's mode set
         self.pic.master.imr = 0xB8          # IRQ 0, 1, 2 (cascade) and 6 enabled
         self.pic.slave.imr = 0xFF

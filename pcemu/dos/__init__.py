@@ -9,8 +9,12 @@ diskette, a write-protected disk or a bad medium).
 Guest-visible structures (PSPs, MCBs, the DTA, environment blocks) live in guest
 memory exactly where programs expect them.
 
-Drives A: and B: always exist once anything is mounted; one without a diskette
-is a `critical.EmptyDrive`, which answers "Not ready" through INT 24h.
+The machine's diskette drives (`Machine.floppy_drives`: A: alone with one
+drive, A: and B: with two) exist once anything is mounted; one without a
+diskette is a `critical.EmptyDrive`, which answers "Not ready" through INT 24h.
+A one-drive machine has no B: at all ("invalid drive"); DOS 3.30 on a real
+one-drive PC would name the same drive B: as well and ask for the diskette,
+which is not modelled.
 """
 from __future__ import annotations
 
@@ -103,7 +107,8 @@ class Dos:
         fs.clock = self.file_clock
 
     def add_empty_floppies(self) -> None:
-        """A: and B: exist on this machine; a drive with no diskette answers "Not ready".
+        """The diskette drives exist (A:, and B: on a two-drive machine); a drive with
+        no diskette answers "Not ready".
 
         Only when something is mounted at all: a machine with no disks has no
         drive to boot from, and keeps no drives (every path is "invalid drive").
@@ -111,7 +116,7 @@ class Dos:
         from pcemu.dos.critical import EmptyDrive
         if not self.drives:
             return
-        for letter in "AB":
+        for letter in "AB"[:self.m.floppy_drives]:
             if letter not in self.drives:
                 self.drives[letter] = EmptyDrive(letter)
                 self.current_dirs[letter] = []

@@ -154,7 +154,7 @@ def install(m: "Machine") -> None:
     header = bytes([0xFF, 0xFF, 0xFF, 0xFF,     # next driver: none
                     0x00, 0x08,                 # attribute: block device (bit 15 clear)
                     0x00, 0x00, 0x00, 0x00,     # strategy, interrupt entry points
-                    0x02]) + bytes(7)           # two units (A: and B:)
+                    m.floppy_drives]) + bytes(7)   # its units: A: (and B:)
     m.memory.write((DOS_DATA_SEGMENT << 4) + DEVICE_HEADER_OFFSET, header)
     m.register_service("int24_returned", handler_returned)
 

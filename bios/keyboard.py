@@ -13,12 +13,12 @@ from bios import bda
 from bios.services import ServiceTable
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 # The AT BIOS returns from functions it does not have with the registers as they were;
 # TSRs use that for installation checks (INT 16h AX=F0F0h: "not installed").
 keyboard = ServiceTable(0x16, "keyboard",
-                        on_unknown=lambda m: m.count_service("INT 16h not in this BIOS"))
+                        on_unknown=lambda ctx: ctx.call.count_service("INT 16h not in this BIOS"))
 
 RSHIFT, LSHIFT, CTRL, ALT, SCROLL, NUM, CAPS, INSERT = (1 << i for i in range(8))
 HOLD = 0x08                  # KB_FLAGS2 bit 3: paused (Pause key or Ctrl+Num Lock)
@@ -113,8 +113,8 @@ def translate(scancode: int, flags: int, extended: bool) -> int | None:
 
 
 # -- the ring buffer --------------------------------------------------------------------
-def buffer_put(m: "Machine", code: int) -> bool:
-    mem = m.memory
+def buffer_put(ctx: "ServiceContext", code: int) -> bool:
+    mem = ctx.memory
     head = mem.read_word(bda.BDA + bda.KB_HEAD)
     tail = mem.read_word(bda.BDA + bda.KB_TAIL)
     start = mem.read_word(bda.BDA + bda.KB_BUFFER_START_PTR) or bda.KB_BUFFER
@@ -123,24 +123,24 @@ def buffer_put(m: "Machine", code: int) -> bool:
     if following >= end:
         following = start
     if following == head:
-        m.beep()                         # buffer full: the BIOS beeps and drops the key
+        ctx.events.beep.emit()                         # buffer full: the BIOS beeps and drops the key
         return False
     mem.write_word(bda.BDA + tail, code)
     mem.write_word(bda.BDA + bda.KB_TAIL, following)
     return True
 
 
-def buffer_peek(m: "Machine") -> int | None:
-    mem = m.memory
+def buffer_peek(ctx: "ServiceContext") -> int | None:
+    mem = ctx.memory
     head = mem.read_word(bda.BDA + bda.KB_HEAD)
     if head == mem.read_word(bda.BDA + bda.KB_TAIL):
         return None
     return mem.read_word(bda.BDA + head)
 
 
-def buffer_take(m: "Machine") -> int | None:
-    mem = m.memory
-    code = buffer_peek(m)
+def buffer_take(ctx: "ServiceContext") -> int | None:
+    mem = ctx.memory
+    code = buffer_peek(ctx)
     if code is None:
         return None
     head = mem.read_word(bda.BDA + bda.KB_HEAD) + 2
@@ -152,9 +152,9 @@ def buffer_take(m: "Machine") -> int | None:
     return code
 
 
-def buffer_flush(m: "Machine") -> None:
-    tail = m.memory.read_word(bda.BDA + bda.KB_TAIL)
-    m.memory.write_word(bda.BDA + bda.KB_HEAD, tail)
+def buffer_flush(ctx: "ServiceContext") -> None:
+    tail = ctx.memory.read_word(bda.BDA + bda.KB_TAIL)
+    ctx.memory.write_word(bda.BDA + bda.KB_HEAD, tail)
 
 
 # -- INT 09h ------------------------------------------------------------------------------
@@ -162,14 +162,14 @@ SHIFT_KEYS = {0x2A: LSHIFT, 0x36: RSHIFT, 0x1D: CTRL, 0x38: ALT}
 TOGGLE_KEYS = {0x46: SCROLL, 0x45: NUM, 0x3A: CAPS}
 
 
-def handle_scancode(m: "Machine") -> None:
+def handle_scancode(ctx: "ServiceContext") -> None:
     """The body of INT 09h, with the scancode in AL (read from port 60h by the ROM)."""
-    code = m.cpu.al
-    mem = m.memory
+    code = ctx.cpu.al
+    mem = ctx.memory
     flags = mem[bda.BDA + bda.KB_FLAGS]
     flags2 = mem[bda.BDA + bda.KB_FLAGS2]
     flags3 = mem[bda.BDA + bda.KB_FLAGS3]
-    m.keyboard_event(code)
+    ctx.events.scancode.emit(code)
     if code == 0xE0 or code == 0xE1:
         mem[bda.BDA + bda.KB_FLAGS3] = flags3 | (0x02 if code == 0xE0 else AFTER_E1)
         return
@@ -178,7 +178,7 @@ def handle_scancode(m: "Machine") -> None:
             return                          # its Ctrl byte is not the Ctrl key
         mem[bda.BDA + bda.KB_FLAGS3] = flags3 & ~AFTER_E1
         if code == 0x45:
-            _pause(m, flags2)
+            _pause(ctx, flags2)
         return
     extended = bool(flags3 & 0x02)
     mem[bda.BDA + bda.KB_FLAGS3] = flags3 & ~0x03
@@ -194,7 +194,7 @@ def handle_scancode(m: "Machine") -> None:
             alt_code = mem[bda.BDA + bda.KB_ALT_INPUT]
             mem[bda.BDA + bda.KB_ALT_INPUT] = 0
             if alt_code:
-                buffer_put(m, alt_code)
+                buffer_put(ctx, alt_code)
         return
     if flags2 & HOLD:
         if not release:                     # the first key after Pause ends it and is dropped
@@ -203,7 +203,7 @@ def handle_scancode(m: "Machine") -> None:
             mem[bda.BDA + bda.KB_FLAGS2] = flags2 & ~TOGGLE_KEYS[scancode]   # no longer held down
         return
     if scancode == 0x45 and flags & CTRL and not extended and not release:
-        _pause(m, flags2)                   # Ctrl+Num Lock, the 84-key board's Pause
+        _pause(ctx, flags2)                   # Ctrl+Num Lock, the 84-key board's Pause
         return
     if scancode in TOGGLE_KEYS and not (scancode == 0x46 and flags & CTRL) \
             and not (scancode == 0x45 and flags & CTRL):
@@ -220,18 +220,18 @@ def handle_scancode(m: "Machine") -> None:
             mem[bda.BDA + bda.KB_FLAGS2] = flags2 & ~INSERT
         return
     if scancode == 0x46 and flags & CTRL:   # Ctrl-Break
-        buffer_flush(m)
+        buffer_flush(ctx)
         mem[bda.BDA + bda.BREAK_FLAG] = 0x80
-        buffer_put(m, 0x0000)
-        m.cpu.jump(*m.rom.address("int09.break"))
+        buffer_put(ctx, 0x0000)
+        ctx.cpu.jump(*ctx.vectors.rom.address("int09.break"))
         return
     if scancode == 0x53 and flags & CTRL and flags & ALT:
-        m.reboot_requested()
+        ctx.call.reboot_requested()
         return
     # Print Screen: the 101-key board's own key (E0 37), or Shift+PrtSc* on an 84-key board;
     # with the enhanced keyboard (KB_FLAGS3 bit 4) Shift+keypad * is a plain '*'
     if scancode == 0x37 and (extended or (flags & (LSHIFT | RSHIFT) and not flags3 & 0x10)):
-        m.cpu.jump(*m.rom.address("int09.prtsc"))
+        ctx.cpu.jump(*ctx.vectors.rom.address("int09.prtsc"))
         return
     if flags & ALT and scancode in KEYPAD and not extended and KEYPAD[scancode][0].isdigit():
         value = mem[bda.BDA + bda.KB_ALT_INPUT] * 10 + int(KEYPAD[scancode][0])
@@ -243,15 +243,15 @@ def handle_scancode(m: "Machine") -> None:
             mem[bda.BDA + bda.KB_FLAGS] = flags ^ INSERT
     key = translate(scancode, flags, extended)
     if key is not None:
-        buffer_put(m, key)
+        buffer_put(ctx, key)
 
 
-def _pause(m: "Machine", flags2: int) -> None:
+def _pause(ctx: "ServiceContext", flags2: int) -> None:
     """Enter the hold state: the ROM's pause loop waits until the next key clears it."""
     if flags2 & HOLD:
         return
-    m.memory[bda.BDA + bda.KB_FLAGS2] = flags2 | HOLD
-    m.cpu.jump(*m.rom.address("int09.pause"))
+    ctx.memory[bda.BDA + bda.KB_FLAGS2] = flags2 | HOLD
+    ctx.cpu.jump(*ctx.vectors.rom.address("int09.pause"))
 
 
 # -- INT 16h ------------------------------------------------------------------------------
@@ -266,81 +266,81 @@ def _standard(code: int) -> int | None:
     return code
 
 
-def _discard_unreportable(m: "Machine") -> bool:
+def _discard_unreportable(ctx: "ServiceContext") -> bool:
     """Drop the keys INT 16h AH=00h/01h cannot report; True if there were any."""
     dropped = False
     while True:
-        code = buffer_peek(m)
+        code = buffer_peek(ctx)
         if code is None or _standard(code) is not None:
             return dropped
-        buffer_take(m)
+        buffer_take(ctx)
         dropped = True
 
 
 @keyboard.function(0x00)
-def read_key(m: "Machine") -> None:
-    m.keyboard_polled()
-    _discard_unreportable(m)
-    code = buffer_take(m)
+def read_key(ctx: "ServiceContext") -> None:
+    ctx.call.keyboard_polled()
+    _discard_unreportable(ctx)
+    code = buffer_take(ctx)
     if code is None:
-        m.wait_for_input()
+        ctx.call.wait_for_input()
         return
-    m.cpu.ax = _standard(code)
+    ctx.cpu.ax = _standard(code)
 
 
 @keyboard.function(0x10)
-def read_extended_key(m: "Machine") -> None:
-    m.keyboard_polled()
-    code = buffer_take(m)
+def read_extended_key(ctx: "ServiceContext") -> None:
+    ctx.call.keyboard_polled()
+    code = buffer_take(ctx)
     if code is None:
-        m.wait_for_input()
+        ctx.call.wait_for_input()
         return
-    m.cpu.ax = code
+    ctx.cpu.ax = code
 
 
 @keyboard.function(0x01)
-def key_available(m: "Machine") -> None:
-    m.keyboard_polled()
-    if not _discard_unreportable(m):
-        m.pure_answer()                          # a look at the buffer changes nothing
-    code = buffer_peek(m)
+def key_available(ctx: "ServiceContext") -> None:
+    ctx.call.keyboard_polled()
+    if not _discard_unreportable(ctx):
+        ctx.call.pure_answer()                          # a look at the buffer changes nothing
+    code = buffer_peek(ctx)
     if code is not None:
-        m.cpu.ax = _standard(code)
-    m.set_return_flag(0x40, code is None)        # ZF=1: nothing waiting
-    m.idle_poll(code is None)
+        ctx.cpu.ax = _standard(code)
+    ctx.call.set_return_flag(0x40, code is None)        # ZF=1: nothing waiting
+    ctx.call.idle_poll(code is None)
 
 
 @keyboard.function(0x11)
-def extended_key_available(m: "Machine") -> None:
-    m.keyboard_polled()
-    m.pure_answer()
-    code = buffer_peek(m)
+def extended_key_available(ctx: "ServiceContext") -> None:
+    ctx.call.keyboard_polled()
+    ctx.call.pure_answer()
+    code = buffer_peek(ctx)
     if code is not None:
-        m.cpu.ax = code
-    m.set_return_flag(0x40, code is None)
-    m.idle_poll(code is None)
+        ctx.cpu.ax = code
+    ctx.call.set_return_flag(0x40, code is None)
+    ctx.call.idle_poll(code is None)
 
 
 @keyboard.function(0x02)
-def shift_flags(m: "Machine") -> None:
-    m.pure_answer()
-    m.cpu.al = m.memory[bda.BDA + bda.KB_FLAGS]
+def shift_flags(ctx: "ServiceContext") -> None:
+    ctx.call.pure_answer()
+    ctx.cpu.al = ctx.memory[bda.BDA + bda.KB_FLAGS]
 
 
 @keyboard.function(0x12)
-def extended_shift_flags(m: "Machine") -> None:
-    m.pure_answer()
-    mem = m.memory
+def extended_shift_flags(ctx: "ServiceContext") -> None:
+    ctx.call.pure_answer()
+    mem = ctx.memory
     flags, flags2 = mem[bda.BDA + bda.KB_FLAGS], mem[bda.BDA + bda.KB_FLAGS2]
-    m.cpu.ax = (((flags2 & 0xF0) | (flags2 & 0x04 and 0x80) | (0x01 if flags & CTRL else 0)
+    ctx.cpu.ax = (((flags2 & 0xF0) | (flags2 & 0x04 and 0x80) | (0x01 if flags & CTRL else 0)
                  | (0x02 if flags & ALT else 0)) << 8) | flags
 
 
 @keyboard.function(0x03)
-def set_typematic(m: "Machine") -> None:
+def set_typematic(ctx: "ServiceContext") -> None:
     pass                                         # accepted; the host sets the repeat rate
 
 
 @keyboard.function(0x05)
-def store_key(m: "Machine") -> None:
-    m.cpu.al = 0 if buffer_put(m, m.cpu.cx) else 1
+def store_key(ctx: "ServiceContext") -> None:
+    ctx.cpu.al = 0 if buffer_put(ctx, ctx.cpu.cx) else 1

@@ -28,7 +28,7 @@ from bios import bda, video
 from bios.services import ServiceTable
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 services = ServiceTable(0x33, "mouse", selector="ax")
 
@@ -53,8 +53,9 @@ def _signed(value: int) -> int:
 class MouseDriver:
     """The driver's state: position, buttons, counters, cursor and event handler."""
 
-    def __init__(self, m: "Machine") -> None:
-        self.m = m
+    def __init__(self, ctx: "ServiceContext", data_segment: int) -> None:
+        self.ctx = ctx
+        self.data_segment = data_segment
         # what the cursor covers: (mode, [(address, byte)], [(CRTC register, value)])
         self.saved: tuple[int, list[tuple[int, int]], list[tuple[int, int]]] | None = None
         self.reset()
@@ -80,10 +81,10 @@ class MouseDriver:
     # -- geometry ---------------------------------------------------------------------
     def _cell(self) -> tuple[int, int]:
         """(width, height) of what the reported position snaps to in this mode."""
-        m = self.m
-        if video.is_graphics(m):
-            return (2, 1) if video.MODES[video.mode(m)][3] == 2 else (1, 1)
-        return WIDTH // video.columns(m), 8
+        ctx = self.ctx
+        if video.is_graphics(ctx):
+            return (2, 1) if video.MODES[video.mode(ctx)][3] == 2 else (1, 1)
+        return WIDTH // video.columns(ctx), 8
 
     def reported(self) -> tuple[int, int]:
         width, height = self._cell()
@@ -100,21 +101,21 @@ class MouseDriver:
             return
         mode, cells, registers = self.saved
         self.saved = None
-        if mode != video.mode(self.m):
+        if mode != video.mode(self.ctx):
             return
-        mem = self.m.memory
+        mem = self.ctx.memory
         for address, value in reversed(cells):
             mem[address] = value
-        crtc = self.m.video_card.crtc.registers
+        crtc = self.ctx.devices.video_card.crtc.registers
         for register, value in registers:
             crtc[register] = value
 
     def show_cursor(self) -> None:
         if self.shown < 0 or self.saved is not None:
             return
-        m = self.m
-        mode = video.mode(m)
-        if video.is_graphics(m):
+        ctx = self.ctx
+        mode = video.mode(ctx)
+        if video.is_graphics(ctx):
             self.saved = (mode, self._draw_graphics(), [])
         elif self.text_cursor[0] == 1:
             self.saved = (mode, [], self._draw_hardware())
@@ -126,10 +127,10 @@ class MouseDriver:
         self.show_cursor()
 
     def _draw_text(self) -> list[tuple[int, int]]:
-        m = self.m
+        ctx = self.ctx
         width, height = self._cell()
-        address = video.cell_address(m, self.page, self.y // height, self.x // width)
-        mem = m.memory
+        address = video.cell_address(ctx, self.page, self.y // height, self.x // width)
+        mem = ctx.memory
         old = mem.read_word(address)
         _kind, screen_mask, cursor_mask = self.text_cursor
         new = (old & screen_mask) ^ cursor_mask
@@ -138,21 +139,21 @@ class MouseDriver:
 
     def _draw_hardware(self) -> list[tuple[int, int]]:
         """Type 1: the CRTC's own cursor, moved to the mouse's cell with its scan lines."""
-        m = self.m
+        ctx = self.ctx
         width, height = self._cell()
-        registers = m.video_card.crtc.registers
+        registers = ctx.devices.video_card.crtc.registers
         saved = [(reg, registers[reg]) for reg in (0x0A, 0x0B, 0x0E, 0x0F)]
-        start = m.memory.read_word(bda.BDA + bda.VIDEO_PAGE_OFFSET) >> 1
-        cell = start + (self.y // height) * video.columns(m) + self.x // width
+        start = ctx.memory.read_word(bda.BDA + bda.VIDEO_PAGE_OFFSET) >> 1
+        cell = start + (self.y // height) * video.columns(ctx) + self.x // width
         _kind, first, last = self.text_cursor
         registers[0x0A], registers[0x0B] = first & 0x1F, last & 0x1F
         registers[0x0E], registers[0x0F] = (cell >> 8) & 0xFF, cell & 0xFF
         return saved
 
     def _draw_graphics(self) -> list[tuple[int, int]]:
-        m = self.m
-        bits = video.MODES[video.mode(m)][3]
-        mem = m.memory
+        ctx = self.ctx
+        bits = video.MODES[video.mode(ctx)][3]
+        mem = ctx.memory
         touched: dict[int, int] = {}
         hot_x, hot_y = self.hot_spot
         per_row = 16 // bits
@@ -172,7 +173,7 @@ class MouseDriver:
                 shift = 16 - bits * (i + 1)
                 s_bits = (screen >> shift) & ((1 << bits) - 1)
                 c_bits = (cursor >> shift) & ((1 << bits) - 1)
-                address, pshift, mask = video._pixel_location(m, px, py)
+                address, pshift, mask = video._pixel_location(ctx, px, py)
                 value = mem[address]
                 touched.setdefault(address, value)
                 pixel = (value >> pshift) & mask
@@ -230,92 +231,93 @@ class MouseDriver:
     # -- the interrupt ----------------------------------------------------------------------
     def interrupt(self) -> None:
         """IRQ 12: take the packets; CF says whether the program's handler is to be called."""
-        m = self.m
+        ctx = self.ctx
         condition = 0
-        for packet in m.mouse.take():
+        for packet in ctx.devices.mouse.take():
             condition |= self.apply(packet)
         mask, seg, off = self.handler
         call = condition & mask
         if call and (seg or off):
-            from pcemu.dos import DOS_DATA_SEGMENT
-            cpu = m.cpu
+            cpu = ctx.cpu
             x, y = self.reported()
-            m.memory.ww(DOS_DATA_SEGMENT, HANDLER_POINTER, off)
-            m.memory.ww(DOS_DATA_SEGMENT, HANDLER_POINTER + 2, seg)
+            ctx.memory.ww(self.data_segment, HANDLER_POINTER, off)
+            ctx.memory.ww(self.data_segment, HANDLER_POINTER + 2, seg)
             cpu.set_registers(ax=call, bx=self.buttons & 7, cx=x, dx=y,
-                              si=self.motion[0], di=self.motion[1], ds=DOS_DATA_SEGMENT)
-            m.return_live_flag(0x01, True)
+                              si=self.motion[0], di=self.motion[1], ds=self.data_segment)
+            ctx.call.return_live_flag(0x01, True)
         else:
-            m.return_live_flag(0x01, False)
+            ctx.call.return_live_flag(0x01, False)
 
 
-def driver(m: "Machine") -> MouseDriver:
-    return m.bios.mouse_driver
+def driver(ctx: "ServiceContext") -> MouseDriver:
+    return ctx.bios.mouse_driver
 
 
-def install(m: "Machine") -> None:
-    """Load the driver: INT 33h, the IRQ 12 vector, the line unmasked at the 8259."""
-    m.bios.mouse_driver = MouseDriver(m)
-    m.point_vector("int33")
-    m.point_vector("mouse_irq")
-    m.pic.slave.imr &= ~(1 << 4)
-    equipment = m.memory.read_word(bda.BDA + bda.EQUIPMENT)
-    m.memory.write_word(bda.BDA + bda.EQUIPMENT, equipment | 0x0004)   # pointing device
-    m.register_service("int33", services.dispatch)
-    m.register_service("mouse_irq", lambda mm: mm.bios.mouse_driver.interrupt())
+def install(ctx: "ServiceContext", data_segment: int) -> None:
+    """Load the driver: INT 33h, the IRQ 12 vector, the line unmasked at the 8259.
+    ``data_segment``: where the driver keeps the far pointer the ROM's CALL FAR [0080h]
+    calls the program's handler through (DOS's data segment, as a loaded driver's would be)."""
+    ctx.bios.mouse_driver = MouseDriver(ctx, data_segment)
+    ctx.vectors.point_entry("int33")
+    ctx.vectors.point_entry("mouse_irq")
+    ctx.devices.pic.slave.imr &= ~(1 << 4)
+    equipment = ctx.memory.read_word(bda.BDA + bda.EQUIPMENT)
+    ctx.memory.write_word(bda.BDA + bda.EQUIPMENT, equipment | 0x0004)   # pointing device
+    ctx.vectors.register_service("int33", services.dispatch)
+    ctx.vectors.register_service("mouse_irq", lambda ctx: ctx.bios.mouse_driver.interrupt())
 
 
 # -- the functions ---------------------------------------------------------------------------
 @services.function(0x00)
-def reset(m: "Machine") -> None:
-    d = driver(m)
+def reset(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
     d.hide_cursor()
     d.reset()
-    m.mouse.take()
-    d.buttons = m.mouse.buttons
-    m.cpu.ax, m.cpu.bx = 0xFFFF, BUTTONS_REPORTED
+    ctx.devices.mouse.take()
+    d.buttons = ctx.devices.mouse.buttons
+    ctx.cpu.ax, ctx.cpu.bx = 0xFFFF, BUTTONS_REPORTED
 
 
 @services.function(0x21)
-def software_reset(m: "Machine") -> None:
-    reset(m)
+def software_reset(ctx: "ServiceContext") -> None:
+    reset(ctx)
 
 
 @services.function(0x01)
-def show(m: "Machine") -> None:
-    d = driver(m)
+def show(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
     if d.shown < 0:
         d.shown += 1
     d.show_cursor()
 
 
 @services.function(0x02)
-def hide(m: "Machine") -> None:
-    d = driver(m)
+def hide(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
     d.hide_cursor()
     d.shown -= 1
 
 
 @services.function(0x03)
-def position_and_buttons(m: "Machine") -> None:
-    d = driver(m)
-    m.cpu.bx = d.buttons & 7
-    m.cpu.cx, m.cpu.dx = d.reported()
-    m.idle_poll(True)
+def position_and_buttons(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
+    ctx.cpu.bx = d.buttons & 7
+    ctx.cpu.cx, ctx.cpu.dx = d.reported()
+    ctx.call.idle_poll(True)
 
 
 @services.function(0x04)
-def set_position(m: "Machine") -> None:
-    d = driver(m)
+def set_position(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
     d.hide_cursor()
-    d.x, d.y = _signed(m.cpu.cx), _signed(m.cpu.dx)
+    d.x, d.y = _signed(ctx.cpu.cx), _signed(ctx.cpu.dx)
     d._clip()
     d.show_cursor()
 
 
-def _button_data(m: "Machine", records: list[list[int]]) -> None:
-    d = driver(m)
-    cpu = m.cpu
+def _button_data(ctx: "ServiceContext", records: list[list[int]]) -> None:
+    d = driver(ctx)
+    cpu = ctx.cpu
     button = cpu.bx
     cpu.ax = d.buttons & 7
     if button > 2:
@@ -327,43 +329,43 @@ def _button_data(m: "Machine", records: list[list[int]]) -> None:
 
 
 @services.function(0x05)
-def press_data(m: "Machine") -> None:
-    _button_data(m, driver(m).presses)
+def press_data(ctx: "ServiceContext") -> None:
+    _button_data(ctx, driver(ctx).presses)
 
 
 @services.function(0x06)
-def release_data(m: "Machine") -> None:
-    _button_data(m, driver(m).releases)
+def release_data(ctx: "ServiceContext") -> None:
+    _button_data(ctx, driver(ctx).releases)
 
 
-def _range(m: "Machine") -> tuple[int, int]:
-    low, high = _signed(m.cpu.cx), _signed(m.cpu.dx)
+def _range(ctx: "ServiceContext") -> tuple[int, int]:
+    low, high = _signed(ctx.cpu.cx), _signed(ctx.cpu.dx)
     return (low, high) if low <= high else (high, low)
 
 
 @services.function(0x07)
-def horizontal_range(m: "Machine") -> None:
-    d = driver(m)
-    d.x_range = _range(m)
+def horizontal_range(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
+    d.x_range = _range(ctx)
     d.hide_cursor()
     d._clip()
     d.show_cursor()
 
 
 @services.function(0x08)
-def vertical_range(m: "Machine") -> None:
-    d = driver(m)
-    d.y_range = _range(m)
+def vertical_range(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
+    d.y_range = _range(ctx)
     d.hide_cursor()
     d._clip()
     d.show_cursor()
 
 
 @services.function(0x09)
-def graphics_cursor(m: "Machine") -> None:
-    d = driver(m)
-    cpu = m.cpu
-    data = m.memory.read_far(cpu.es, cpu.dx, 64)
+def graphics_cursor(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
+    cpu = ctx.cpu
+    data = ctx.memory.read_far(cpu.es, cpu.dx, 64)
     d.hide_cursor()
     d.graphics_cursor = [data[i] | (data[i + 1] << 8) for i in range(0, 64, 2)]
     d.hot_spot = (_signed(cpu.bx), _signed(cpu.cx))
@@ -371,73 +373,73 @@ def graphics_cursor(m: "Machine") -> None:
 
 
 @services.function(0x0A)
-def text_cursor(m: "Machine") -> None:
-    d = driver(m)
-    cpu = m.cpu
+def text_cursor(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
+    cpu = ctx.cpu
     d.hide_cursor()
     d.text_cursor = (1 if cpu.bx == 1 else 0, cpu.cx, cpu.dx)
     d.show_cursor()
 
 
 @services.function(0x0B)
-def motion_counters(m: "Machine") -> None:
-    d = driver(m)
-    m.cpu.cx, m.cpu.dx = d.motion
+def motion_counters(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
+    ctx.cpu.cx, ctx.cpu.dx = d.motion
     d.motion = [0, 0]
 
 
 @services.function(0x0C)
-def set_handler(m: "Machine") -> None:
-    cpu = m.cpu
-    driver(m).handler = (cpu.cx, cpu.es, cpu.dx)
+def set_handler(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    driver(ctx).handler = (cpu.cx, cpu.es, cpu.dx)
 
 
 @services.function(0x14)
-def swap_handler(m: "Machine") -> None:
-    d = driver(m)
-    cpu = m.cpu
+def swap_handler(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
+    cpu = ctx.cpu
     old = d.handler
     d.handler = (cpu.cx, cpu.es, cpu.dx)
     cpu.cx, cpu.es, cpu.dx = old
 
 
 @services.function(0x0F)
-def mickey_ratio(m: "Machine") -> None:
-    cpu = m.cpu
-    driver(m).ratio = [max(1, cpu.cx & 0x7FFF), max(1, cpu.dx & 0x7FFF)]
+def mickey_ratio(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    driver(ctx).ratio = [max(1, cpu.cx & 0x7FFF), max(1, cpu.dx & 0x7FFF)]
 
 
 @services.function(0x13)
-def double_speed_threshold(m: "Machine") -> None:
-    driver(m).double_speed = m.cpu.dx or 64
+def double_speed_threshold(ctx: "ServiceContext") -> None:
+    driver(ctx).double_speed = ctx.cpu.dx or 64
 
 
 @services.function(0x1A)
-def set_sensitivity(m: "Machine") -> None:
-    cpu = m.cpu
-    driver(m).speed = [cpu.bx, cpu.cx, cpu.dx]
+def set_sensitivity(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    driver(ctx).speed = [cpu.bx, cpu.cx, cpu.dx]
 
 
 @services.function(0x1B)
-def get_sensitivity(m: "Machine") -> None:
-    cpu = m.cpu
-    cpu.bx, cpu.cx, cpu.dx = driver(m).speed
+def get_sensitivity(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    cpu.bx, cpu.cx, cpu.dx = driver(ctx).speed
 
 
 @services.function(0x1D)
-def set_page(m: "Machine") -> None:
-    d = driver(m)
+def set_page(ctx: "ServiceContext") -> None:
+    d = driver(ctx)
     d.hide_cursor()
-    d.page = m.cpu.bx & 7
+    d.page = ctx.cpu.bx & 7
     d.show_cursor()
 
 
 @services.function(0x1E)
-def get_page(m: "Machine") -> None:
-    m.cpu.bx = driver(m).page
+def get_page(ctx: "ServiceContext") -> None:
+    ctx.cpu.bx = driver(ctx).page
 
 
 @services.function(0x24)
-def version(m: "Machine") -> None:
-    m.cpu.bx = 0x0626                     # version 6.26
-    m.cpu.cx = 0x0400                     # a PS/2-style mouse (its IRQ reported as 0)
+def version(ctx: "ServiceContext") -> None:
+    ctx.cpu.bx = 0x0626                     # version 6.26
+    ctx.cpu.cx = 0x0400                     # a PS/2-style mouse (its IRQ reported as 0)

@@ -13,120 +13,120 @@ from bios import bda
 from bios.services import ServiceTable
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
-system = ServiceTable(0x15, "system services", on_unknown=lambda m: _unsupported(m))
-serial = ServiceTable(0x14, "serial", on_unknown=lambda m: _serial_timeout(m))
-
-
-def equipment(m: "Machine") -> None:
-    m.cpu.ax = m.memory.read_word(bda.BDA + bda.EQUIPMENT)
+system = ServiceTable(0x15, "system services", on_unknown=lambda ctx: _unsupported(ctx))
+serial = ServiceTable(0x14, "serial", on_unknown=lambda ctx: _serial_timeout(ctx))
 
 
-def memory_size(m: "Machine") -> None:
-    m.cpu.ax = m.memory.read_word(bda.BDA + bda.MEMORY_KB)
+def equipment(ctx: "ServiceContext") -> None:
+    ctx.cpu.ax = ctx.memory.read_word(bda.BDA + bda.EQUIPMENT)
 
 
-def _unsupported(m: "Machine") -> None:
-    m.cpu.ah = 0x86
-    m.set_return_flag(0x01, True)
+def memory_size(ctx: "ServiceContext") -> None:
+    ctx.cpu.ax = ctx.memory.read_word(bda.BDA + bda.MEMORY_KB)
 
 
-def _serial_timeout(m: "Machine") -> None:
-    m.cpu.ah = 0x80
-    m.cpu.al = 0
+def _unsupported(ctx: "ServiceContext") -> None:
+    ctx.cpu.ah = 0x86
+    ctx.call.set_return_flag(0x01, True)
 
 
-def _serial_base(m: "Machine") -> int:
-    return m.memory.read_word(bda.BDA + bda.COM_PORTS + 2 * m.cpu.dx) if m.cpu.dx < 4 else 0
+def _serial_timeout(ctx: "ServiceContext") -> None:
+    ctx.cpu.ah = 0x80
+    ctx.cpu.al = 0
 
 
-def _serial_status(m: "Machine", base: int) -> tuple[int, int]:
-    return m.bus.read(base + 5), m.bus.read(base + 6)       # line status, modem status
+def _serial_base(ctx: "ServiceContext") -> int:
+    return ctx.memory.read_word(bda.BDA + bda.COM_PORTS + 2 * ctx.cpu.dx) if ctx.cpu.dx < 4 else 0
+
+
+def _serial_status(ctx: "ServiceContext", base: int) -> tuple[int, int]:
+    return ctx.devices.bus.read(base + 5), ctx.devices.bus.read(base + 6)       # line status, modem status
 
 
 @serial.function(0x00)
-def serial_init(m: "Machine") -> None:
+def serial_init(ctx: "ServiceContext") -> None:
     """AL: baud (bits 7-5, 110 to 9600), parity (4-3), stop bits (2), word length (1-0)."""
-    base = _serial_base(m)
+    base = _serial_base(ctx)
     if not base:
-        return _serial_timeout(m)
-    params = m.cpu.al
+        return _serial_timeout(ctx)
+    params = ctx.cpu.al
     divisor = (0x417, 0x300, 0x180, 0xC0, 0x60, 0x30, 0x18, 0x0C)[params >> 5]
-    m.bus.write(base + 3, 1, 0x80)                           # DLAB
-    m.bus.write(base, 1, divisor & 0xFF)
-    m.bus.write(base + 1, 1, divisor >> 8)
-    m.bus.write(base + 3, 1, params & 0x1F)
-    m.bus.write(base + 1, 1, 0)                              # no interrupts
-    m.cpu.ah, m.cpu.al = _serial_status(m, base)
+    ctx.devices.bus.write(base + 3, 1, 0x80)                           # DLAB
+    ctx.devices.bus.write(base, 1, divisor & 0xFF)
+    ctx.devices.bus.write(base + 1, 1, divisor >> 8)
+    ctx.devices.bus.write(base + 3, 1, params & 0x1F)
+    ctx.devices.bus.write(base + 1, 1, 0)                              # no interrupts
+    ctx.cpu.ah, ctx.cpu.al = _serial_status(ctx, base)
 
 
 @serial.function(0x01, 0x02)
-def serial_transfer(m: "Machine") -> None:
+def serial_transfer(ctx: "ServiceContext") -> None:
     """Send (01h) raises DTR and RTS and waits for DSR and CTS; receive (02h) raises DTR
     and waits for DSR: with no cable they never come, so the call times out."""
-    base = _serial_base(m)
+    base = _serial_base(ctx)
     if not base:
-        return _serial_timeout(m)
-    sending = m.cpu.ah == 0x01
-    m.bus.write(base + 4, 1, 0x03 if sending else 0x01)
-    line, modem = _serial_status(m, base)
+        return _serial_timeout(ctx)
+    sending = ctx.cpu.ah == 0x01
+    ctx.devices.bus.write(base + 4, 1, 0x03 if sending else 0x01)
+    line, modem = _serial_status(ctx, base)
     wanted = 0x30 if sending else 0x20
     if modem & wanted == wanted and (not sending or line & 0x20):
         if sending:
-            m.bus.write(base, 1, m.cpu.al)
+            ctx.devices.bus.write(base, 1, ctx.cpu.al)
         elif line & 0x01:
-            m.cpu.al = m.bus.read(base)
-        m.cpu.ah = m.bus.read(base + 5) & (0x1E if not sending else 0xFF)
+            ctx.cpu.al = ctx.devices.bus.read(base)
+        ctx.cpu.ah = ctx.devices.bus.read(base + 5) & (0x1E if not sending else 0xFF)
         return
-    m.cpu.ah = line | 0x80
+    ctx.cpu.ah = line | 0x80
 
 
 @serial.function(0x03)
-def serial_status(m: "Machine") -> None:
-    base = _serial_base(m)
+def serial_status(ctx: "ServiceContext") -> None:
+    base = _serial_base(ctx)
     if not base:
-        return _serial_timeout(m)
-    m.cpu.ah, m.cpu.al = _serial_status(m, base)
+        return _serial_timeout(ctx)
+    ctx.cpu.ah, ctx.cpu.al = _serial_status(ctx, base)
 
 
 @system.function(0x4F)
-def keyboard_intercept(m: "Machine") -> None:
-    m.set_return_flag(0x01, True)       # process the scancode normally
+def keyboard_intercept(ctx: "ServiceContext") -> None:
+    ctx.call.set_return_flag(0x01, True)       # process the scancode normally
 
 
 @system.function(0x88)
-def extended_memory(m: "Machine") -> None:
-    m.cpu.ax = 0                        # 640 KB machine: no memory above 1 MB
-    m.set_return_flag(0x01, False)
+def extended_memory(ctx: "ServiceContext") -> None:
+    ctx.cpu.ax = 0                        # 640 KB machine: no memory above 1 MB
+    ctx.call.set_return_flag(0x01, False)
 
 
 @system.function(0xC0)
-def configuration(m: "Machine") -> None:
-    seg, off = m.rom.address("configuration_table")
-    m.cpu.es, m.cpu.bx = seg, off
-    m.cpu.ah = 0
-    m.set_return_flag(0x01, False)
+def configuration(ctx: "ServiceContext") -> None:
+    seg, off = ctx.vectors.rom.address("configuration_table")
+    ctx.cpu.es, ctx.cpu.bx = seg, off
+    ctx.cpu.ah = 0
+    ctx.call.set_return_flag(0x01, False)
 
 
 @system.function(0x86)
-def wait_microseconds(m: "Machine") -> None:
+def wait_microseconds(ctx: "ServiceContext") -> None:
     """Wait CX:DX microseconds of virtual time, interrupts enabled, as the AT BIOS does:
-    the timer keeps ticking and keys keep arriving while the program waits."""
-    micro = (m.cpu.cx << 16) | m.cpu.dx
-    m.bios.wait_deadline = m.clock.now + m.clock.instructions_for_seconds(micro / 1_000_000)
-    m.scheduler.at(m.bios.wait_deadline, lambda: None)      # a halt ends exactly then
-    m.register_service("int15_wait", _wait_until_deadline)
-    m.set_return_flag(0x01, False)
-    m.cpu.jump(*m.rom.address("int15_wait"))
+    the timer keeps ticking and keys keep arriving while the program waits (in the
+    ROM's loop ``int15_wait``, whose trap is ``wait_until_deadline``)."""
+    micro = (ctx.cpu.cx << 16) | ctx.cpu.dx
+    ctx.bios.wait_deadline = ctx.time.clock.now + ctx.time.clock.instructions_for_seconds(micro / 1_000_000)
+    ctx.time.scheduler.at(ctx.bios.wait_deadline, lambda: None)      # a halt ends exactly then
+    ctx.call.set_return_flag(0x01, False)
+    ctx.cpu.jump(*ctx.vectors.rom.address("int15_wait"))
 
 
-def _wait_until_deadline(m: "Machine") -> None:
-    if m.clock.now < m.bios.wait_deadline:
-        m.wait_for_input()                  # halt until the next interrupt, then look again
+def wait_until_deadline(ctx: "ServiceContext") -> None:
+    if ctx.time.clock.now < ctx.bios.wait_deadline:
+        ctx.call.wait_for_input()                  # halt until the next interrupt, then look again
 
 
 @system.function(0x90, 0x91)
-def device_busy_or_done(m: "Machine") -> None:
-    m.cpu.ah = 0
-    m.set_return_flag(0x01, False)
+def device_busy_or_done(ctx: "ServiceContext") -> None:
+    ctx.cpu.ah = 0
+    ctx.call.set_return_flag(0x01, False)

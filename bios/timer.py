@@ -15,64 +15,64 @@ from pcemu.clock import TICKS_PER_DAY
 from pcemu.devices.cmos import bcd
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 time_of_day = ServiceTable(0x1A, "time of day")
 
 
-def timer_tick(m: "Machine") -> None:
+def timer_tick(ctx: "ServiceContext") -> None:
     """The body of INT 08h, between its pushes and its INT 1Ch."""
-    mem = m.memory
+    mem = ctx.memory
     ticks = mem.read_dword(bda.BDA + bda.TIMER_COUNT) + 1
     if ticks >= TICKS_PER_DAY:
         ticks = 0
         mem[bda.BDA + bda.TIMER_OVERFLOW] = 1
-        m.dos_clock.midnight()
+        ctx.time.dos_clock.midnight()
     mem.write_dword(bda.BDA + bda.TIMER_COUNT, ticks)
     motor = mem[bda.BDA + bda.DISK_MOTOR_COUNT]
     if motor:
         mem[bda.BDA + bda.DISK_MOTOR_COUNT] = motor - 1
         if motor == 1:
             mem[bda.BDA + bda.DISK_MOTOR] &= 0xF0
-    m.bios_tick()
+    ctx.events.tick.emit()
 
 
 @time_of_day.function(0x00)
-def read_ticks(m: "Machine") -> None:
-    mem = m.memory
+def read_ticks(ctx: "ServiceContext") -> None:
+    mem = ctx.memory
     ticks = mem.read_dword(bda.BDA + bda.TIMER_COUNT)
-    cpu = m.cpu
+    cpu = ctx.cpu
     cpu.cx, cpu.dx = ticks >> 16, ticks & 0xFFFF
     cpu.al = mem[bda.BDA + bda.TIMER_OVERFLOW]
     if cpu.al:
         mem[bda.BDA + bda.TIMER_OVERFLOW] = 0    # the midnight flag is read once
     else:
-        m.pure_answer()
-    m.idle_poll(True)
+        ctx.call.pure_answer()
+    ctx.call.idle_poll(True)
 
 
 @time_of_day.function(0x01)
-def set_ticks(m: "Machine") -> None:
-    cpu = m.cpu
-    m.memory.write_dword(bda.BDA + bda.TIMER_COUNT, (cpu.cx << 16) | cpu.dx)
-    m.memory[bda.BDA + bda.TIMER_OVERFLOW] = 0
+def set_ticks(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    ctx.memory.write_dword(bda.BDA + bda.TIMER_COUNT, (cpu.cx << 16) | cpu.dx)
+    ctx.memory[bda.BDA + bda.TIMER_OVERFLOW] = 0
 
 
 @time_of_day.function(0x02)
-def read_rtc_time(m: "Machine") -> None:
-    t = m.rtc_datetime()
-    cpu = m.cpu
+def read_rtc_time(ctx: "ServiceContext") -> None:
+    t = ctx.time.rtc_now()
+    cpu = ctx.cpu
     cpu.ch, cpu.cl, cpu.dh, cpu.dl = bcd(t.hour), bcd(t.minute), bcd(t.second), 0
-    m.set_return_flag(0x01, False)
-    m.idle_poll(True)
+    ctx.call.set_return_flag(0x01, False)
+    ctx.call.idle_poll(True)
 
 
 @time_of_day.function(0x04)
-def read_rtc_date(m: "Machine") -> None:
-    t = m.rtc_datetime()
-    cpu = m.cpu
+def read_rtc_date(ctx: "ServiceContext") -> None:
+    t = ctx.time.rtc_now()
+    cpu = ctx.cpu
     cpu.ch, cpu.cl, cpu.dh, cpu.dl = bcd(t.year // 100), bcd(t.year % 100), bcd(t.month), bcd(t.day)
-    m.set_return_flag(0x01, False)
+    ctx.call.set_return_flag(0x01, False)
 
 
 def _from_bcd(value: int) -> int:
@@ -80,20 +80,20 @@ def _from_bcd(value: int) -> int:
 
 
 @time_of_day.function(0x03)
-def set_rtc_time(m: "Machine") -> None:
-    cpu = m.cpu
-    m.set_rtc_time(_from_bcd(cpu.ch), _from_bcd(cpu.cl), _from_bcd(cpu.dh))
-    m.set_return_flag(0x01, False)
+def set_rtc_time(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    ctx.time.set_rtc_time(_from_bcd(cpu.ch), _from_bcd(cpu.cl), _from_bcd(cpu.dh))
+    ctx.call.set_return_flag(0x01, False)
 
 
 @time_of_day.function(0x05)
-def set_rtc_date(m: "Machine") -> None:
-    cpu = m.cpu
+def set_rtc_date(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
     year = _from_bcd(cpu.ch) * 100 + _from_bcd(cpu.cl)
-    m.set_rtc_date(year, _from_bcd(cpu.dh), _from_bcd(cpu.dl))
-    m.set_return_flag(0x01, False)
+    ctx.time.set_rtc_date(year, _from_bcd(cpu.dh), _from_bcd(cpu.dl))
+    ctx.call.set_return_flag(0x01, False)
 
 
 @time_of_day.function(0x06, 0x07)
-def alarm(m: "Machine") -> None:
-    m.set_return_flag(0x01, True)      # no alarm interrupt is wired (IRQ 8 unused)
+def alarm(ctx: "ServiceContext") -> None:
+    ctx.call.set_return_flag(0x01, True)      # no alarm interrupt is wired (IRQ 8 unused)

@@ -272,7 +272,8 @@ def _print_screen(machine, opts: dict) -> None:
 
 def _screenshot(machine, opts: dict) -> None:
     if opts["screenshot"] is not None:
-        machine.screenshot(opts["screenshot"])
+        from pcemu.frontend.display import save_screenshot   # (pygame: only when asked)
+        save_screenshot(machine, Path(opts["screenshot"]))
 
 
 def _wav(machine, opts: dict) -> None:

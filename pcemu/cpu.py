@@ -143,7 +143,10 @@ class Cpu:
     def __init__(self, memory: Memory,
                  on_interrupt: Callable[[int], None],
                  on_port_in: Callable[[int, int], int],
-                 on_port_out: Callable[[int, int, int], None], native: bool = False) -> None:
+                 on_port_out: Callable[[int, int, int], None],
+                 accelerator: Callable[["Cpu"], object] | None = None) -> None:
+        """``accelerator``: installs C hooks on this CPU and returns their state (``fast``),
+        or None where they cannot be built (pcemu.native.sync.install_native)."""
         self.memory = memory
         self.uc = Uc(UC_ARCH_X86, UC_MODE_16)
         if TCG_BUFFER_SIZE:                   # before the first mem_map: it sizes the buffer
@@ -171,11 +174,7 @@ class Cpu:
         self._load_values = (ctypes.c_uint64 * n)()          # load_registers' one batch write
         self._load_ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self._load_values) + 8 * i
                                                    for i in range(n)))
-        if native:
-            from pcemu.native import sync      # (pcemu.native imports this module)
-            self.fast = sync.install_native(self)
-        else:
-            self.fast = None
+        self.fast = accelerator(self) if accelerator is not None else None
         if self.fast is None:
             self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
             self.uc.hook_add(UC_HOOK_INSN, self._hook_in, None, 1, 0, X.UC_X86_INS_IN)

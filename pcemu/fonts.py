@@ -40,6 +40,7 @@ import os
 import struct
 from pathlib import Path
 
+from pcemu.cp437 import CP437
 from pcemu.errors import PcemuError
 
 DEBIAN_PACKAGE = "fonts-pc"
@@ -76,7 +77,6 @@ def _font_dirs() -> list[Path]:
 
 def cp437_unicode() -> list[str]:
     """The character each CP437 code shows, as Unicode (00h and FFh are blank)."""
-    from pcemu.screen import CP437
     return list(CP437)
 
 

@@ -18,6 +18,8 @@ from typing import Callable, Iterable
 from bios import bda, rom as romlib
 from bios import disk as bios_disk, keyboard as bios_keyboard, printer as bios_printer
 from bios import system as bios_system, timer as bios_timer, video as bios_video
+from bios.context import CallControl, Devices, ServiceContext, Time, Vectors
+from bios.font import install_rom_font
 from bios.state import BiosState
 from pcemu.bus import IoBus
 from pcemu.clock import (DEFAULT_MIPS, INSTRUCTIONS_PER_PORT_READ, PIT_HZ, TICKS_PER_DAY, Clock,
@@ -28,10 +30,14 @@ from pcemu.devices.cmos import CmosRtc
 from pcemu.devices.gameport import GamePort
 from pcemu.devices.kbc import KeyboardController
 from pcemu.devices.mda import MdaCard
+from pcemu.devices.mouse import IRQ as MOUSE_IRQ, Mouse
 from pcemu.devices.pic import InterruptControllers
 from pcemu.devices.pit import Pit8253
 from pcemu.devices.printer import Printer
 from pcemu.devices.speaker import Speaker
+from pcemu.devices.uart import Uart8250
+from pcemu.dos import Dos, boot as dos_boot
+from pcemu.shell import Shell
 from pcemu.timeofday import DosClock
 from pcemu.errors import MachineError, ScriptTimeout, UnimplementedService
 from pcemu.guest import GUEST_RETURN, GuestCalls, is_suspendable
@@ -39,7 +45,9 @@ from pcemu import keys as keylib
 from pcemu.events import (InputEvent, KeyCodes, MachineEvents, MouseButton, MouseMove,
                            MouseMoveBy)
 from pcemu.memory import Memory, linear
+from pcemu.storage.mount import diskette_drives, mount_disks
 from pcemu.native import sync
+from pcemu.native.sync import ALL_VECTORS
 from pcemu.native.layout import PURE_PER_PASS
 from pcemu import screen as screenlib
 
@@ -62,11 +70,6 @@ NATIVE_SERVICES = (("INT 16h key available", None, True), ("INT 1Ah ticks", None
                    ("INT 21h AH=2Ah", "INT 21h AH=2Ah", False),
                    ("INT 10h AH=01h, the same shape", None, False))
 KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break code
-# Software interrupts the C hook may vector itself: all but the machine's trap
-# (INT FEh) and the vectors a CPU fault can raise (#DE, BOUND, #SS, #GP), which
-# need Cpu.deliver_exception's look at the faulting instruction.
-ALL_VECTORS = frozenset(range(256))
-NATIVE_VECTORS = ALL_VECTORS - {0x00, 0x05, 0x0C, 0x0D, 0xFE}
 
 
 class Machine:
@@ -121,25 +124,29 @@ class Machine:
         self._build_devices(video, printer_capture)
         self._guest = GuestCalls(self)
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
-                       native=accelerate)
+                       accelerator=sync.install_native if accelerate else None)
         if self.cpu.fast is not None:
             sync.wire(self, self.cpu.fast, MAX_SLICE, IF_POLL_SLICE)
-        from pcemu.storage.mount import diskette_drives, mount_disks
+        self.mouse_enabled = mouse
+        self.mouse = Mouse(lambda: self.pic.raise_irq(MOUSE_IRQ)) if mouse else None
+        self.floppies: dict[int, object] = {}       # drive number -> diskette image
         mounted = mount_disks(disks, host_dirs or {})
         # INT 11h, the BDA, INT 13h and DOS's drive letters all follow this count
         self.floppy_drives = diskette_drives(mounted, floppy_drives)
         self._build_firmware()
-        from pcemu.dos import Dos               # the kernel needs a machine to exist
-        self.mouse_enabled = mouse
-        from pcemu.devices.mouse import IRQ, Mouse
-        self.mouse = Mouse(lambda: self.pic.raise_irq(IRQ)) if mouse else None
-        self.dos = Dos(self)
+        self.dos = self.services.dos = Dos(self.services)
         for letter, drive in mounted.items():
             self.dos.mount(letter, drive)
         if boot:
-            self.dos.boot()
-            self.run_until(condition=lambda m: m.dos.shell.at_prompt, max_ticks=18.2,
-                           text="the DOS prompt")
+            self.boot()
+
+    def boot(self, wait_text: str | None = "the DOS prompt") -> None:
+        """Start DOS and its command interpreter, and run to the prompt (a machine made
+        with ``boot=False`` can mount more drives first)."""
+        dos_boot.boot(self.dos)
+        self.dos.shell = Shell(self.services)        # COMMAND.COM's part, above DOS
+        self.dos.shell.start()
+        self.run_until(condition=lambda m: m.dos.shell.at_prompt, max_ticks=18.2, text=wait_text)
 
     # ------------------------------------------------------------------ wiring
     def _build_devices(self, video: str, printer_capture) -> None:
@@ -158,7 +165,6 @@ class Machine:
             raise MachineError(f"unknown video card {video!r}: choose cga, mda or hercules")
         self.cmos = CmosRtc(self.rtc_datetime)
         self.printer = Printer(Path(printer_capture) if printer_capture else None)
-        from pcemu.devices.uart import Uart8250
         self.serial_ports = [Uart8250(0x3F8, lambda: self._device_irq(4)),
                              Uart8250(0x2F8, lambda: self._device_irq(3))]
         for device in (*self.pic.devices, self.pit, self.kbc, self.speaker, self.video_card,
@@ -170,8 +176,8 @@ class Machine:
     def _build_firmware(self) -> None:
         self.bios = BiosState()                 # the firmware's own bookkeeping (bios/state.py)
         self.rom = romlib.Rom().build()
+        self.services = self._service_context()
         self.memory.write(romlib.ROM_BASE, bytes(self.rom.image))
-        from bios.font import install_rom_font
         install_rom_font(self.memory)
         self.traps: dict[int, str] = dict(self.rom.traps)
         self._services = self._service_table()
@@ -192,6 +198,34 @@ class Machine:
         self.cpu.set_registers(ss=0x0030, sp=0x0100, flags=0x0202)
         self.cpu.jump(romlib.ROM_SEGMENT, self.rom.labels["dummy_iret"])
 
+    def _service_context(self) -> ServiceContext:
+        """What services may touch (bios/context.py): parts of this machine, never itself."""
+        return ServiceContext(
+            cpu=self.cpu, memory=self.memory, events=self.events, bios=self.bios,
+            call=CallControl(
+                set_return_flag=self.set_return_flag, return_live_flag=self.return_live_flag,
+                wait_for_input=self.wait_for_input, pure_answer=self.pure_answer,
+                impure=self.impure, idle_poll=self.idle_poll, idle_neutral=self.idle_neutral,
+                keyboard_polled=self.keyboard_polled, count_service=self.count_service,
+                unimplemented=self.unimplemented, note_unloadable=self.unimplemented_log.append,
+                halt=self.halt, reboot_requested=self.reboot_requested, caller=self.caller,
+                is_strict=lambda: self.strict),
+            devices=Devices(
+                bus=self.bus, pic=self.pic, pit=self.pit, kbc=self.kbc, speaker=self.speaker,
+                video_card=self.video_card, cmos=self.cmos, printer=self.printer,
+                serial_ports=self.serial_ports, mouse=self.mouse, floppies=self.floppies,
+                diskette_drives=self.floppy_drives),
+            vectors=Vectors(
+                rom=self.rom, set=self.set_vector, get=self.get_vector,
+                point_installed_by=self.point_vectors, point_entry=self.point_vector,
+                register_service=self.register_service),
+            time=Time(
+                clock=self.clock, scheduler=self.scheduler, dos_clock=self.dos_clock,
+                now=self.now_datetime, rtc_now=self.rtc_datetime,
+                set_time_of_day=self.set_time_of_day, set_date=self.set_date,
+                set_rtc_time=self.set_rtc_time, set_rtc_date=self.set_rtc_date),
+            options={"ems_kilobytes": self.ems_kilobytes, "mouse": self.mouse_enabled})
+
     def _service_table(self) -> dict[str, tuple[Callable, romlib.ServiceKind]]:
         """Trap name -> (handler, how results return: from the ROM's ENTRIES)."""
         handlers = {
@@ -203,13 +237,14 @@ class Machine:
             "int13": bios_disk.diskette.dispatch,
             "int14": bios_system.serial.dispatch,
             "int15": bios_system.system.dispatch,
+            "int15_wait": bios_system.wait_until_deadline,
             "int16": bios_keyboard.keyboard.dispatch,
             "int17": bios_printer.printer.dispatch,
             "int1a": bios_timer.time_of_day.dispatch,
-            "int05": lambda m: m.count_service("print screen"),
-            "int1b": lambda m: m.dos.control_break_seen(),
-            "int18": lambda m: m.halt("INT 18h: no ROM BASIC in this machine"),
-            "int19": lambda m: m.reboot_requested(),
+            "int05": lambda ctx: ctx.call.count_service("print screen"),
+            "int1b": lambda ctx: None,          # the BIOS's own Ctrl-Break handler: IRET (DOS hooks it)
+            "int18": lambda ctx: ctx.call.halt("INT 18h: no ROM BASIC in this machine"),
+            "int19": lambda ctx: ctx.call.reboot_requested(),
         }
         return {name: (handler, romlib.TRAP_KINDS[name]) for name, handler in handlers.items()}
 
@@ -406,7 +441,7 @@ class Machine:
         suspended = False
         try:
             if resumed is None:
-                calls = handler(self)
+                calls = handler(self.services)
                 if is_suspendable(calls):
                     suspended = self._guest.drive(calls, None, name, kind)
             else:
@@ -583,9 +618,6 @@ class Machine:
 
     def video_mode_changed(self, mode: int) -> None:
         self.events.video_mode.emit(mode)
-
-    def floppy(self, number: int):
-        return self.dos.floppy_image(number)
 
     # ------------------------------------------------------------------ running
     def step(self) -> None:
@@ -774,9 +806,6 @@ class Machine:
 
     def screen_text_flat(self) -> str:
         return screenlib.text(self).replace("\n", "")
-
-    def screenshot(self, path: str | Path) -> None:
-        screenlib.save_png(self, Path(path))
 
     def state_hash(self) -> str:
         """Hash of RAM (conventional and video) and the CPU registers: equal runs, equal hashes."""

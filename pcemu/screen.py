@@ -1,4 +1,4 @@
-"""Reading the screen as the video card shows it: text cells, plain text, PNG pictures.
+"""Reading the screen as the video card shows it: text cells and plain text.
 
 The card, not the BIOS, decides what is visible: the 6845's start address
 selects the page, the mode register selects 40 or 80 columns and text or
@@ -7,17 +7,13 @@ drew it (card suits, box drawing, and the control-character glyphs).
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pcemu.cp437 import CP437
 
 if TYPE_CHECKING:
     from pcemu.machine import Machine
 
-# CP437 as displayed: 00h-1Fh and 7Fh are glyphs on screen, not control codes.
-_LOW = ("\u00a0☺☻♥♦♣♠•◘○◙♂♀♪♫☼►◄↕‼¶§▬↨↑↓→←∟↔▲▼")
-CP437 = [(_LOW[i] if i < 32 else "⌂" if i == 0x7F else bytes([i]).decode("cp437"))
-         for i in range(256)]
-CP437[0] = " "
 ROWS = 25
 
 
@@ -43,11 +39,6 @@ def text_cells(m: "Machine") -> list[list[tuple[int, int]]]:
 def text(m: "Machine") -> str:
     """The visible text screen as 25 lines, CP437 shown as Unicode."""
     return "\n".join("".join(CP437[ch] for ch, _attr in row) for row in text_cells(m))
-
-
-def save_png(m: "Machine", path: Path) -> None:
-    from pcemu.render import render_surface_png
-    render_surface_png(m, path)
 
 
 def graphics_text(m: "Machine") -> str | None:

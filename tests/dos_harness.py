@@ -113,8 +113,7 @@ def machine_with(tmp_path: Path, programs: dict[str, str], files: dict[str, byte
     m = Machine(host_dirs={"C": folder}, boot=False, **options)
     for letter, drive in (mounts or {}).items():
         m.dos.mount(letter, drive)
-    m.dos.boot()
-    m.run_until(condition=lambda mm: mm.dos.shell.at_prompt, max_ticks=18.2, text=None)
+    m.boot(wait_text=None)
     run = Run(m, folder)
     m.events.exec.connect(lambda _path, psp: run.psps.append(psp))
     return run

@@ -144,9 +144,6 @@ def test_screenshots_are_pngs_of_the_scaled_frame(dealt, tmp_path):
     path = save_screenshot(dealt, tmp_path / "shots" / "dealt.png")
     picture = pygame.image.load(str(path))
     assert picture.get_size() == (640 + 2 * CGA_BORDER[0], 2 * (200 + 2 * CGA_BORDER[1]))
-    dealt.screenshot(tmp_path / "via-machine.png")          # Machine.screenshot goes through here
-    again = pygame.image.load(str(tmp_path / "via-machine.png"))
-    assert pygame.image.tobytes(again, "RGB") == pygame.image.tobytes(picture, "RGB")
     with pytest.raises(PcemuError, match="name it .png"):
         save_screenshot(dealt, tmp_path / "dealt.txt")
 

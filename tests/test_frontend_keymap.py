@@ -131,7 +131,7 @@ def typed(m: Machine, strokes: list[tuple[str, int]]) -> list[int]:
     m.run_until(condition=lambda mm: mm.kbc.idle(), max_ticks=18)
     m.run(1)
     out = []
-    while (code := bios_keyboard.buffer_take(m)) is not None:
+    while (code := bios_keyboard.buffer_take(m.services)) is not None:
         out.append(code)
     return out
 
@@ -148,7 +148,7 @@ def idle_machine(tmp_path_factory) -> Machine:
     m.type("C:{ENTER}IDLE{ENTER}")
     m.run_until(condition=lambda mm: mm.dos.shell.state.running is not None, max_ticks=18)
     m.run(2)
-    bios_keyboard.buffer_flush(m)
+    bios_keyboard.buffer_flush(m.services)
     return m
 
 
@@ -340,7 +340,7 @@ def test_ctrl_break_in_the_window_runs_int_1bh(tmp_path):
     m = Machine(host_dirs={"C": folder})
     m.type("C:{ENTER}BRK{ENTER}")
     m.run(5)
-    bios_keyboard.buffer_flush(m)
+    bios_keyboard.buffer_flush(m.services)
     assert m.memory.read_word(0x4F0) == 0
     state = KeyboardState()
     for codes in (state.key_down(pygame.KSCAN_LCTRL, 0), state.key_down(pygame.KSCAN_PAUSE, 0),
@@ -350,7 +350,7 @@ def test_ctrl_break_in_the_window_runs_int_1bh(tmp_path):
     m.run(2)
     assert m.memory.read_word(0x4F0) == 1
     assert m.memory[0x471] & 0x80
-    assert bios_keyboard.buffer_take(m) == 0x0000
+    assert bios_keyboard.buffer_take(m.services) == 0x0000
 
 
 def test_the_print_screen_key_prints_and_types_nothing(key_logger):

@@ -203,8 +203,8 @@ def test_an_irq0_one_instruction_early_is_caught():
 def cpus():
     def never(*args):
         raise AssertionError("no callback expected")
-    return (Cpu(Memory(), never, never, never, native=False),
-            Cpu(Memory(), never, never, never, native=True))
+    return (Cpu(Memory(), never, never, never),
+            Cpu(Memory(), never, never, never, accelerator=sync.install_native))
 
 
 @EXAMPLES
@@ -313,8 +313,8 @@ class _Video:
         self.s = native.FastState(mem=self.c_memory.address, crtc=ctypes.addressof(self.view))
         self.uc = Uc(UC_ARCH_X86, UC_MODE_16)
         self.cpu = SimpleNamespace()
-        self.m = SimpleNamespace(memory=self.py_memory, cpu=self.cpu,
-                                 video_card=SimpleNamespace(crtc=self.py_crtc))
+        self.m = SimpleNamespace(memory=self.py_memory, cpu=self.cpu,      # a service context
+                                 devices=SimpleNamespace(video_card=SimpleNamespace(crtc=self.py_crtc)))
 
     def set(self, state: dict, fill: bytes) -> None:
         for memory in (self.c_memory, self.py_memory):

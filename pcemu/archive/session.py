@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from pcemu.archive.manifest import folder_manifest
 from pcemu.events import MOUSE_EVENTS, KeyCodes, mouse_event
 from pcemu.archive.screens import fingerprint
 from pcemu.errors import PcemuError
@@ -205,13 +206,6 @@ def describe_disks(m: "Machine") -> tuple[list[DiskRecord], list[HostDirRecord]]
         elif hasattr(drive, "root"):
             folders.append(HostDirRecord(letter, str(drive.root), folder_manifest(Path(drive.root))))
     return disks, folders
-
-
-def folder_manifest(root: Path) -> dict[str, str]:
-    """The files of a mounted folder with their SHA-256: links out of it not followed, the
-    count and size bounded (see `pcemu.archive.session_checks`)."""
-    from pcemu.archive.session_checks import folder_manifest as bounded
-    return bounded(root)
 
 
 # ---------------------------------------------------------------------------- recording

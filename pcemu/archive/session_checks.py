@@ -15,22 +15,21 @@ those to DOS either), bounded in count and size.
 from __future__ import annotations
 
 import datetime as _dt
-import hashlib
 import math
-import os
 import stat as st
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pcemu.archive.manifest import (MAX_MANIFEST_BYTES, MAX_MANIFEST_FILES, folder_manifest,  # noqa: F401
+                                    hash_file as _hash, inside as _inside, listing as _listing)
+from pcemu.archive.session import Divergence, Session, SessionError
 from pcemu.errors import PcemuError
 
 if TYPE_CHECKING:
-    from pcemu.archive.session import HostDirRecord, Session
+    from pcemu.archive.session import HostDirRecord
 
 MAX_SESSION_SECONDS = 24 * 3600          # of virtual time: a day of play
 MIN_IPS, MAX_IPS = 1_000, 10_000_000_000  # 0.001 to 10,000 MIPS
-MAX_MANIFEST_FILES = 10_000
-MAX_MANIFEST_BYTES = 256 * 1024 * 1024
 MAX_EVENTS = 10_000_000
 VIDEO = ("cga", "mda", "hercules")
 
@@ -128,77 +127,12 @@ def compare_folder(record: "HostDirRecord", folder: str) -> list[str]:
     return differ
 
 
-def _inside(root: Path, name: str) -> Path | None:
-    parts = name.split("/")
-    if not name or any(p in ("", ".", "..") for p in parts) or "\\" in name or "\0" in name:
-        return None
-    path = root.joinpath(*parts)
-    real = os.path.realpath(path)
-    base = os.path.realpath(root)
-    return path if real.startswith(base.rstrip(os.sep) + os.sep) else None
-
-
-def _hash(path: Path) -> str | None:
-    try:
-        info = path.lstat()
-        if not st.S_ISREG(info.st_mode) or info.st_size > MAX_MANIFEST_BYTES:
-            return None
-        digest = hashlib.sha256()
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-        return digest.hexdigest()
-    except OSError:
-        return None
-
-
-def _listing(root: Path) -> list[str]:
-    """Regular files below ``root`` (relative, '/'-separated), not through links, bounded."""
-    out: list[str] = []
-    for top, dirs, files in os.walk(root, followlinks=False, onerror=lambda e: None):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(top) / name
-            try:
-                if not st.S_ISREG(path.lstat().st_mode):
-                    continue
-            except OSError:
-                continue
-            out.append(path.relative_to(root).as_posix())
-            if len(out) >= MAX_MANIFEST_FILES:
-                return out
-    return out
-
-
-def folder_manifest(root: Path) -> dict[str, str]:
-    """SHA-256 of each regular file in a mounted folder, for the session: symbolic links are
-    not followed (nothing outside the folder is read), at most MAX_MANIFEST_FILES files and
-    MAX_MANIFEST_BYTES bytes (beyond them the manifest is partial: a replay then notes the
-    folder as changed, never reads further)."""
-    manifest: dict[str, str] = {}
-    total = 0
-    for name in _listing(Path(root)):
-        path = Path(root) / name
-        try:
-            size = path.lstat().st_size
-        except OSError:
-            continue
-        if total + size > MAX_MANIFEST_BYTES:
-            break
-        digest = _hash(path)
-        if digest is not None:
-            manifest[name] = digest
-            total += size
-    return manifest
-
-
 def replayable(session: "Session", folders: dict[str, str], writes: bool = True) -> "Session":
     """A copy of ``session`` that mounts ``folders`` (the user's) and whose host folders
     the replayer neither looks up nor hashes (``compare_folder`` has done that).  Without
     ``writes`` the folders are mounted copy-on-write: the replayed program changes a
     private copy, never the folder."""
     import dataclasses
-    from pcemu.archive.session import Session
     from pcemu.storage.mount import HostFolder
     folders = {letter: HostFolder(folder, writes=writes) for letter, folder in folders.items()}
 
@@ -225,7 +159,6 @@ def load_session(path) -> "Session":
     import json
     import zlib
 
-    from pcemu.archive.session import Session, SessionError
     path = Path(path)
     try:
         with open(path, "rb") as f:
@@ -289,7 +222,6 @@ def prepare_replay(path, host_dir_specs=(), disks: dict[str, str] | None = None,
     folders replaced by the ones the user named (``X:FOLDER`` specs) and compared, and
     mounted copy-on-write unless ``writes`` (the command line's ``--host-dir-writes``).
     Returns (session, divergences of the folders)."""
-    from pcemu.archive.session import Divergence
     given = {}
     for spec in host_dir_specs:
         letter, sep, folder = str(spec).partition(":")

@@ -75,7 +75,8 @@ def replay(session_file: Path, disks: tuple[str, ...], host_dirs: tuple[str, ...
             if print_screen:
                 click.echo(machine.screen_text())
             if screenshot is not None:
-                machine.screenshot(screenshot)
+                from pcemu.frontend.display import save_screenshot   # (pygame: when asked)
+                save_screenshot(machine, Path(screenshot))
     except (SessionError, SessionCheckError) + _user_errors() as err:
         raise _fail(str(err))
     except OSError as err:

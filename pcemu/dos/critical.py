@@ -27,11 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from pcemu.dos import process
+from pcemu.dos.structures import DOS_DATA_SEGMENT
 from pcemu.storage.drive import Drive, DriveFile, DirEntry
 from pcemu.storage.errors import GENERAL_FAILURE, WRITE_PROTECT
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 # device error codes (the low byte of DI); DOS's error code is 13h more
 WRITE_PROTECTED, NOT_READY, GENERAL = 0x00, 0x02, 0x0C
@@ -59,7 +61,7 @@ class CriticalError(Exception):
     it must not be swallowed by code that turns DosErrors into messages)."""
 
     def __init__(self, drive: str, device_code: int, *, writing: bool = False,
-                 area: int = AREA_DIRECTORY, on_ignore: Callable[["Machine"], None] | None = None):
+                 area: int = AREA_DIRECTORY, on_ignore: Callable[["ServiceContext"], None] | None = None):
         self.drive = drive
         self.device_code = device_code
         self.writing = writing
@@ -148,57 +150,55 @@ class Pending:
         return function > 0x0C and function != 0x59
 
 
-def install(m: "Machine") -> None:
+def install(ctx: "ServiceContext") -> None:
     """The device header BP:SI points to, and the ROM trap that gets the answer."""
-    from pcemu.dos import DOS_DATA_SEGMENT
     header = bytes([0xFF, 0xFF, 0xFF, 0xFF,     # next driver: none
                     0x00, 0x08,                 # attribute: block device (bit 15 clear)
                     0x00, 0x00, 0x00, 0x00,     # strategy, interrupt entry points
-                    m.floppy_drives]) + bytes(7)   # its units: A: (and B:)
-    m.memory.write((DOS_DATA_SEGMENT << 4) + DEVICE_HEADER_OFFSET, header)
-    m.register_service("int24_returned", handler_returned)
+                    ctx.devices.diskette_drives]) + bytes(7)   # its units: A: (and B:)
+    ctx.memory.write((DOS_DATA_SEGMENT << 4) + DEVICE_HEADER_OFFSET, header)
+    ctx.vectors.register_service("int24_returned", handler_returned)
 
 
-def _enter_handler(m: "Machine", error: CriticalError) -> None:
-    from pcemu.dos import DOS_DATA_SEGMENT
-    cpu = m.cpu
+def _enter_handler(ctx: "ServiceContext", error: CriticalError) -> None:
+    cpu = ctx.cpu
     cpu.ah = error.flags
     cpu.al = ord(error.drive) - ord("A")
     cpu.di = error.device_code
     cpu.bp, cpu.si = DOS_DATA_SEGMENT, DEVICE_HEADER_OFFSET
-    m.dos.extended_error = (error.dos_code, 0x0B if error.device_code == NOT_READY else 0x0D, 4, 2)
-    for watch in m.events.critical.listeners:
+    ctx.dos.extended_error = (error.dos_code, 0x0B if error.device_code == NOT_READY else 0x0D, 4, 2)
+    for watch in ctx.events.critical.listeners:
         watch(error.message)
-    cpu.jump(*m.rom.address("call24"))
+    cpu.jump(*ctx.vectors.rom.address("call24"))
 
 
-def interrupt_dos_call(m: "Machine", error: CriticalError, entry: dict[str, int]) -> None:
+def interrupt_dos_call(ctx: "ServiceContext", error: CriticalError, entry: dict[str, int]) -> None:
     """An INT 21h call met ``error``: run INT 24h with the caller's ``entry`` registers stacked."""
-    dos = m.dos
+    dos = ctx.dos
     function = entry["ax"] >> 8
     if dos.critical is not None:          # an error inside the handler: the call fails at once
-        m.cpu.set_registers(**entry)
-        _fail(m, error, function)
+        ctx.cpu.set_registers(**entry)
+        _fail(ctx, error, function)
         return
     for name in PUSHED:
-        m.cpu.push(entry[name])
-    dos.critical = Pending(error, function, stack=(m.cpu.ss, m.cpu.sp))
-    _enter_handler(m, error)
+        ctx.cpu.push(entry[name])
+    dos.critical = Pending(error, function, stack=(ctx.cpu.ss, ctx.cpu.sp))
+    _enter_handler(ctx, error)
 
 
-def interrupt_shell(m: "Machine", error: CriticalError, resume: Callable[[int], None]) -> None:
+def interrupt_shell(ctx: "ServiceContext", error: CriticalError, resume: Callable[[int], None]) -> None:
     """The command interpreter met ``error``: ask INT 24h, then ``resume(answer)``."""
-    m.dos.critical = Pending(error, 0, resume)
-    _enter_handler(m, error)
+    ctx.dos.critical = Pending(error, 0, resume)
+    _enter_handler(ctx, error)
 
 
-def handler_returned(m: "Machine") -> None:
+def handler_returned(ctx: "ServiceContext") -> None:
     """The trap after ``call24``'s INT 24h: obey the handler's answer in AL."""
-    dos = m.dos
-    cpu = m.cpu
+    dos = ctx.dos
+    cpu = ctx.cpu
     pending, dos.critical = dos.critical, None
     if pending is None:
-        m.halt("INT 24h returned to DOS with no critical error pending")
+        ctx.call.halt("INT 24h returned to DOS with no critical error pending")
         return
     error = pending.error
     answer = allowed_answer(cpu.al, error.flags)
@@ -207,21 +207,20 @@ def handler_returned(m: "Machine") -> None:
         return
     cpu.set_registers(**{name: cpu.pop() for name in reversed(PUSHED)})
     if answer == RETRY:
-        cpu.jump(*m.rom.address("int21"))
+        cpu.jump(*ctx.vectors.rom.address("int21"))
     elif answer == IGNORE:
-        error.on_ignore(m)
-        _set_caller_carry(m, False)
+        error.on_ignore(ctx)
+        _set_caller_carry(ctx, False)
     elif answer == FAIL:
-        _fail(m, error, pending.function)
+        _fail(ctx, error, pending.function)
     else:
-        from pcemu.dos.process import terminate
-        terminate(m, 0, 2)
+        process.terminate(ctx, 0, 2)
 
 
-def _fail(m: "Machine", error: CriticalError, function: int) -> None:
+def _fail(ctx: "ServiceContext", error: CriticalError, function: int) -> None:
     """The call fails as DOS fails it after a "Fail" answer."""
-    cpu = m.cpu
-    dos = m.dos
+    cpu = ctx.cpu
+    dos = ctx.dos
     dos.extended_error = (FAIL_ON_INT24, 0x0D, 4, 2)
     if function in FCB_FAIL_AL:
         cpu.al = FCB_FAIL_AL[function]
@@ -233,20 +232,20 @@ def _fail(m: "Machine", error: CriticalError, function: int) -> None:
         cpu.al = 0xFF
     else:
         cpu.ax = FAIL_ON_INT24
-        _set_caller_carry(m, True)
+        _set_caller_carry(ctx, True)
 
 
-def _set_caller_carry(m: "Machine", on: bool) -> None:
+def _set_caller_carry(ctx: "ServiceContext", on: bool) -> None:
     """CF in the FLAGS of the caller's INT frame, now on top of the stack."""
-    cpu = m.cpu
-    flags = m.memory.rw(cpu.ss, cpu.sp + 4)
-    m.memory.ww(cpu.ss, cpu.sp + 4, (flags | 1) if on else (flags & ~1))
+    cpu = ctx.cpu
+    flags = ctx.memory.rw(cpu.ss, cpu.sp + 4)
+    ctx.memory.ww(cpu.ss, cpu.sp + 4, (flags | 1) if on else (flags & ~1))
 
 
-def from_dos_error(m: "Machine", code: int, function: int) -> CriticalError | None:
+def from_dos_error(ctx: "ServiceContext", code: int, function: int) -> CriticalError | None:
     """A storage error that is a device error (write protect, bad medium) as a critical error."""
-    drive = getattr(m.dos, "last_drive", None)
-    if code not in CRITICAL_CODES or drive not in m.dos.drives:
+    drive = getattr(ctx.dos, "last_drive", None)
+    if code not in CRITICAL_CODES or drive not in ctx.dos.drives:
         return None
     device = CRITICAL_CODES[code]
     writing = device == WRITE_PROTECTED
@@ -255,5 +254,5 @@ def from_dos_error(m: "Machine", code: int, function: int) -> CriticalError | No
     return CriticalError(drive, device, writing=writing)
 
 
-def _ignore_write(m: "Machine") -> None:
-    m.cpu.ax = m.cpu.cx                   # as if every byte had been written
+def _ignore_write(ctx: "ServiceContext") -> None:
+    ctx.cpu.ax = ctx.cpu.cx                   # as if every byte had been written

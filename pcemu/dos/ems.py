@@ -28,10 +28,10 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.dos.numbered import registrar
+from bios.services import FunctionTable
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 PAGE = 0x4000
 FRAME_SEGMENT = 0xE000
@@ -65,10 +65,10 @@ class Handle:
 class ExpandedMemory:
     """The manager's state: the store of 16 KB pages, the handles, the frame's mapping."""
 
-    def __init__(self, m: "Machine", kilobytes: int) -> None:
+    def __init__(self, ctx: "ServiceContext", kilobytes: int) -> None:
         if not 16 <= kilobytes <= MAX_KB:
             raise ValueError(f"expanded memory must be 16 KB to {MAX_KB} KB, not {kilobytes} KB")
-        self.m = m
+        self.ctx = ctx
         self.total = kilobytes // 16
         self.store: dict[int, bytearray] = {}
         self.free_pages = list(range(self.total))
@@ -86,7 +86,7 @@ class ExpandedMemory:
     def _write_back(self, physical: int) -> None:
         here = self.mapped[physical]
         if here is not None and here[0] in self.handles and here[1] < len(self.handles[here[0]].pages):
-            self._store_page(*here)[:] = self.m.memory.read(self._frame(physical), PAGE)
+            self._store_page(*here)[:] = self.ctx.memory.read(self._frame(physical), PAGE)
 
     def map(self, physical: int, handle: int, logical: int) -> None:
         if not 0 <= physical < PHYSICAL_PAGES:
@@ -98,9 +98,9 @@ class ExpandedMemory:
         if logical == 0xFFFF:                      # LIM 4.0: unmap
             self.mapped[physical] = None
             return
-        self.m.memory.write(self._frame(physical), bytes(self._store_page(handle, logical)))
+        self.ctx.memory.write(self._frame(physical), bytes(self._store_page(handle, logical)))
         self.mapped[physical] = (handle, logical)
-        self.m.cpu.flush_translations()            # code may run from the frame
+        self.ctx.cpu.flush_translations()            # code may run from the frame
 
     def sync(self) -> None:
         """Copy every mapped page back to the store (before the mapping changes)."""
@@ -113,9 +113,9 @@ class ExpandedMemory:
             if entry is None or entry[0] not in self.handles or entry[1] >= len(self.handles[entry[0]].pages):
                 self.mapped[physical] = None
                 continue
-            self.m.memory.write(self._frame(physical), bytes(self._store_page(*entry)))
+            self.ctx.memory.write(self._frame(physical), bytes(self._store_page(*entry)))
             self.mapped[physical] = tuple(entry)
-        self.m.cpu.flush_translations()
+        self.ctx.cpu.flush_translations()
 
     # -- handles -----------------------------------------------------------------
     def _check_handle(self, handle: int) -> Handle:
@@ -181,89 +181,89 @@ class ExpandedMemory:
 
 
 # ---------------------------------------------------------------- installing
-def install(m: "Machine", kilobytes: int) -> ExpandedMemory:
+def install(ctx: "ServiceContext", kilobytes: int) -> ExpandedMemory:
     """Load the driver: its device header and name, INT 67h, the trap's service."""
-    ems = ExpandedMemory(m, kilobytes)
-    seg, off = m.rom.address("int67")
+    ems = ExpandedMemory(ctx, kilobytes)
+    seg, off = ctx.vectors.rom.address("int67")
     header = struct.pack("<HHHHH", 0xFFFF, 0xFFFF, 0xC000, 0x0012, 0x0012) + DEVICE_NAME
     header += bytes([0xEA]) + struct.pack("<HH", off, seg)      # +12h: JMP FAR to the ROM's trap
-    m.memory.write(DRIVER_SEGMENT << 4, header)
-    m.set_vector(0x67, DRIVER_SEGMENT, 0x0012)
-    m.register_service("int67", dispatch)
+    ctx.memory.write(DRIVER_SEGMENT << 4, header)
+    ctx.vectors.set(0x67, DRIVER_SEGMENT, 0x0012)
+    ctx.vectors.register_service("int67", dispatch)
     return ems
 
 
-def dispatch(m: "Machine") -> None:
-    cpu = m.cpu
-    m.count_service(f"INT 67h AH={cpu.ah:02X}h")
-    ems = m.dos.ems
+def dispatch(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    ctx.call.count_service(f"INT 67h AH={cpu.ah:02X}h")
+    ems = ctx.dos.ems
     handler = FUNCTIONS.get(cpu.ah)
     try:
         if ems is None:
             raise EmsError(SOFTWARE)
         if handler is None:
             raise EmsError(BAD_FUNCTION)
-        handler(m, ems)
+        handler(ctx, ems)
         cpu.ah = OK
     except EmsError as err:
         cpu.ah = err.status
 
 
-Function = Callable[["Machine", ExpandedMemory], None]
-FUNCTIONS: dict[int, Function] = {}
+Function = Callable[["ServiceContext", ExpandedMemory], None]
+FUNCTIONS = FunctionTable("EMS")               # AH -> handler
 
 
-function = registrar(FUNCTIONS)
+function = FUNCTIONS.function
 
 
 # ---------------------------------------------------------------- LIM 3.2 (40h-4Eh)
 @function(0x40)
-def status(m, ems) -> None:
+def status(ctx, ems) -> None:
     pass
 
 
 @function(0x41)
-def page_frame(m, ems) -> None:
-    m.cpu.bx = FRAME_SEGMENT
+def page_frame(ctx, ems) -> None:
+    ctx.cpu.bx = FRAME_SEGMENT
 
 
 @function(0x42)
-def page_counts(m, ems) -> None:
-    m.cpu.bx = len(ems.free_pages)
-    m.cpu.dx = ems.total
+def page_counts(ctx, ems) -> None:
+    ctx.cpu.bx = len(ems.free_pages)
+    ctx.cpu.dx = ems.total
 
 
 @function(0x43)
-def allocate(m, ems) -> None:
-    m.cpu.dx = ems.allocate(m.cpu.bx, allow_zero=False)
+def allocate(ctx, ems) -> None:
+    ctx.cpu.dx = ems.allocate(ctx.cpu.bx, allow_zero=False)
 
 
 @function(0x44)
-def map_page(m, ems) -> None:
-    ems.map(m.cpu.al, m.cpu.dx, m.cpu.bx)
+def map_page(ctx, ems) -> None:
+    ems.map(ctx.cpu.al, ctx.cpu.dx, ctx.cpu.bx)
 
 
 @function(0x45)
-def deallocate(m, ems) -> None:
-    ems.deallocate(m.cpu.dx)
+def deallocate(ctx, ems) -> None:
+    ems.deallocate(ctx.cpu.dx)
 
 
 @function(0x46)
-def version(m, ems) -> None:
-    m.cpu.al = VERSION
+def version(ctx, ems) -> None:
+    ctx.cpu.al = VERSION
 
 
 @function(0x47)
-def save_map(m, ems) -> None:
-    h = ems._check_handle(m.cpu.dx)
+def save_map(ctx, ems) -> None:
+    h = ems._check_handle(ctx.cpu.dx)
     if h.saved_map is not None:
         raise EmsError(SAVE_EXISTS)
     h.saved_map = list(ems.mapped)
 
 
 @function(0x48)
-def restore_map(m, ems) -> None:
-    h = ems._check_handle(m.cpu.dx)
+def restore_map(ctx, ems) -> None:
+    h = ems._check_handle(ctx.cpu.dx)
     if h.saved_map is None:
         raise EmsError(NO_SAVE)
     ems.set_map(h.saved_map)
@@ -271,20 +271,20 @@ def restore_map(m, ems) -> None:
 
 
 @function(0x4B)
-def handle_count(m, ems) -> None:
-    m.cpu.bx = len(ems.handles)
+def handle_count(ctx, ems) -> None:
+    ctx.cpu.bx = len(ems.handles)
 
 
 @function(0x4C)
-def handle_pages(m, ems) -> None:
-    m.cpu.bx = len(ems._check_handle(m.cpu.dx).pages)
+def handle_pages(ctx, ems) -> None:
+    ctx.cpu.bx = len(ems._check_handle(ctx.cpu.dx).pages)
 
 
 @function(0x4D)
-def all_handle_pages(m, ems) -> None:
+def all_handle_pages(ctx, ems) -> None:
     data = b"".join(struct.pack("<HH", number, len(h.pages)) for number, h in sorted(ems.handles.items()))
-    m.memory.write_far(m.cpu.es, m.cpu.di, data)
-    m.cpu.bx = len(ems.handles)
+    ctx.memory.write_far(ctx.cpu.es, ctx.cpu.di, data)
+    ctx.cpu.bx = len(ems.handles)
 
 
 # A page map as programs store it: per physical page, the handle and logical page
@@ -302,8 +302,8 @@ def _unpack_map(data: bytes) -> list:
 
 
 @function(0x4E)
-def page_map(m, ems) -> None:
-    cpu = m.cpu
+def page_map(ctx, ems) -> None:
+    cpu = ctx.cpu
     sub = cpu.al
     if sub > 3:
         raise EmsError(BAD_SUBFUNCTION)
@@ -311,17 +311,17 @@ def page_map(m, ems) -> None:
         cpu.al = MAP_SIZE
         return
     if sub in (0, 2):
-        m.memory.write_far(cpu.es, cpu.di, _pack_map(ems.mapped))
+        ctx.memory.write_far(cpu.es, cpu.di, _pack_map(ems.mapped))
     if sub in (1, 2):
-        ems.set_map(_unpack_map(m.memory.read_far(cpu.ds, cpu.si, MAP_SIZE)))
+        ems.set_map(_unpack_map(ctx.memory.read_far(cpu.ds, cpu.si, MAP_SIZE)))
 
 
 # ---------------------------------------------------------------- LIM 4.0 (4Fh-59h)
 @function(0x4F)
-def partial_page_map(m, ems) -> None:
+def partial_page_map(ctx, ems) -> None:
     """Save or restore the mapping of the segments listed at DS:SI (a count, then segments)."""
-    cpu = m.cpu
-    mem = m.memory
+    cpu = ctx.cpu
+    mem = ctx.memory
     sub = cpu.al
     if sub == 0x02:
         cpu.al = 2 + cpu.bx * 6
@@ -353,25 +353,25 @@ def _physical_from_segment(segment: int) -> int:
 
 
 @function(0x50)
-def map_multiple(m, ems) -> None:
-    cpu = m.cpu
+def map_multiple(ctx, ems) -> None:
+    cpu = ctx.cpu
     if cpu.al > 1:
         raise EmsError(BAD_SUBFUNCTION)
     for i in range(cpu.cx):
-        logical, where = struct.unpack_from("<HH", m.memory.read_far(cpu.ds, cpu.si + 4 * i, 4))
+        logical, where = struct.unpack_from("<HH", ctx.memory.read_far(cpu.ds, cpu.si + 4 * i, 4))
         physical = where if cpu.al == 0 else _physical_from_segment(where)
         ems.map(physical, cpu.dx, logical)
 
 
 @function(0x51)
-def reallocate(m, ems) -> None:
-    ems.reallocate(m.cpu.dx, m.cpu.bx)
-    m.cpu.bx = len(ems.handles[m.cpu.dx].pages)
+def reallocate(ctx, ems) -> None:
+    ems.reallocate(ctx.cpu.dx, ctx.cpu.bx)
+    ctx.cpu.bx = len(ems.handles[ctx.cpu.dx].pages)
 
 
 @function(0x52)
-def handle_attribute(m, ems) -> None:
-    cpu = m.cpu
+def handle_attribute(ctx, ems) -> None:
+    cpu = ctx.cpu
     if cpu.al == 0x00:
         ems._check_handle(cpu.dx)
         cpu.al = 0                                 # volatile
@@ -386,13 +386,13 @@ def handle_attribute(m, ems) -> None:
 
 
 @function(0x53)
-def handle_name(m, ems) -> None:
-    cpu = m.cpu
+def handle_name(ctx, ems) -> None:
+    cpu = ctx.cpu
     h = ems._check_handle(cpu.dx)
     if cpu.al == 0x00:
-        m.memory.write_far(cpu.es, cpu.di, h.name)
+        ctx.memory.write_far(cpu.es, cpu.di, h.name)
     elif cpu.al == 0x01:
-        name = m.memory.read_far(cpu.ds, cpu.si, 8)
+        name = ctx.memory.read_far(cpu.ds, cpu.si, 8)
         if name != bytes(8) and any(o.name == name for n, o in ems.handles.items() if n != cpu.dx):
             raise EmsError(NAME_EXISTS)
         h.name = name
@@ -401,14 +401,14 @@ def handle_name(m, ems) -> None:
 
 
 @function(0x54)
-def handle_directory(m, ems) -> None:
-    cpu = m.cpu
+def handle_directory(ctx, ems) -> None:
+    cpu = ctx.cpu
     if cpu.al == 0x00:
         data = b"".join(struct.pack("<H", n) + h.name for n, h in sorted(ems.handles.items()))
-        m.memory.write_far(cpu.es, cpu.di, data)
+        ctx.memory.write_far(cpu.es, cpu.di, data)
         cpu.al = len(ems.handles)
     elif cpu.al == 0x01:
-        name = m.memory.read_far(cpu.ds, cpu.si, 8)
+        name = ctx.memory.read_far(cpu.ds, cpu.si, 8)
         found = [n for n, h in sorted(ems.handles.items()) if h.name == name and name != bytes(8)]
         if not found:
             raise EmsError(NAME_NOT_FOUND)
@@ -420,13 +420,13 @@ def handle_directory(m, ems) -> None:
 
 
 @function(0x57)
-def move_exchange(m, ems) -> None:
+def move_exchange(ctx, ems) -> None:
     """Move (AL=0) or exchange (AL=1) a region described at DS:SI between conventional
     memory (type 0: segment:offset) and expanded memory (type 1: handle, page, offset)."""
-    cpu = m.cpu
+    cpu = ctx.cpu
     if cpu.al > 1:
         raise EmsError(BAD_SUBFUNCTION)
-    block = m.memory.read_far(cpu.ds, cpu.si, 18)
+    block = ctx.memory.read_far(cpu.ds, cpu.si, 18)
     length = struct.unpack_from("<I", block, 0)[0]
     if length > 0x100000:
         raise EmsError(0x96)                       # region longer than 1 MB
@@ -448,7 +448,7 @@ class _Region:
 
 def _region(ems: ExpandedMemory, spec: bytes) -> _Region:
     kind, handle, offset, segment_or_page = struct.unpack("<BHHH", spec)
-    mem = ems.m.memory
+    mem = ems.ctx.memory
     if kind == 0:
         start = ((segment_or_page << 4) + offset) & 0xFFFFF
         return _Region(lambda n: mem.read(start, n), lambda data: mem.write(start, data))
@@ -483,19 +483,19 @@ def _region(ems: ExpandedMemory, spec: bytes) -> _Region:
 
 
 @function(0x58)
-def mappable_addresses(m, ems) -> None:
-    cpu = m.cpu
+def mappable_addresses(ctx, ems) -> None:
+    cpu = ctx.cpu
     if cpu.al == 0x00:
         data = b"".join(struct.pack("<HH", FRAME_SEGMENT + i * (PAGE >> 4), i) for i in range(PHYSICAL_PAGES))
-        m.memory.write_far(cpu.es, cpu.di, data)
+        ctx.memory.write_far(cpu.es, cpu.di, data)
     elif cpu.al != 0x01:
         raise EmsError(BAD_SUBFUNCTION)
     cpu.cx = PHYSICAL_PAGES
 
 
 @function(0x59)
-def hardware_information(m, ems) -> None:
-    cpu = m.cpu
+def hardware_information(ctx, ems) -> None:
+    cpu = ctx.cpu
     if cpu.al == 0x00:
         raise EmsError(ACCESS_DENIED)              # the operating system keeps this to itself
     if cpu.al != 0x01:
@@ -505,7 +505,7 @@ def hardware_information(m, ems) -> None:
 
 
 @function(0x5A)
-def allocate_raw(m, ems) -> None:
-    if m.cpu.al > 1:
+def allocate_raw(ctx, ems) -> None:
+    if ctx.cpu.al > 1:
         raise EmsError(BAD_SUBFUNCTION)
-    m.cpu.dx = ems.allocate(m.cpu.bx, allow_zero=True)
+    ctx.cpu.dx = ems.allocate(ctx.cpu.bx, allow_zero=True)

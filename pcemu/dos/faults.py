@@ -14,36 +14,36 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 DIVIDE_OVERFLOW = b"\r\nDivide overflow\r\n"
 
 
-def install(m: "Machine") -> None:
-    m.register_service("post", restart)
-    m.register_service("int00_divide", divide_overflow)
-    m.point_vector("int00_divide")
-    if m.strict:
-        m.register_service("int06_strict", invalid_opcode_strict)
-        m.point_vector("int06_strict")
+def install(ctx: "ServiceContext") -> None:
+    ctx.vectors.register_service("post", restart)
+    ctx.vectors.register_service("int00_divide", divide_overflow)
+    ctx.vectors.point_entry("int00_divide")
+    if ctx.call.is_strict():
+        ctx.vectors.register_service("int06_strict", invalid_opcode_strict)
+        ctx.vectors.point_entry("int06_strict")
 
 
-def restart(m: "Machine") -> None:
+def restart(ctx: "ServiceContext") -> None:
     """The program jumped to the reset vector (JMP FFFF:0000, or to F000:E05B): a real AT
     runs its power-on self test and boots again."""
-    m.halt("the program restarted the machine (it jumped to the reset vector, FFFF:0000, "
+    ctx.call.halt("the program restarted the machine (it jumped to the reset vector, FFFF:0000, "
            "where an AT runs its power-on self test and boots again)")
 
 
-def divide_overflow(m: "Machine") -> None:
+def divide_overflow(ctx: "ServiceContext") -> None:
     from pcemu.dos.process import terminate
-    m.dos.shell.console.write(DIVIDE_OVERFLOW)
-    terminate(m, 0, 1)
+    ctx.dos.shell.console.write(DIVIDE_OVERFLOW)
+    terminate(ctx, 0, 1)
 
 
-def invalid_opcode_strict(m: "Machine") -> None:
-    cpu, mem = m.cpu, m.memory
+def invalid_opcode_strict(ctx: "ServiceContext") -> None:
+    cpu, mem = ctx.cpu, ctx.memory
     ip, cs = mem.rw(cpu.ss, cpu.sp), mem.rw(cpu.ss, cpu.sp + 2)   # the faulting instruction
     code = " ".join(f"{b:02X}" for b in mem.read_far(cs, ip, 4))
-    m.halt(f"invalid opcode at {cs:04X}:{ip:04X} ({code} ...): a real AT hangs here, its "
+    ctx.call.halt(f"invalid opcode at {cs:04X}:{ip:04X} ({code} ...): a real AT hangs here, its "
            "INT 6 returning to the same instruction (--strict stops)")

@@ -30,14 +30,18 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.dos import dos_services, kernel
+from bios.services import FunctionTable
+from pcemu.dos import con, kernel
 from pcemu.dos.critical import CRITICAL_CODES
 from pcemu.storage import names
 from pcemu.storage.drive import DirEntry
 from pcemu.storage.errors import WRITE_PROTECT, DosError
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
+
+functions = FunctionTable("FCB")      # this area's INT 21h functions (int21.py)
+
 
 DRIVE, NAME, BLOCK, RECORD_SIZE, FILE_SIZE, DATE, TIME = 0x00, 0x01, 0x0C, 0x0E, 0x10, 0x14, 0x16
 RESERVED, CURRENT_RECORD, RANDOM_RECORD, NEW_NAME = 0x18, 0x20, 0x21, 0x11
@@ -61,30 +65,30 @@ class FcbFile:
 class Fcb:
     """A view of an FCB (normal or extended) in guest memory."""
 
-    def __init__(self, m: "Machine", seg: int, off: int) -> None:
-        self.m = m
+    def __init__(self, ctx: "ServiceContext", seg: int, off: int) -> None:
+        self.ctx = ctx
         self.seg = seg
-        self.extended = m.memory.rb(seg, off) == 0xFF
-        self.attributes = m.memory.rb(seg, off + 6) if self.extended else 0
+        self.extended = ctx.memory.rb(seg, off) == 0xFF
+        self.attributes = ctx.memory.rb(seg, off + 6) if self.extended else 0
         self.off = (off + 7) & 0xFFFF if self.extended else off
 
     def byte(self, at: int) -> int:
-        return self.m.memory.rb(self.seg, self.off + at)
+        return self.ctx.memory.rb(self.seg, self.off + at)
 
     def set_byte(self, at: int, value: int) -> None:
-        self.m.memory.wb(self.seg, self.off + at, value)
+        self.ctx.memory.wb(self.seg, self.off + at, value)
 
     def word(self, at: int) -> int:
-        return self.m.memory.rw(self.seg, self.off + at)
+        return self.ctx.memory.rw(self.seg, self.off + at)
 
     def set_word(self, at: int, value: int) -> None:
-        self.m.memory.ww(self.seg, self.off + at, value)
+        self.ctx.memory.ww(self.seg, self.off + at, value)
 
     def raw(self, at: int, size: int) -> bytes:
-        return self.m.memory.read_far(self.seg, self.off + at, size)
+        return self.ctx.memory.read_far(self.seg, self.off + at, size)
 
     def write(self, at: int, data: bytes) -> None:
-        self.m.memory.write_far(self.seg, self.off + at, data)
+        self.ctx.memory.write_far(self.seg, self.off + at, data)
 
     # -- fields ---------------------------------------------------------------------
     def name(self, at: int = NAME) -> bytes:
@@ -123,12 +127,12 @@ class Fcb:
 
 
 # -- locating files -------------------------------------------------------------------------
-def _drive_letter(m: "Machine", fcb: Fcb) -> str:
+def _drive_letter(ctx: "ServiceContext", fcb: Fcb) -> str:
     number = fcb.byte(DRIVE)
-    letter = m.dos.current_drive if number == 0 else chr(64 + number) if number <= 26 else "?"
-    if letter not in m.dos.drives:
+    letter = ctx.dos.current_drive if number == 0 else chr(64 + number) if number <= 26 else "?"
+    if letter not in ctx.dos.drives:
         raise DosError(0x0F, "invalid drive")
-    m.dos.last_drive = letter
+    ctx.dos.last_drive = letter
     return letter
 
 
@@ -143,72 +147,72 @@ def _entry_fcb(entry: DirEntry) -> bytes:
     return names.entry_fcb(entry.name)
 
 
-def _matches(m: "Machine", letter: str, pattern: bytes, attributes: int):
+def _matches(ctx: "ServiceContext", letter: str, pattern: bytes, attributes: int):
     """Directory entries of the current directory that an FCB call with this
     name and search attribute reaches, in directory order."""
-    directory = m.dos.current_dirs.get(letter, [])
-    for entry in kernel.fcb_matches(m.dos, letter, directory, pattern, attributes):
+    directory = ctx.dos.current_dirs.get(letter, [])
+    for entry in kernel.fcb_matches(ctx.dos, letter, directory, pattern, attributes):
         yield directory, entry
 
 
-def _first_file(m: "Machine", letter: str, fcb: Fcb) -> tuple[list[str], DirEntry] | None:
+def _first_file(ctx: "ServiceContext", letter: str, fcb: Fcb) -> tuple[list[str], DirEntry] | None:
     attributes = fcb.attributes & (ATTR_HIDDEN | ATTR_SYSTEM)
-    for directory, entry in _matches(m, letter, fcb.name(), attributes):
+    for directory, entry in _matches(ctx, letter, fcb.name(), attributes):
         if not entry.is_dir:
             return directory, entry
     return None
 
 
-def _new_id(m: "Machine") -> int:
-    files = m.dos.fcb_files
+def _new_id(ctx: "ServiceContext") -> int:
+    files = ctx.dos.fcb_files
     number = max(files, default=0) + 1
     if number > 0xFFFF:
         number = next(n for n in range(1, 0x10000) if n not in files)
     return number
 
 
-def _open(m: "Machine", fcb: Fcb) -> FcbFile | None:
+def _open(ctx: "ServiceContext", fcb: Fcb) -> FcbFile | None:
     """Open the file an FCB names; fills the FCB as DOS does.  None: not found."""
-    letter = _drive_letter(m, fcb)
-    _forget(m, fcb)
+    letter = _drive_letter(ctx, fcb)
+    _forget(ctx, fcb)
     device = _device(fcb.name())
     if device is not None:
         opened = FcbFile(letter, device=device, writable=True)
-        size, (date, time) = 0, m.dos.file_clock()
+        size, (date, time) = 0, ctx.dos.file_clock()
     else:
-        found = _first_file(m, letter, fcb)
+        found = _first_file(ctx, letter, fcb)
         if found is None:
             return None
         directory, entry = found
-        fs = m.dos.drives[letter]
+        fs = ctx.dos.drives[letter]
         writable = not fs.read_only and not entry.attr & ATTR_READ_ONLY
         path = directory + [entry.name]
         opened = FcbFile(letter, path, fs.open(path, writable=writable), writable=writable)
         size, date, time = entry.size, entry.date, entry.time
-    file_id = _new_id(m)
-    m.dos.fcb_files[file_id] = opened
+    file_id = _new_id(ctx)
+    ctx.dos.fcb_files[file_id] = opened
     fcb.set_opened(letter, size, date, time, file_id)
     return opened
 
 
-def _forget(m: "Machine", fcb: Fcb) -> FcbFile | None:
+def _forget(ctx: "ServiceContext", fcb: Fcb) -> FcbFile | None:
     """Close what this FCB had open, if DOS still knows it."""
-    known = _known(m, fcb)
+    known = _known(ctx, fcb)
     if known is not None:
         file_id, opened = known
-        del m.dos.fcb_files[file_id]
+        del ctx.dos.fcb_files[file_id]
         if opened.file is not None:
             opened.file.close()
         return opened
     return None
 
 
-def _known(m: "Machine", fcb: Fcb) -> tuple[int, FcbFile] | None:
+def _known(ctx: "ServiceContext", fcb: Fcb) -> tuple[int, FcbFile] | None:
     reserved = fcb.raw(RESERVED, 3)
     if reserved[0] != OPEN_MARK:
         return None
     file_id = struct.unpack_from("<H", reserved, 1)[0]
-    opened = m.dos.fcb_files.get(file_id)
+    opened = ctx.dos.fcb_files.get(file_id)
     if opened is None:
         return None
     name = fcb.name()
@@ -217,35 +221,35 @@ def _known(m: "Machine", fcb: Fcb) -> tuple[int, FcbFile] | None:
     return (file_id, opened) if same else None
 
 
-def _file_for(m: "Machine", fcb: Fcb) -> FcbFile | None:
-    known = _known(m, fcb)
+def _file_for(ctx: "ServiceContext", fcb: Fcb) -> FcbFile | None:
+    known = _known(ctx, fcb)
     if known is not None:
-        m.dos.last_drive = known[1].drive
+        ctx.dos.last_drive = known[1].drive
         return known[1]
-    return _open_again(m, fcb)
+    return _open_again(ctx, fcb)
 
 
-def _open_again(m: "Machine", fcb: Fcb) -> FcbFile | None:
+def _open_again(ctx: "ServiceContext", fcb: Fcb) -> FcbFile | None:
     """An FCB DOS does not know (copied, or never opened): find its file by name,
     keeping the program's record fields."""
     fields = fcb.raw(BLOCK, 8)
-    opened = _open(m, fcb)
+    opened = _open(ctx, fcb)
     if opened is not None:
         fcb.write(BLOCK, fields[:4])              # current block and record size stay
     return opened
 
 
 # -- transfers ------------------------------------------------------------------------------
-def _dta_room(m: "Machine", size: int) -> bool:
-    _seg, off = m.dos.dta
+def _dta_room(ctx: "ServiceContext", size: int) -> bool:
+    _seg, off = ctx.dos.dta
     return off + size <= 0x10000
 
 
-def _read(m: "Machine", opened: FcbFile, record: int, count: int, size: int) -> tuple[int, int]:
+def _read(ctx: "ServiceContext", opened: FcbFile, record: int, count: int, size: int) -> tuple[int, int]:
     """Read ``count`` records into the DTA: (AL, records transferred)."""
     if count == 0:
         return OK, 0
-    if not _dta_room(m, count * size):
+    if not _dta_room(ctx, count * size):
         return WRAP, 0
     if opened.device is not None:
         return EOF, 0                                # devices give no records through FCBs
@@ -256,34 +260,33 @@ def _read(m: "Machine", opened: FcbFile, record: int, count: int, size: int) -> 
     full, partial = divmod(len(data), size)
     if partial:
         data += bytes(size - partial)
-    m.memory.write_far(*m.dos.dta, data)
+    ctx.memory.write_far(*ctx.dos.dta, data)
     if partial:
         return PARTIAL, full + 1
     return (OK if full == count else EOF), full
 
 
-def _write(m: "Machine", fcb: Fcb, opened: FcbFile, record: int, count: int,
+def _write(ctx: "ServiceContext", fcb: Fcb, opened: FcbFile, record: int, count: int,
            size: int) -> tuple[int, int]:
     """Write ``count`` records from the DTA: (AL, records transferred)."""
-    if not _dta_room(m, count * size):
+    if not _dta_room(ctx, count * size):
         return WRAP, 0
-    data = m.memory.read_far(*m.dos.dta, count * size)
+    data = ctx.memory.read_far(*ctx.dos.dta, count * size)
     if opened.device is not None:
         if opened.device == "PRN":
             for b in data:
-                m.printer.print_byte(b)
+                ctx.devices.printer.print_byte(b)
         elif opened.device == "CON":
-            from pcemu.dos import console
-            console.write_bytes(m, data)
+            con.write_bytes(ctx, data)
         return OK, count
     if not opened.writable:
-        if m.dos.drives[opened.drive].read_only:
+        if ctx.dos.drives[opened.drive].read_only:
             raise DosError(WRITE_PROTECT, "the disk is write-protected")
         return EOF, 0                                # a read-only file: nothing is written
     opened.file.seek(record * size)
     written = opened.file.write(data)
     fcb.write(FILE_SIZE, struct.pack("<I", opened.file.size))
-    fcb.write(DATE, struct.pack("<HH", *m.dos.file_clock()))
+    fcb.write(DATE, struct.pack("<HH", *ctx.dos.file_clock()))
     return (OK if written == len(data) else EOF), written // size
 
 
@@ -291,59 +294,59 @@ def _write(m: "Machine", fcb: Fcb, opened: FcbFile, record: int, count: int,
 def _fcb_function(number: int, failed: int) -> Callable:
     """Register an FCB service whose handler returns AL; a DOS error becomes ``failed``
     (device errors go on to INT 24h)."""
-    def register(handler: Callable[["Machine", Fcb], int]) -> Callable:
-        def service(m: "Machine") -> None:
-            fcb = Fcb(m, m.cpu.ds, m.cpu.dx)
+    def register(handler: Callable[["ServiceContext", Fcb], int]) -> Callable:
+        def service(ctx: "ServiceContext") -> None:
+            fcb = Fcb(ctx, ctx.cpu.ds, ctx.cpu.dx)
             try:
-                result = handler(m, fcb)
+                result = handler(ctx, fcb)
             except DosError as err:
                 if err.code in CRITICAL_CODES:
                     raise
                 result = failed
-            m.cpu.al = result
-        dos_services.function(number)(service)
+            ctx.cpu.al = result
+        functions.function(number)(service)
         return handler
     return register
 
 
 @_fcb_function(0x0F, FAILED)
-def open_file(m: "Machine", fcb: Fcb) -> int:
-    return OK if _open(m, fcb) is not None else FAILED
+def open_file(ctx: "ServiceContext", fcb: Fcb) -> int:
+    return OK if _open(ctx, fcb) is not None else FAILED
 
 
 @_fcb_function(0x10, FAILED)
-def close_file(m: "Machine", fcb: Fcb) -> int:
-    if _forget(m, fcb) is not None:
+def close_file(ctx: "ServiceContext", fcb: Fcb) -> int:
+    if _forget(ctx, fcb) is not None:
         return OK
-    letter = _drive_letter(m, fcb)              # never opened: DOS looks for the entry
-    return OK if _device(fcb.name()) or _first_file(m, letter, fcb) else FAILED
+    letter = _drive_letter(ctx, fcb)              # never opened: DOS looks for the entry
+    return OK if _device(fcb.name()) or _first_file(ctx, letter, fcb) else FAILED
 
 
 @_fcb_function(0x16, FAILED)
-def create_file(m: "Machine", fcb: Fcb) -> int:
-    letter = _drive_letter(m, fcb)
+def create_file(ctx: "ServiceContext", fcb: Fcb) -> int:
+    letter = _drive_letter(ctx, fcb)
     name = fcb.name()
     if fcb.attributes & ATTR_VOLUME:
-        return _create_label(m, letter, name)
+        return _create_label(ctx, letter, name)
     if _device(name):
-        return OK if _open(m, fcb) is not None else FAILED
+        return OK if _open(ctx, fcb) is not None else FAILED
     if b"?" in name:
         return FAILED
-    _forget(m, fcb)
-    fs = m.dos.drives[letter]
-    path = m.dos.current_dirs.get(letter, []) + [names.from_fcb(name)]
+    _forget(ctx, fcb)
+    fs = ctx.dos.drives[letter]
+    path = ctx.dos.current_dirs.get(letter, []) + [names.from_fcb(name)]
     created = fs.create(path, fcb.attributes & (ATTR_READ_ONLY | ATTR_HIDDEN | ATTR_SYSTEM | 0x20))
-    file_id = _new_id(m)
-    m.dos.fcb_files[file_id] = FcbFile(letter, path, created, writable=True)
+    file_id = _new_id(ctx)
+    ctx.dos.fcb_files[file_id] = FcbFile(letter, path, created, writable=True)
     date, time = created.get_datetime()
     fcb.set_opened(letter, 0, date, time, file_id)
-    for watch in m.events.file.listeners:
+    for watch in ctx.events.file.listeners:
         watch("create", f"{letter}:\\" + "\\".join(path), 0)
     return OK
 
 
-def _create_label(m: "Machine", letter: str, name: bytes) -> int:
-    fs = m.dos.drives[letter]
+def _create_label(ctx: "ServiceContext", letter: str, name: bytes) -> int:
+    fs = ctx.dos.drives[letter]
     if not hasattr(fs, "set_volume_label"):
         return FAILED
     fs.set_volume_label(name.decode("latin-1").rstrip())
@@ -351,28 +354,28 @@ def _create_label(m: "Machine", letter: str, name: bytes) -> int:
 
 
 @_fcb_function(0x11, FAILED)
-def find_first(m: "Machine", fcb: Fcb) -> int:
-    return _search(m, fcb, after=-1)
+def find_first(ctx: "ServiceContext", fcb: Fcb) -> int:
+    return _search(ctx, fcb, after=-1)
 
 
 @_fcb_function(0x12, FAILED)
-def find_next(m: "Machine", fcb: Fcb) -> int:
+def find_next(ctx: "ServiceContext", fcb: Fcb) -> int:
     state = fcb.raw(RESERVED, 5)
     if state[0] != SEARCH_MARK:
         return FAILED
-    return _search(m, fcb, after=struct.unpack_from("<h", state, 1)[0],
+    return _search(ctx, fcb, after=struct.unpack_from("<h", state, 1)[0],
                    drive_number=state[3])
 
 
-def _search(m: "Machine", fcb: Fcb, after: int, drive_number: int | None = None) -> int:
+def _search(ctx: "ServiceContext", fcb: Fcb, after: int, drive_number: int | None = None) -> int:
     if drive_number is None:
-        letter = _drive_letter(m, fcb)
+        letter = _drive_letter(ctx, fcb)
     else:                                           # FINDNEXT goes on where the search began
         letter = chr(64 + drive_number)
-        if letter not in m.dos.drives:
+        if letter not in ctx.dos.drives:
             return FAILED
-        m.dos.last_drive = letter
-    for _directory, entry in _matches(m, letter, fcb.name(), fcb.attributes):
+        ctx.dos.last_drive = letter
+    for _directory, entry in _matches(ctx, letter, fcb.name(), fcb.attributes):
         if entry.slot <= after:
             continue
         record = bytearray()
@@ -383,75 +386,75 @@ def _search(m: "Machine", fcb: Fcb, after: int, drive_number: int | None = None)
         record.append(entry.attr)
         record += bytes(10)
         record += struct.pack("<HHHI", entry.time, entry.date, 0, entry.size)
-        m.memory.write_far(*m.dos.dta, bytes(record))
+        ctx.memory.write_far(*ctx.dos.dta, bytes(record))
         fcb.write(RESERVED, bytes([SEARCH_MARK]) + struct.pack("<hB", entry.slot, ord(letter) - 64))
         return OK
     return FAILED
 
 
 @_fcb_function(0x13, FAILED)
-def delete_file(m: "Machine", fcb: Fcb) -> int:
-    letter = _drive_letter(m, fcb)
-    deleted, _read_only = kernel.delete_matching(m.dos, letter, m.dos.current_dirs.get(letter, []),
+def delete_file(ctx: "ServiceContext", fcb: Fcb) -> int:
+    letter = _drive_letter(ctx, fcb)
+    deleted, _read_only = kernel.delete_matching(ctx.dos, letter, ctx.dos.current_dirs.get(letter, []),
                                                  fcb.name(), fcb.attributes)
     return OK if deleted else FAILED
 
 
 @_fcb_function(0x17, FAILED)
-def rename_file(m: "Machine", fcb: Fcb) -> int:
-    letter = _drive_letter(m, fcb)
-    kernel.rename_matching(m.dos, letter, m.dos.current_dirs.get(letter, []), fcb.name(),
+def rename_file(ctx: "ServiceContext", fcb: Fcb) -> int:
+    letter = _drive_letter(ctx, fcb)
+    kernel.rename_matching(ctx.dos, letter, ctx.dos.current_dirs.get(letter, []), fcb.name(),
                            fcb.name(NEW_NAME), fcb.attributes)
     return OK
 
 
 @_fcb_function(0x14, EOF)
-def sequential_read(m: "Machine", fcb: Fcb) -> int:
-    opened = _file_for(m, fcb)
+def sequential_read(ctx: "ServiceContext", fcb: Fcb) -> int:
+    opened = _file_for(ctx, fcb)
     if opened is None:
         return EOF
     record = fcb.sequential_record
-    result, count = _read(m, opened, record, 1, fcb.record_size)
+    result, count = _read(ctx, opened, record, 1, fcb.record_size)
     if result != WRAP:
         fcb.set_sequential_record(record + count)
     return result
 
 
 @_fcb_function(0x15, EOF)
-def sequential_write(m: "Machine", fcb: Fcb) -> int:
-    opened = _file_for(m, fcb)
+def sequential_write(ctx: "ServiceContext", fcb: Fcb) -> int:
+    opened = _file_for(ctx, fcb)
     if opened is None:
         return EOF
     record = fcb.sequential_record
-    result, count = _write(m, fcb, opened, record, 1, fcb.record_size)
+    result, count = _write(ctx, fcb, opened, record, 1, fcb.record_size)
     fcb.set_sequential_record(record + count)
     return result
 
 
 @_fcb_function(0x21, EOF)
-def random_read(m: "Machine", fcb: Fcb) -> int:
-    opened = _file_for(m, fcb)
+def random_read(ctx: "ServiceContext", fcb: Fcb) -> int:
+    opened = _file_for(ctx, fcb)
     if opened is None:
         return EOF
     record = fcb.random_record
     fcb.set_sequential_record(record)
-    return _read(m, opened, record, 1, fcb.record_size)[0]
+    return _read(ctx, opened, record, 1, fcb.record_size)[0]
 
 
 @_fcb_function(0x22, EOF)
-def random_write(m: "Machine", fcb: Fcb) -> int:
-    opened = _file_for(m, fcb)
+def random_write(ctx: "ServiceContext", fcb: Fcb) -> int:
+    opened = _file_for(ctx, fcb)
     if opened is None:
         return EOF
     record = fcb.random_record
     fcb.set_sequential_record(record)
-    return _write(m, fcb, opened, record, 1, fcb.record_size)[0]
+    return _write(ctx, fcb, opened, record, 1, fcb.record_size)[0]
 
 
 @_fcb_function(0x23, FAILED)
-def file_size(m: "Machine", fcb: Fcb) -> int:
-    letter = _drive_letter(m, fcb)
-    found = _first_file(m, letter, fcb)
+def file_size(ctx: "ServiceContext", fcb: Fcb) -> int:
+    letter = _drive_letter(ctx, fcb)
+    found = _first_file(ctx, letter, fcb)
     if found is None:
         return FAILED
     size = fcb.record_size
@@ -459,56 +462,56 @@ def file_size(m: "Machine", fcb: Fcb) -> int:
     return OK
 
 
-@dos_services.function(0x24)
-def set_random_record(m: "Machine") -> None:
-    fcb = Fcb(m, m.cpu.ds, m.cpu.dx)
+@functions.function(0x24)
+def set_random_record(ctx: "ServiceContext") -> None:
+    fcb = Fcb(ctx, ctx.cpu.ds, ctx.cpu.dx)
     fcb.set_random_record(fcb.sequential_record)
 
 
 @_fcb_function(0x27, EOF)
-def random_block_read(m: "Machine", fcb: Fcb) -> int:
-    opened = _file_for(m, fcb)
+def random_block_read(ctx: "ServiceContext", fcb: Fcb) -> int:
+    opened = _file_for(ctx, fcb)
     if opened is None:
-        m.cpu.cx = 0
+        ctx.cpu.cx = 0
         return EOF
     record = fcb.random_record
-    result, count = _read(m, opened, record, m.cpu.cx, fcb.record_size)
-    _after_block(m, fcb, record + count, count)
+    result, count = _read(ctx, opened, record, ctx.cpu.cx, fcb.record_size)
+    _after_block(ctx, fcb, record + count, count)
     return result
 
 
 @_fcb_function(0x28, EOF)
-def random_block_write(m: "Machine", fcb: Fcb) -> int:
-    opened = _file_for(m, fcb)
+def random_block_write(ctx: "ServiceContext", fcb: Fcb) -> int:
+    opened = _file_for(ctx, fcb)
     if opened is None:
-        m.cpu.cx = 0
+        ctx.cpu.cx = 0
         return EOF
     record = fcb.random_record
     size = fcb.record_size
-    if m.cpu.cx == 0:                       # no records: the file is cut (or grown) to here
+    if ctx.cpu.cx == 0:                       # no records: the file is cut (or grown) to here
         if opened.device is None:
             if not opened.writable:
-                if m.dos.drives[opened.drive].read_only:
+                if ctx.dos.drives[opened.drive].read_only:
                     raise DosError(WRITE_PROTECT, "the disk is write-protected")
                 return EOF
             opened.file.seek(record * size)
             opened.file.truncate()
             fcb.write(FILE_SIZE, struct.pack("<I", opened.file.size))
         return OK
-    result, count = _write(m, fcb, opened, record, m.cpu.cx, size)
-    _after_block(m, fcb, record + count, count)
+    result, count = _write(ctx, fcb, opened, record, ctx.cpu.cx, size)
+    _after_block(ctx, fcb, record + count, count)
     return result
 
 
-def _after_block(m: "Machine", fcb: Fcb, next_record: int, count: int) -> None:
+def _after_block(ctx: "ServiceContext", fcb: Fcb, next_record: int, count: int) -> None:
     """Block transfers leave both record fields just after the last record moved."""
-    m.cpu.cx = count
+    ctx.cpu.cx = count
     fcb.set_random_record(next_record)
     fcb.set_sequential_record(next_record)
 
 
-def flush_all(m: "Machine") -> None:
+def flush_all(ctx: "ServiceContext") -> None:
     """Disk reset (0Dh): write out what FCB files hold."""
-    for opened in m.dos.fcb_files.values():
+    for opened in ctx.dos.fcb_files.values():
         if opened.file is not None:
             opened.file.flush()

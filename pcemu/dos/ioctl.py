@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from pcemu.dos import OpenFile, console, dos_services
-from pcemu.dos.numbered import registrar
+from bios.services import FunctionTable
+from pcemu.dos import con
+from pcemu.dos.structures import OpenFile
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
+
+functions = FunctionTable("IOCTL")      # this area's INT 21h functions (int21.py)
+
 
 # The attribute words of DOS 3.30's resident character drivers (IBMBIO.COM);
 # EMMXXXX0 is the expanded-memory manager's (pcemu.dos.ems) when one is installed.
@@ -27,19 +31,19 @@ DEVICE_ATTRIBUTES = {"CON": 0x8013, "AUX": 0x8000, "PRN": 0xA0C0, "NUL": 0x8004,
 INFO_DEVICE, INFO_NOT_EOF, INFO_BINARY = 0x80, 0x40, 0x20
 SUPPORTS_IOCTL_STRINGS = 0x4000
 
-Subfunction = Callable[["Machine"], None]
-SUBFUNCTIONS: dict[int, Subfunction] = {}
+Subfunction = Callable[["ServiceContext"], None]
+SUBFUNCTIONS = FunctionTable("IOCTL")          # AL -> handler
 
 
-subfunction = registrar(SUBFUNCTIONS)
+subfunction = SUBFUNCTIONS.function
 
 
-@dos_services.function(0x44)
-def ioctl(m: "Machine") -> None:
-    handler = SUBFUNCTIONS.get(m.cpu.al)
+@functions.function(0x44)
+def ioctl(ctx: "ServiceContext") -> None:
+    handler = SUBFUNCTIONS.get(ctx.cpu.al)
     if handler is None:                   # DOS 3.30 knows 00h-0Fh; others are invalid
-        raise DosError(0x01, f"IOCTL subfunction {m.cpu.al:02X}h")
-    handler(m)
+        raise DosError(0x01, f"IOCTL subfunction {ctx.cpu.al:02X}h")
+    handler(ctx)
 
 
 def device_information(entry: OpenFile) -> int:
@@ -54,107 +58,107 @@ def device_information(entry: OpenFile) -> int:
 
 
 @subfunction(0x00)
-def get_device_information(m: "Machine") -> None:
-    info = device_information(m.dos.handle_file(m.cpu.bx))
-    m.cpu.dx = info
-    m.cpu.ax = info
-    m.dos.succeed()
+def get_device_information(ctx: "ServiceContext") -> None:
+    info = device_information(ctx.dos.handle_file(ctx.cpu.bx))
+    ctx.cpu.dx = info
+    ctx.cpu.ax = info
+    ctx.dos.succeed()
 
 
 @subfunction(0x01)
-def set_device_information(m: "Machine") -> None:
-    entry = m.dos.handle_file(m.cpu.bx)
-    if m.cpu.dh != 0:
+def set_device_information(ctx: "ServiceContext") -> None:
+    entry = ctx.dos.handle_file(ctx.cpu.bx)
+    if ctx.cpu.dh != 0:
         raise DosError(0x0D, "IOCTL set: DH must be zero")
     if not entry.is_device:
         raise DosError(0x01, "IOCTL set on a disk file")
-    entry.raw = bool(m.cpu.dl & INFO_BINARY)
-    m.dos.succeed()
+    entry.raw = bool(ctx.cpu.dl & INFO_BINARY)
+    ctx.dos.succeed()
 
 
 @subfunction(0x02, 0x03)
-def device_control_channel(m: "Machine") -> None:
+def device_control_channel(ctx: "ServiceContext") -> None:
     """None of DOS's own character drivers takes IOCTL strings (bit 14 clear)."""
-    entry = m.dos.handle_file(m.cpu.bx)
+    entry = ctx.dos.handle_file(ctx.cpu.bx)
     if not entry.is_device or not DEVICE_ATTRIBUTES.get(entry.device, 0) & SUPPORTS_IOCTL_STRINGS:
         raise DosError(0x01, "the device takes no IOCTL strings")
-    reader = getattr(m.dos, "ioctl_read", {}).get(entry.device)
-    if reader is None or m.cpu.al != 0x02:
+    reader = getattr(ctx.dos, "ioctl_read", {}).get(entry.device)
+    if reader is None or ctx.cpu.al != 0x02:
         raise DosError(0x01, "the device takes no IOCTL strings")
-    data = reader(m)[:m.cpu.cx]
-    m.memory.write_far(m.cpu.ds, m.cpu.dx, data)
-    m.cpu.ax = len(data)
-    m.dos.succeed()
+    data = reader(ctx)[:ctx.cpu.cx]
+    ctx.memory.write_far(ctx.cpu.ds, ctx.cpu.dx, data)
+    ctx.cpu.ax = len(data)
+    ctx.dos.succeed()
 
 
 @subfunction(0x04, 0x05)
-def block_control_channel(m: "Machine") -> None:
-    _drive_letter(m)
+def block_control_channel(ctx: "ServiceContext") -> None:
+    _drive_letter(ctx)
     raise DosError(0x01, "the block driver takes no IOCTL strings")
 
 
 @subfunction(0x06, 0x07)
-def io_status(m: "Machine") -> None:
-    entry = m.dos.handle_file(m.cpu.bx)
-    output = m.cpu.al == 0x07
+def io_status(ctx: "ServiceContext") -> None:
+    entry = ctx.dos.handle_file(ctx.cpu.bx)
+    output = ctx.cpu.al == 0x07
     if entry.is_device:
-        ready = entry.device != "CON" or output or console._key_waiting(m)
+        ready = entry.device != "CON" or output or con.key_waiting_now(ctx)
     else:
         ready = output or entry.file.tell() < entry.file.size
-    m.cpu.al = 0xFF if ready else 0x00
-    m.dos.succeed()
+    ctx.cpu.al = 0xFF if ready else 0x00
+    ctx.dos.succeed()
 
 
-def _drive_letter(m: "Machine") -> str:
-    drive = m.cpu.bl
-    letter = m.dos.current_drive if drive == 0 else chr(64 + drive)
-    if letter not in m.dos.drives:
+def _drive_letter(ctx: "ServiceContext") -> str:
+    drive = ctx.cpu.bl
+    letter = ctx.dos.current_drive if drive == 0 else chr(64 + drive)
+    if letter not in ctx.dos.drives:
         raise DosError(0x0F, "invalid drive")
     return letter
 
 
 @subfunction(0x08)
-def removable(m: "Machine") -> None:
-    letter = _drive_letter(m)
-    m.cpu.ax = 0 if letter in ("A", "B") else 1
-    m.dos.succeed()
+def removable(ctx: "ServiceContext") -> None:
+    letter = _drive_letter(ctx)
+    ctx.cpu.ax = 0 if letter in ("A", "B") else 1
+    ctx.dos.succeed()
 
 
 @subfunction(0x09)
-def drive_remote(m: "Machine") -> None:
-    letter = _drive_letter(m)
-    m.cpu.dx = 0x1000 if m.dos.floppy_image(ord(letter) - 65) is None else 0
-    m.dos.succeed()
+def drive_remote(ctx: "ServiceContext") -> None:
+    letter = _drive_letter(ctx)
+    ctx.cpu.dx = 0x1000 if ctx.dos.floppy_image(ord(letter) - 65) is None else 0
+    ctx.dos.succeed()
 
 
 @subfunction(0x0A)
-def handle_remote(m: "Machine") -> None:
+def handle_remote(ctx: "ServiceContext") -> None:
     """DX bit 15: the handle's file lives on a remote (redirected) drive; a host folder is one."""
-    entry = m.dos.handle_file(m.cpu.bx)
-    remote = not entry.is_device and m.dos.floppy_image(ord(entry.drive) - 65) is None
-    m.cpu.dx = device_information(entry) | (0x8000 if remote else 0)
-    m.dos.succeed()
+    entry = ctx.dos.handle_file(ctx.cpu.bx)
+    remote = not entry.is_device and ctx.dos.floppy_image(ord(entry.drive) - 65) is None
+    ctx.cpu.dx = device_information(entry) | (0x8000 if remote else 0)
+    ctx.dos.succeed()
 
 
 @subfunction(0x0B)
-def sharing_retry(m: "Machine") -> None:
-    m.dos.succeed()                        # the counts matter only with SHARE's conflicts
+def sharing_retry(ctx: "ServiceContext") -> None:
+    ctx.dos.succeed()                        # the counts matter only with SHARE's conflicts
 
 
 @subfunction(0x0C)
-def generic_handle_request(m: "Machine") -> None:
-    m.dos.handle_file(m.cpu.bx)
+def generic_handle_request(ctx: "ServiceContext") -> None:
+    ctx.dos.handle_file(ctx.cpu.bx)
     raise DosError(0x01, "no code-page switching driver")
 
 
 @subfunction(0x0D)
-def generic_block_request(m: "Machine") -> None:
-    m.unimplemented(0x21, "IOCTL subfunction 0Dh")
+def generic_block_request(ctx: "ServiceContext") -> None:
+    ctx.call.unimplemented(0x21, "IOCTL subfunction 0Dh")
     raise DosError(0x01, "generic block device request")
 
 
 @subfunction(0x0E, 0x0F)
-def logical_drive_map(m: "Machine") -> None:
-    _drive_letter(m)
-    m.cpu.al = 0                            # one letter per drive: no other name to report
-    m.dos.succeed()
+def logical_drive_map(ctx: "ServiceContext") -> None:
+    _drive_letter(ctx)
+    ctx.cpu.al = 0                            # one letter per drive: no other name to report
+    ctx.dos.succeed()

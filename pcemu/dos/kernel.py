@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from pcemu.dos import OpenFile
+from pcemu.dos import con
+from pcemu.dos.structures import OpenFile
 from pcemu.storage import names
 from pcemu.storage.drive import DirEntry
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
-    from pcemu.dos import Dos
+    from pcemu.dos.core import Dos
 
 ATTR_READ_ONLY, ATTR_HIDDEN, ATTR_SYSTEM, ATTR_VOLUME, ATTR_DIRECTORY = 0x01, 0x02, 0x04, 0x08, 0x10
 CREATE_ATTRIBUTES = 0x27                 # read-only, hidden, system, archive
@@ -34,7 +35,7 @@ CREATE_ATTRIBUTES = 0x27                 # read-only, hidden, system, archive
 
 def notify(dos: "Dos", event: str, drive: str, parts: list[str], detail) -> None:
     """Tell file listeners (traces, the archivists' file report) what was done."""
-    watchers = dos.m.events.file.listeners
+    watchers = dos.ctx.events.file.listeners
     if watchers:
         path = f"{drive}:\\" + "\\".join(parts)
         for watch in watchers:
@@ -110,7 +111,7 @@ def create_unique(dos: "Dos", directory: str, attributes: int = 0) -> tuple[int,
     """AH=5Ah: a file with a new name (eight hex digits from the clock) in ``directory``."""
     drive, parts = dos.resolve(directory or ".")
     fs = dos.drives[drive]
-    counter = dos.m.clock.now
+    counter = dos.ctx.time.clock.now
     for attempt in range(1000):
         name = f"{(counter + attempt) & 0xFFFFFFFF:08X}"
         if fs.stat(parts + [name]) is None:
@@ -155,7 +156,6 @@ def close(dos: "Dos", handle: int) -> None:
 
 def read(dos: "Dos", handle: int, count: int) -> bytes | None:
     """AH=3Fh.  None: a read from CON is waiting for the rest of its line."""
-    from pcemu.dos import console
     entry = dos.handle_file(handle)
     if entry.is_device:
         if entry.device == "CON":
@@ -172,23 +172,22 @@ def read(dos: "Dos", handle: int, count: int) -> bytes | None:
 def _read_con(dos: "Dos", count: int) -> bytes | None:
     """CON in cooked mode: a whole line is read with echo and backspace, then handed
     out ``count`` bytes at a time (Enter ends it with CR LF, Ctrl-Z with 1Ah)."""
-    from pcemu.dos import console
-    m = dos.m
+    ctx = dos.ctx
     pending = getattr(dos, "con_pending", b"")
     if not pending:
         line = getattr(dos, "con_line", None)
         if line is None:
             line = dos.con_line = bytearray()
         while True:
-            key = console._next_key(m)
+            key = con.next_key(ctx)
             if key is None:
-                m.wait_for_input()
+                ctx.call.wait_for_input()
                 return None
             if key == 0:
-                console._next_key(m)
+                con.next_key(ctx)
                 continue
             if key == 0x0D:
-                console.write_bytes(m, b"\r\n")
+                con.write_bytes(ctx, b"\r\n")
                 pending = bytes(line) + b"\r\n"
                 dos.con_line = None
                 break
@@ -199,25 +198,24 @@ def _read_con(dos: "Dos", count: int) -> bytes | None:
             if key in (0x08, 0x7F):
                 if line:
                     line.pop()
-                    console.write_bytes(m, b"\x08 \x08")
+                    con.write_bytes(ctx, b"\x08 \x08")
                 continue
             if len(line) < 127:
                 line.append(key)
-                console.write_char(m, key)
+                con.write_char(ctx, key)
     data, dos.con_pending = pending[:count], pending[count:]
     return data
 
 
 def write(dos: "Dos", handle: int, data: bytes) -> int:
     """AH=40h: the bytes written; writing none cuts the file at its position."""
-    from pcemu.dos import console
     entry = dos.handle_file(handle)
     if entry.is_device:
         if entry.device == "CON":
-            console.write_bytes(dos.m, data)
+            con.write_bytes(dos.ctx, data)
         elif entry.device == "PRN":
             for b in data:
-                dos.m.printer.print_byte(b)
+                dos.ctx.devices.printer.print_byte(b)
         return len(data)
     if entry.mode & 0x07 == 0:
         raise DosError(0x05, "file opened for reading only")
@@ -263,7 +261,7 @@ def duplicate(dos: "Dos", handle: int) -> int:
     entry = dos.handle_file(handle)
     index = dos.files.index(entry)
     seg, off, size = dos.psp_handle_table()
-    memory = dos.m.memory
+    memory = dos.ctx.memory
     for new in range(size):
         if memory.rb(seg, off + new) == 0xFF:
             memory.wb(seg, off + new, index)
@@ -280,10 +278,10 @@ def force_duplicate(dos: "Dos", handle: int, target: int) -> None:
         raise DosError(0x06, "invalid handle")
     if target == handle:
         return
-    if dos.m.memory.rb(seg, off + target) != 0xFF:
+    if dos.ctx.memory.rb(seg, off + target) != 0xFF:
         dos.close_handle(target)
     entry.references += 1
-    dos.m.memory.wb(seg, off + target, dos.files.index(entry))
+    dos.ctx.memory.wb(seg, off + target, dos.files.index(entry))
 
 
 def get_file_time(dos: "Dos", handle: int) -> tuple[int, int]:

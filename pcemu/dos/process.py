@@ -11,107 +11,46 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING
 
-from pcemu.dos import Process, critical, dos_services
+from bios.services import FunctionTable
+from pcemu.dos.structures import Process
 from pcemu.errors import ProgramLoadError
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
+
+functions = FunctionTable("process")      # this area's INT 21h functions (int21.py)
+
 
 # the caller's registers DOS keeps: across EXEC, and as a call's entry for a critical error
 SAVED = ("ax", "bx", "cx", "dx", "si", "di", "bp", "ds", "es")
 
 
-def register_traps(m: "Machine") -> None:
-    m.register_service("int21", dos_entry)
-    m.register_service("int20", lambda m: terminate(m, 0, 0))
-    m.register_service("int27", tsr_int27)
-    m.register_service("int2f", multiplex)
-    m.register_service("int23_default", lambda m: terminate(m, 0, 1))
-    m.register_service("int24_default", lambda m: m.dos.shell.critical_error_prompt())
-    m.register_service("int25", lambda m: absolute_disk(m, write=False))
-    m.register_service("int26", lambda m: absolute_disk(m, write=True))
-
-
-# INT 21h functions that reach a drive, and so may end in a critical error (INT 24h)
-DRIVE_FUNCTIONS = frozenset([*range(0x0F, 0x18), 0x1B, 0x1C, 0x21, 0x22, 0x23, 0x27, 0x28, 0x36,
-                             *range(0x39, 0x44), 0x47, 0x4B, 0x4E, 0x4F, 0x56, 0x57, 0x5A, 0x5B, 0x68])
-
-
-def dos_entry(m: "Machine"):
-    cpu = m.cpu
-    dos = m.dos
-    ah = cpu.ah
-    m.count_service(f"INT 21h AH={ah:02X}h")
-    for watch in m.events.dos.listeners:
-        watch(ah)
-    if dos.critical is not None:
-        m.impure()                        # a critical error's bookkeeping is state
-    if dos.critical is not None and dos.critical.handler_left(cpu, ah):
-        dos.critical = None               # the INT 24h handler went back to the program itself
-    # a critical error needs the registers as the caller passed them (only calls
-    # that reach a drive can meet one; the polling calls stay cheap)
-    entry = _registers(cpu) if ah in DRIVE_FUNCTIONS else None
-    try:
-        calls = dos_services.dispatch(m)
-    except (critical.CriticalError, DosError) as err:
-        _dos_error(m, err, ah, entry)
-        return None
-    if calls is not None:                 # it calls guest interrupts (console I/O)
-        return _guarded(m, calls, ah, entry)
-    return None
-
-
-def _guarded(m: "Machine", calls, ah: int, entry):
-    """A DOS function that calls guest interrupts, with its errors answered as above."""
-    try:
-        yield from calls
-    except (critical.CriticalError, DosError) as err:
-        _dos_error(m, err, ah, entry)
-
-
-def _dos_error(m: "Machine", err: Exception, ah: int, entry) -> None:
-    if isinstance(err, critical.CriticalError):
-        critical.interrupt_dos_call(m, err, entry or _registers(m.cpu))
-        return
-    device = critical.from_dos_error(m, err.code, ah)
-    if device is None:
-        m.dos.fail(err.code)
-    else:
-        critical.interrupt_dos_call(m, device, entry or _registers(m.cpu))
-
-
-def _registers(cpu) -> dict[str, int]:
-    return {name: getattr(cpu, name) for name in SAVED}
-
-
-
-
-def ctrl_c_returned(m: "Machine") -> None:
+def ctrl_c_returned(ctx: "ServiceContext") -> None:
     """After DOS's INT 23h: IRET (or RETF 2, or RETF with CF clear) retries the call,
     RETF with CF set ends the program, as DOS 3.3 decides from the stack."""
-    cpu = m.cpu
-    expected, m.dos.ctrl_c_sp = m.dos.ctrl_c_sp, None
+    cpu = ctx.cpu
+    expected, ctx.dos.ctrl_c_sp = ctx.dos.ctrl_c_sp, None
     if expected is not None and cpu.sp == (expected - 2) & 0xFFFF:
         cpu.pop()                         # a plain RETF left the INT's FLAGS behind ...
         if cpu.flags & 0x0001:            # ... and its own carry flag decides
-            terminate(m, 0, 1)
+            terminate(ctx, 0, 1)
             return
-    cpu.jump(*m.rom.address("int21"))
+    cpu.jump(*ctx.vectors.rom.address("int21"))
 
 
-def install_cpm_entry(m: "Machine") -> None:
+def install_cpm_entry(ctx: "ServiceContext") -> None:
     """0000:00C0 (where PSP:0005's far call lands after the 1 MB wrap) jumps to the ROM."""
-    seg, off = m.rom.address("call5")
-    m.memory.write(0xC0, bytes([0xEA, off & 0xFF, off >> 8, seg & 0xFF, seg >> 8]))
-    m.register_service("call5", cpm_call)
+    seg, off = ctx.vectors.rom.address("call5")
+    ctx.memory.write(0xC0, bytes([0xEA, off & 0xFF, off >> 8, seg & 0xFF, seg >> 8]))
+    ctx.vectors.register_service("call5", cpm_call)
 
 
-def cpm_call(m: "Machine") -> None:
+def cpm_call(ctx: "ServiceContext") -> None:
     """CALL 5 with the function in CL: the two return addresses on the stack (the
     far one into the PSP, the program's near one) become the INT frame of an INT 21h."""
-    cpu = m.cpu
-    mem = m.memory
+    cpu = ctx.cpu
+    mem = ctx.memory
     ss, sp = cpu.ss, cpu.sp
     psp_segment, near_return = mem.rw(ss, sp + 2), mem.rw(ss, sp + 4)
     mem.ww(ss, sp, near_return)
@@ -119,44 +58,44 @@ def cpm_call(m: "Machine") -> None:
     mem.ww(ss, sp + 4, cpu.flags)
     if cpu.cl > 0x24:                     # CP/M calls go up to 24h only
         cpu.al = 0
-        cpu.jump(*m.rom.address("dummy_iret"))
+        cpu.jump(*ctx.vectors.rom.address("dummy_iret"))
         return
     cpu.ah = cpu.cl
-    cpu.jump(*m.rom.address("int21"))
+    cpu.jump(*ctx.vectors.rom.address("int21"))
 
 
-def multiplex(m: "Machine") -> None:
+def multiplex(ctx: "ServiceContext") -> None:
     """INT 2Fh: no TSR is installed; installation checks get AL unchanged (0 = not installed)."""
-    m.count_service(f"INT 2Fh AX={m.cpu.ax:04X}h")
+    ctx.call.count_service(f"INT 2Fh AX={ctx.cpu.ax:04X}h")
 
 
-def absolute_disk(m: "Machine", write: bool) -> None:
-    cpu = m.cpu
-    image = m.dos.floppy_image(cpu.al)
+def absolute_disk(ctx: "ServiceContext", write: bool) -> None:
+    cpu = ctx.cpu
+    image = ctx.dos.floppy_image(cpu.al)
     if image is None:
         cpu.ax = 0x8002                          # drive not ready
-        m.return_live_flag(0x01, True)
+        ctx.call.return_live_flag(0x01, True)
         return
     count, lba = cpu.cx, cpu.dx
     try:
         if write:
-            image.write_sectors(lba, m.memory.read_far(cpu.ds, cpu.bx, count * 512))
+            image.write_sectors(lba, ctx.memory.read_far(cpu.ds, cpu.bx, count * 512))
         else:
-            m.memory.write_far(cpu.ds, cpu.bx, image.read_sectors(lba, count))
+            ctx.memory.write_far(cpu.ds, cpu.bx, image.read_sectors(lba, count))
     except DosError:                             # write-protected diskette
         cpu.ax = 0x0300
-        m.return_live_flag(0x01, True)
+        ctx.call.return_live_flag(0x01, True)
         return
     except ValueError:                           # sectors beyond the end of the disk
         cpu.ax = 0x0408                          # sector not found
-        m.return_live_flag(0x01, True)
+        ctx.call.return_live_flag(0x01, True)
         return
-    m.return_live_flag(0x01, False)
+    ctx.call.return_live_flag(0x01, False)
 
 
 # ---------------------------------------------------------------- PSP
-def build_psp(m: "Machine", psp: int, parent: int, end_segment: int, env: int, tail: bytes) -> None:
-    mem = m.memory
+def build_psp(ctx: "ServiceContext", psp: int, parent: int, end_segment: int, env: int, tail: bytes) -> None:
+    mem = ctx.memory
     mem.write(psp << 4, bytes(256))
     mem.write(psp << 4, b"\xCD\x20")
     mem.ww(psp, 0x02, end_segment)
@@ -171,7 +110,7 @@ def build_psp(m: "Machine", psp: int, parent: int, end_segment: int, env: int, t
     mem.ww(psp, 0x16, parent)
     handles = bytes([0xFF] * 20)
     if parent and parent != psp:
-        handles = _inherit_handles(m, parent)
+        handles = _inherit_handles(ctx, parent)
     mem.write((psp << 4) + 0x18, handles)
     mem.ww(psp, 0x2C, env)
     mem.ww(psp, 0x32, 20)
@@ -182,13 +121,13 @@ def build_psp(m: "Machine", psp: int, parent: int, end_segment: int, env: int, t
     tail = tail[:126]
     mem.wb(psp, 0x80, len(tail))
     mem.write((psp << 4) + 0x81, tail + b"\r")
-    m.dos.processes[psp] = m.dos.processes.get(psp) or Process(psp, parent, "")
+    ctx.dos.processes[psp] = ctx.dos.processes.get(psp) or Process(psp, parent, "")
 
 
-def _inherit_handles(m: "Machine", parent: int) -> bytes:
-    dos = m.dos
+def _inherit_handles(ctx: "ServiceContext", parent: int) -> bytes:
+    dos = ctx.dos
     seg, off, size = dos.psp_handle_table(parent)
-    table = bytearray(m.memory.read_far(seg, off, min(size, 20)).ljust(20, b"\xFF"))
+    table = bytearray(ctx.memory.read_far(seg, off, min(size, 20)).ljust(20, b"\xFF"))
     for i, index in enumerate(table):
         if index != 0xFF and index < len(dos.files) and dos.files[index] is not None:
             dos.files[index].references += 1
@@ -197,7 +136,7 @@ def _inherit_handles(m: "Machine", parent: int) -> bytes:
     return bytes(table)
 
 
-def parse_fcb_name(m: "Machine", text: bytes) -> tuple[bytes, int]:
+def parse_fcb_name(ctx: "ServiceContext", text: bytes) -> tuple[bytes, int]:
     """Fill an unopened FCB from the first name in ``text`` (as DOS does for PSP:5Ch/6Ch)."""
     from pcemu.storage.names import to_fcb
     word = text.strip().split(b" ")[0] if text.strip() else b""
@@ -206,7 +145,7 @@ def parse_fcb_name(m: "Machine", text: bytes) -> tuple[bytes, int]:
     if len(word) >= 2 and word[1:2] == b":":
         letter = chr(word[0]).upper()
         drive = ord(letter) - 64
-        valid = 0 if letter in m.dos.drives else 0xFF
+        valid = 0 if letter in ctx.dos.drives else 0xFF
         word = word[2:]
     name = word.decode("latin-1").split("/")[0]
     try:
@@ -216,8 +155,8 @@ def parse_fcb_name(m: "Machine", text: bytes) -> tuple[bytes, int]:
     return bytes([drive]) + packed + bytes(4), valid
 
 
-def make_environment(m: "Machine", parent_env: int, program: str) -> bytes:
-    mem = m.memory
+def make_environment(ctx: "ServiceContext", parent_env: int, program: str) -> bytes:
+    mem = ctx.memory
     if parent_env:
         data = bytearray()
         off = 0
@@ -234,8 +173,8 @@ def make_environment(m: "Machine", parent_env: int, program: str) -> bytes:
 
 
 # ---------------------------------------------------------------- loading
-def read_program(m: "Machine", path: str) -> tuple[str, bytes]:
-    dos = m.dos
+def read_program(ctx: "ServiceContext", path: str) -> tuple[str, bytes]:
+    dos = ctx.dos
     drive, parts = dos.resolve(path)
     fs = dos.drives[drive]
     entry = fs.stat(parts)
@@ -275,16 +214,16 @@ def exe_header(data: bytes) -> dict | None:
                 load_high=max_alloc == 0, ss=ss, sp=sp, ip=ip, cs=cs)
 
 
-def load_image(m: "Machine", data: bytes, header: dict, load_segment: int, relocation: int) -> None:
+def load_image(ctx: "ServiceContext", data: bytes, header: dict, load_segment: int, relocation: int) -> None:
     image = data[header["header"]:header["header"] + header["image_size"]]
-    m.memory.write(load_segment << 4, image)
+    ctx.memory.write(load_segment << 4, image)
     for i in range(header["relocs"]):
         off, seg = struct.unpack_from("<HH", data, header["reloc_off"] + 4 * i)
         address = ((load_segment + seg) << 4) + off
-        m.memory.write_word(address, (m.memory.read_word(address) + relocation) & 0xFFFF)
+        ctx.memory.write_word(address, (ctx.memory.read_word(address) + relocation) & 0xFFFF)
 
 
-def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
+def exec_program(ctx: "ServiceContext", path: str, tail: bytes, env_segment: int = 0,
                  fcb1: bytes | None = None, fcb2: bytes | None = None,
                  return_state: dict | None = None, load_only: bool = False) -> dict:
     """Load and start a program as a child of the current process.
@@ -292,16 +231,16 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
     ``return_state`` is the CPU state to come back to when it ends (registers,
     CS:IP as the terminate address, SS:SP, flags).  Returns the child's start state.
     """
-    dos = m.dos
-    cpu = m.cpu
-    full_path, data = read_program(m, path)
+    dos = ctx.dos
+    cpu = ctx.cpu
+    full_path, data = read_program(ctx, path)
     header = exe_header(data)
     parent = dos.current_psp
-    parent_env = m.memory.rw(parent, 0x2C) if parent else 0
-    env_data = make_environment(m, env_segment or parent_env, full_path)
+    parent_env = ctx.memory.rw(parent, 0x2C) if parent else 0
+    env_data = make_environment(ctx, env_segment or parent_env, full_path)
     env_paras = (len(env_data) + 15) >> 4
     env = dos.arena.allocate(env_paras, 0xFFFF)
-    m.memory.write(env << 4, env_data)
+    ctx.memory.write(env << 4, env_data)
     largest = dos.arena.largest_free()
     if header is None:
         needed = (len(data) + 0x100 + 15) >> 4
@@ -325,13 +264,13 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
     psp = dos.arena.allocate(paragraphs, 0)
     dos.arena.set_owner(psp, psp)
     dos.arena.set_owner(env, psp)
-    build_psp(m, psp, parent or psp, psp + paragraphs, env, tail)
+    build_psp(ctx, psp, parent or psp, psp + paragraphs, env, tail)
     name = full_path.split("\\")[-1]
     dos.processes[psp] = Process(psp, parent or psp, name)
-    mem = m.memory
-    mem.write((psp << 4) + 0x5C, (fcb1 or parse_fcb_name(m, tail)[0]).ljust(16, b"\x00")[:16])
+    mem = ctx.memory
+    mem.write((psp << 4) + 0x5C, (fcb1 or parse_fcb_name(ctx, tail)[0]).ljust(16, b"\x00")[:16])
     second = tail.strip().split(b" ", 1)[1] if b" " in tail.strip() else b""
-    mem.write((psp << 4) + 0x6C, (fcb2 or parse_fcb_name(m, second)[0]).ljust(16, b"\x00")[:16])
+    mem.write((psp << 4) + 0x6C, (fcb2 or parse_fcb_name(ctx, second)[0]).ljust(16, b"\x00")[:16])
     if header is None:
         mem.write((psp << 4) + 0x100, data)
         sp = 0xFFFE if paragraphs >= 0x1000 else (paragraphs << 4) - 2
@@ -339,10 +278,10 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
         start = dict(cs=psp, ip=0x100, ss=psp, sp=sp)
     else:
         load = psp + paragraphs - load_paras if header["load_high"] else psp + 0x10
-        load_image(m, data, header, load, load)
+        load_image(ctx, data, header, load, load)
         start = dict(cs=(load + header["cs"]) & 0xFFFF, ip=header["ip"],
                      ss=(load + header["ss"]) & 0xFFFF, sp=header["sp"])
-    m.cpu.flush_translations()      # the image was written around Unicorn: no stale code
+    ctx.cpu.flush_translations()      # the image was written around Unicorn: no stale code
     if return_state is not None:
         proc = dos.processes[psp]
         proc.return_registers = return_state
@@ -351,36 +290,36 @@ def exec_program(m: "Machine", path: str, tail: bytes, env_segment: int = 0,
             mem.ww(parent, 0x30, return_state["ss"])
         mem.ww(psp, 0x0A, return_state["ip"])
         mem.ww(psp, 0x0C, return_state["cs"])
-        m.set_vector(0x22, return_state["cs"], return_state["ip"])
+        ctx.vectors.set(0x22, return_state["cs"], return_state["ip"])
     dos.current_psp = psp
     dos.dta = (psp, 0x80)
     if load_only:
         return start
-    valid1 = parse_fcb_name(m, tail)[1]
-    valid2 = parse_fcb_name(m, second)[1]
+    valid1 = parse_fcb_name(ctx, tail)[1]
+    valid2 = parse_fcb_name(ctx, second)[1]
     cpu.set_registers(ax=valid1 | (valid2 << 8), bx=0, cx=0x00FF, dx=psp, si=start["ip"],
                       di=start["sp"], bp=0x091C, ds=psp, es=psp, ss=start["ss"], sp=start["sp"])
     cpu.jump(start["cs"], start["ip"])
     cpu.flags = 0x0202
-    for watch in m.events.exec.listeners:
+    for watch in ctx.events.exec.listeners:
         watch(full_path, psp)
     return start
 
 
-def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = None) -> None:
+def terminate(ctx: "ServiceContext", code: int, kind: int, keep_paragraphs: int | None = None) -> None:
     """End the current process and return to its parent's terminate address."""
-    dos = m.dos
+    dos = ctx.dos
     psp = dos.current_psp
     proc = dos.processes.get(psp)
-    mem = m.memory
+    mem = ctx.memory
     parent = mem.rw(psp, 0x16)
     if proc is None or parent == psp or not proc.return_registers:
-        m.halt(f"the top-level program ended (exit code {code})")
+        ctx.call.halt(f"the top-level program ended (exit code {code})")
         return
     # vectors the child may have changed come back from its PSP
-    m.set_vector(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
-    m.set_vector(0x23, mem.rw(psp, 0x10), mem.rw(psp, 0x0E))
-    m.set_vector(0x24, mem.rw(psp, 0x14), mem.rw(psp, 0x12))
+    ctx.vectors.set(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
+    ctx.vectors.set(0x23, mem.rw(psp, 0x10), mem.rw(psp, 0x0E))
+    ctx.vectors.set(0x24, mem.rw(psp, 0x14), mem.rw(psp, 0x12))
     if keep_paragraphs is None:
         seg, off, size = dos.psp_handle_table(psp)
         for handle in range(size):
@@ -392,7 +331,7 @@ def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = 
         try:
             dos.arena.free_owned_by(psp)
         except DosError as err:               # the program wrote over an MCB: DOS stops here too
-            m.halt(f"Memory allocation error, cannot load COMMAND, system halted ({err.message})")
+            ctx.call.halt(f"Memory allocation error, cannot load COMMAND, system halted ({err.message})")
             return
         del dos.processes[psp]
     else:
@@ -405,74 +344,74 @@ def terminate(m: "Machine", code: int, kind: int, keep_paragraphs: int | None = 
     dos.current_psp = parent
     dos.dta = (parent, 0x80)
     state = proc.return_registers
-    cpu = m.cpu
+    cpu = ctx.cpu
     cpu.set_registers(**{r: state[r] for r in SAVED if r in state})
     cpu.ss = mem.rw(parent, 0x30)
     cpu.sp = mem.rw(parent, 0x2E)
     cpu.jump(mem.rw(0, 0x22 * 4 + 2), mem.rw(0, 0x22 * 4))
     cpu.flags = state.get("flags", 0x0202) & ~0x0001
-    m.set_vector(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
-    for watch in m.events.exit.listeners:
+    ctx.vectors.set(0x22, mem.rw(psp, 0x0C), mem.rw(psp, 0x0A))
+    for watch in ctx.events.exit.listeners:
         watch(proc.name, code, kind)
 
 
-def caller_return_state(m: "Machine") -> dict:
+def caller_return_state(ctx: "ServiceContext") -> dict:
     """The state an INT 21h caller resumes in: its registers, IRET frame popped."""
-    cpu = m.cpu
-    mem = m.memory
+    cpu = ctx.cpu
+    mem = ctx.memory
     ip, cs, flags = mem.rw(cpu.ss, cpu.sp), mem.rw(cpu.ss, cpu.sp + 2), mem.rw(cpu.ss, cpu.sp + 4)
     state = {r: getattr(cpu, r) for r in SAVED}
     state.update(ip=ip, cs=cs, flags=flags, ss=cpu.ss, sp=(cpu.sp + 6) & 0xFFFF)
     return state
 
 
-def tsr_int27(m: "Machine") -> None:
-    terminate(m, 0, 3, keep_paragraphs=(m.cpu.dx + 15) >> 4)
+def tsr_int27(ctx: "ServiceContext") -> None:
+    terminate(ctx, 0, 3, keep_paragraphs=(ctx.cpu.dx + 15) >> 4)
 
 
 # ---------------------------------------------------------------- INT 21h services
-@dos_services.function(0x00)
-def terminate_program(m: "Machine") -> None:
-    terminate(m, 0, 0)
+@functions.function(0x00)
+def terminate_program(ctx: "ServiceContext") -> None:
+    terminate(ctx, 0, 0)
 
 
-@dos_services.function(0x4C)
-def exit_with_code(m: "Machine") -> None:
-    terminate(m, m.cpu.al, 0)
+@functions.function(0x4C)
+def exit_with_code(ctx: "ServiceContext") -> None:
+    terminate(ctx, ctx.cpu.al, 0)
 
 
-@dos_services.function(0x31)
-def keep_resident(m: "Machine") -> None:
-    terminate(m, m.cpu.al, 3, keep_paragraphs=m.cpu.dx)
+@functions.function(0x31)
+def keep_resident(ctx: "ServiceContext") -> None:
+    terminate(ctx, ctx.cpu.al, 3, keep_paragraphs=ctx.cpu.dx)
 
 
-@dos_services.function(0x4D)
-def get_return_code(m: "Machine") -> None:
-    m.cpu.ax = (m.dos.termination_type << 8) | m.dos.return_code
-    m.dos.return_code = 0
-    m.dos.termination_type = 0
-    m.dos.succeed()
+@functions.function(0x4D)
+def get_return_code(ctx: "ServiceContext") -> None:
+    ctx.cpu.ax = (ctx.dos.termination_type << 8) | ctx.dos.return_code
+    ctx.dos.return_code = 0
+    ctx.dos.termination_type = 0
+    ctx.dos.succeed()
 
 
-@dos_services.function(0x4B)
-def exec_service(m: "Machine") -> None:
-    cpu = m.cpu
-    mem = m.memory
+@functions.function(0x4B)
+def exec_service(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    mem = ctx.memory
     path = mem.read_asciiz(cpu.ds, cpu.dx).decode("latin-1")
     es, bx = cpu.es, cpu.bx
     if cpu.al == 0x03:                           # load overlay
         load_segment, relocation = mem.rw(es, bx), mem.rw(es, bx + 2)
-        _full, data = read_program(m, path)
+        _full, data = read_program(ctx, path)
         header = exe_header(data)
         if header is None:
             mem.write(load_segment << 4, data)
         else:
-            load_image(m, data, header, load_segment, relocation)
-        m.cpu.flush_translations()
-        m.dos.succeed()
+            load_image(ctx, data, header, load_segment, relocation)
+        ctx.cpu.flush_translations()
+        ctx.dos.succeed()
         return
     if cpu.al not in (0x00, 0x01):
-        m.dos.fail(0x01)
+        ctx.dos.fail(0x01)
         return
     env = mem.rw(es, bx)
     tail_off, tail_seg = mem.rw(es, bx + 2), mem.rw(es, bx + 4)
@@ -480,78 +419,78 @@ def exec_service(m: "Machine") -> None:
     tail = mem.read_far(tail_seg, tail_off + 1, min(length, 126))
     fcb1 = mem.read_far(mem.rw(es, bx + 8), mem.rw(es, bx + 6), 16)
     fcb2 = mem.read_far(mem.rw(es, bx + 12), mem.rw(es, bx + 10), 16)
-    state = caller_return_state(m)
+    state = caller_return_state(ctx)
     try:
-        start = exec_program(m, path, tail, env, fcb1, fcb2, return_state=state,
+        start = exec_program(ctx, path, tail, env, fcb1, fcb2, return_state=state,
                              load_only=cpu.al == 0x01)
     except ProgramLoadError as err:              # insufficient memory, or invalid format
-        m.dos.fail(0x08 if "memory" in str(err) else 0x0B)
+        ctx.dos.fail(0x08 if "memory" in str(err) else 0x0B)
         return
     if cpu.al == 0x01:
         mem.ww(es, bx + 0x0E, start["sp"])
         mem.ww(es, bx + 0x10, start["ss"])
         mem.ww(es, bx + 0x12, start["ip"])
         mem.ww(es, bx + 0x14, start["cs"])
-        m.dos.succeed()
-    m.cpu.flush_translations()
+        ctx.dos.succeed()
+    ctx.cpu.flush_translations()
 
 
-@dos_services.function(0x26)
-def create_psp(m: "Machine") -> None:
-    seg = m.cpu.dx
-    mem = m.memory
-    mem.write(seg << 4, mem.read(m.dos.current_psp << 4, 0x80))
-    mem.ww(seg, 0x02, mem.rw(m.dos.current_psp, 0x02))
+@functions.function(0x26)
+def create_psp(ctx: "ServiceContext") -> None:
+    seg = ctx.cpu.dx
+    mem = ctx.memory
+    mem.write(seg << 4, mem.read(ctx.dos.current_psp << 4, 0x80))
+    mem.ww(seg, 0x02, mem.rw(ctx.dos.current_psp, 0x02))
 
 
-@dos_services.function(0x50)
-def set_psp(m: "Machine") -> None:
-    m.dos.current_psp = m.cpu.bx
+@functions.function(0x50)
+def set_psp(ctx: "ServiceContext") -> None:
+    ctx.dos.current_psp = ctx.cpu.bx
 
 
-@dos_services.function(0x51, 0x62)
-def get_psp(m: "Machine") -> None:
-    m.cpu.bx = m.dos.current_psp
+@functions.function(0x51, 0x62)
+def get_psp(ctx: "ServiceContext") -> None:
+    ctx.cpu.bx = ctx.dos.current_psp
 
 
-@dos_services.function(0x48)
-def allocate_memory(m: "Machine") -> None:
+@functions.function(0x48)
+def allocate_memory(ctx: "ServiceContext") -> None:
     try:
-        m.cpu.ax = m.dos.arena.allocate(m.cpu.bx, m.dos.current_psp)
-        m.dos.succeed()
+        ctx.cpu.ax = ctx.dos.arena.allocate(ctx.cpu.bx, ctx.dos.current_psp)
+        ctx.dos.succeed()
     except DosError as err:
-        m.dos.fail(err.code)
+        ctx.dos.fail(err.code)
         if err.code == 0x08:
-            m.cpu.bx = m.dos.arena.largest_free()
+            ctx.cpu.bx = ctx.dos.arena.largest_free()
 
 
-@dos_services.function(0x49)
-def free_memory(m: "Machine") -> None:
+@functions.function(0x49)
+def free_memory(ctx: "ServiceContext") -> None:
     try:
-        m.dos.arena.free(m.cpu.es)
-        m.dos.succeed()
+        ctx.dos.arena.free(ctx.cpu.es)
+        ctx.dos.succeed()
     except DosError as err:
-        m.dos.fail(err.code)
+        ctx.dos.fail(err.code)
 
 
-@dos_services.function(0x4A)
-def resize_memory(m: "Machine") -> None:
+@functions.function(0x4A)
+def resize_memory(ctx: "ServiceContext") -> None:
     try:
-        m.dos.arena.resize(m.cpu.es, m.cpu.bx)
-        m.dos.succeed()
+        ctx.dos.arena.resize(ctx.cpu.es, ctx.cpu.bx)
+        ctx.dos.succeed()
     except DosError as err:
-        m.dos.fail(err.code)
+        ctx.dos.fail(err.code)
         if hasattr(err, "largest"):
-            m.cpu.bx = err.largest
+            ctx.cpu.bx = err.largest
 
 
-@dos_services.function(0x58)
-def allocation_strategy(m: "Machine") -> None:
-    if m.cpu.al == 0x00:
-        m.cpu.ax = m.dos.arena.strategy
-        m.dos.succeed()
-    elif m.cpu.al == 0x01:
-        m.dos.arena.strategy = m.cpu.bx
-        m.dos.succeed()
+@functions.function(0x58)
+def allocation_strategy(ctx: "ServiceContext") -> None:
+    if ctx.cpu.al == 0x00:
+        ctx.cpu.ax = ctx.dos.arena.strategy
+        ctx.dos.succeed()
+    elif ctx.cpu.al == 0x01:
+        ctx.dos.arena.strategy = ctx.cpu.bx
+        ctx.dos.succeed()
     else:
-        m.dos.fail(0x01)
+        ctx.dos.fail(0x01)

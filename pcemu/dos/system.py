@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pcemu.dos import DOS_DATA_SEGMENT, DOS_VERSION, dos_services
-from pcemu.storage.errors import DosError
-from pcemu.storage import names
+from bios.services import FunctionTable
+from pcemu.dos import fcb
+from pcemu.dos.structures import DOS_DATA_SEGMENT, DOS_VERSION
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
+
+functions = FunctionTable("system")      # this area's INT 21h functions (int21.py)
+
 
 INDOS_OFFSET = 0x01
 CRITICAL_ERROR_OFFSET = 0x00
@@ -20,31 +23,31 @@ COUNTRY_US = bytes([0, 0, ord("$"), 0, 0, 0, 0, ord(","), 0, ord("."), 0, ord("-
                     ord(":"), 0, 0, 2, 0]) + bytes(16)
 
 
-@dos_services.function(0x25)
-def set_vector(m: "Machine") -> None:
-    cpu = m.cpu
-    m.set_vector(cpu.al, cpu.ds, cpu.dx)
+@functions.function(0x25)
+def set_vector(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    ctx.vectors.set(cpu.al, cpu.ds, cpu.dx)
 
 
-@dos_services.function(0x35)
-def get_vector(m: "Machine") -> None:
-    cpu = m.cpu
-    seg, off = m.get_vector(cpu.al)
+@functions.function(0x35)
+def get_vector(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    seg, off = ctx.vectors.get(cpu.al)
     cpu.es, cpu.bx = seg, off
 
 
-@dos_services.function(0x30)
-def get_version(m: "Machine") -> None:
-    cpu = m.cpu
+@functions.function(0x30)
+def get_version(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
     cpu.al, cpu.ah = DOS_VERSION
     cpu.bx = 0                              # OEM: IBM is 00h with BL=00h
     cpu.cx = 0
 
 
-@dos_services.function(0x33)
-def break_flag(m: "Machine") -> None:
-    cpu = m.cpu
-    dos = m.dos
+@functions.function(0x33)
+def break_flag(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
+    dos = ctx.dos
     if cpu.al == 0x00:
         cpu.dl = 1 if dos.break_check else 0
     elif cpu.al == 0x01:
@@ -55,53 +58,52 @@ def break_flag(m: "Machine") -> None:
         cpu.al = 0xFF
 
 
-@dos_services.function(0x2E)
-def set_verify(m: "Machine") -> None:
-    m.dos.verify = bool(m.cpu.al & 1)
+@functions.function(0x2E)
+def set_verify(ctx: "ServiceContext") -> None:
+    ctx.dos.verify = bool(ctx.cpu.al & 1)
 
 
-@dos_services.function(0x54)
-def get_verify(m: "Machine") -> None:
-    m.cpu.al = 1 if m.dos.verify else 0
+@functions.function(0x54)
+def get_verify(ctx: "ServiceContext") -> None:
+    ctx.cpu.al = 1 if ctx.dos.verify else 0
 
 
-@dos_services.function(0x0D)
-def disk_reset(m: "Machine") -> None:
-    for entry in m.dos.files:
+@functions.function(0x0D)
+def disk_reset(ctx: "ServiceContext") -> None:
+    for entry in ctx.dos.files:
         if entry is not None and entry.file is not None:
             entry.file.flush()
-    from pcemu.dos import fcb
-    fcb.flush_all(m)
+    fcb.flush_all(ctx)
 
 
-@dos_services.function(0x0E)
-def select_drive(m: "Machine") -> None:
-    dos = m.dos
-    letter = chr(65 + m.cpu.dl)
+@functions.function(0x0E)
+def select_drive(ctx: "ServiceContext") -> None:
+    dos = ctx.dos
+    letter = chr(65 + ctx.cpu.dl)
     if letter in dos.drives:
         dos.current_drive = letter
-    m.cpu.al = 5 if len(dos.drives) < 5 else 26     # LASTDRIVE
+    ctx.cpu.al = 5 if len(dos.drives) < 5 else 26     # LASTDRIVE
 
 
-@dos_services.function(0x19)
-def current_drive(m: "Machine") -> None:
-    m.cpu.al = ord(m.dos.current_drive) - 65
+@functions.function(0x19)
+def current_drive(ctx: "ServiceContext") -> None:
+    ctx.cpu.al = ord(ctx.dos.current_drive) - 65
 
 
-@dos_services.function(0x1A)
-def set_dta(m: "Machine") -> None:
-    m.dos.dta = (m.cpu.ds, m.cpu.dx)
+@functions.function(0x1A)
+def set_dta(ctx: "ServiceContext") -> None:
+    ctx.dos.dta = (ctx.cpu.ds, ctx.cpu.dx)
 
 
-@dos_services.function(0x2F)
-def get_dta(m: "Machine") -> None:
-    m.cpu.es, m.cpu.bx = m.dos.dta
+@functions.function(0x2F)
+def get_dta(ctx: "ServiceContext") -> None:
+    ctx.cpu.es, ctx.cpu.bx = ctx.dos.dta
 
 
-@dos_services.function(0x36)
-def free_space(m: "Machine") -> None:
-    dos = m.dos
-    cpu = m.cpu
+@functions.function(0x36)
+def free_space(ctx: "ServiceContext") -> None:
+    dos = ctx.dos
+    cpu = ctx.cpu
     letter = dos.current_drive if cpu.dl == 0 else chr(64 + cpu.dl)
     if letter not in dos.drives:
         cpu.ax = 0xFFFF
@@ -111,10 +113,10 @@ def free_space(m: "Machine") -> None:
     cpu.bx, cpu.dx = min(free, 0xFFFF), min(total, 0xFFFF)
 
 
-@dos_services.function(0x1B, 0x1C)
-def allocation_info(m: "Machine") -> None:
-    dos = m.dos
-    cpu = m.cpu
+@functions.function(0x1B, 0x1C)
+def allocation_info(ctx: "ServiceContext") -> None:
+    dos = ctx.dos
+    cpu = ctx.cpu
     letter = dos.current_drive if cpu.ah == 0x1B or cpu.dl == 0 else chr(64 + cpu.dl)
     if letter not in dos.drives:
         cpu.al = 0xFF
@@ -125,97 +127,97 @@ def allocation_info(m: "Machine") -> None:
     image = dos.floppy_image(ord(letter) - 65)
     if image is not None:
         media = image.read_sectors(1, 1)[0]
-    mem = m.memory
+    mem = ctx.memory
     mem.wb(DOS_DATA_SEGMENT, 0x10, media)
     cpu.ds, cpu.bx = DOS_DATA_SEGMENT, 0x10
 
 
-@dos_services.function(0x2A)
-def get_date(m: "Machine") -> None:
-    now = m.dos.now()
-    cpu = m.cpu
+@functions.function(0x2A)
+def get_date(ctx: "ServiceContext") -> None:
+    now = ctx.dos.now()
+    cpu = ctx.cpu
     cpu.cx = now.year
     cpu.dh, cpu.dl = now.month, now.day
     cpu.al = (now.weekday() + 1) % 7        # 0 = Sunday
-    m.pure_answer()                         # DOS's date and time move with the tick count
-    m.idle_poll(True)
+    ctx.call.pure_answer()                         # DOS's date and time move with the tick count
+    ctx.call.idle_poll(True)
 
 
-@dos_services.function(0x2B)
-def set_date(m: "Machine") -> None:
-    cpu = m.cpu
+@functions.function(0x2B)
+def set_date(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
     try:
         if not 1980 <= cpu.cx <= 2099:      # DOS counts years from 1980 in 7 bits: 2099 at most
             raise ValueError(cpu.cx)
-        m.set_date(cpu.cx, cpu.dh, cpu.dl)
+        ctx.time.set_date(cpu.cx, cpu.dh, cpu.dl)
         cpu.al = 0
     except ValueError:
         cpu.al = 0xFF
 
 
-@dos_services.function(0x2C)
-def get_time(m: "Machine") -> None:
-    now = m.dos.now()
-    cpu = m.cpu
+@functions.function(0x2C)
+def get_time(ctx: "ServiceContext") -> None:
+    now = ctx.dos.now()
+    cpu = ctx.cpu
     cpu.ch, cpu.cl = now.hour, now.minute
     cpu.dh, cpu.dl = now.second, now.microsecond // 10_000
-    for watch in m.events.time_read.listeners:
+    for watch in ctx.events.time_read.listeners:
         watch(now)
-    m.pure_answer()
-    m.idle_poll(True)
+    ctx.call.pure_answer()
+    ctx.call.idle_poll(True)
 
 
-@dos_services.function(0x2D)
-def set_time(m: "Machine") -> None:
-    cpu = m.cpu
+@functions.function(0x2D)
+def set_time(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
     if cpu.ch > 23 or cpu.cl > 59 or cpu.dh > 59 or cpu.dl > 99:
         cpu.al = 0xFF
         return
-    m.set_time_of_day(cpu.ch, cpu.cl, cpu.dh, cpu.dl)
+    ctx.time.set_time_of_day(cpu.ch, cpu.cl, cpu.dh, cpu.dl)
     cpu.al = 0
 
 
-@dos_services.function(0x34)
-def indos_flag(m: "Machine") -> None:
-    m.cpu.es, m.cpu.bx = DOS_DATA_SEGMENT, INDOS_OFFSET
+@functions.function(0x34)
+def indos_flag(ctx: "ServiceContext") -> None:
+    ctx.cpu.es, ctx.cpu.bx = DOS_DATA_SEGMENT, INDOS_OFFSET
 
 
-@dos_services.function(0x37)
-def switch_char(m: "Machine") -> None:
-    cpu = m.cpu
+@functions.function(0x37)
+def switch_char(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
     if cpu.al == 0:
-        cpu.dl = ord(m.dos.switch_char)
+        cpu.dl = ord(ctx.dos.switch_char)
         cpu.al = 0
     elif cpu.al == 1:
-        m.dos.switch_char = chr(cpu.dl)
+        ctx.dos.switch_char = chr(cpu.dl)
         cpu.al = 0
     else:
         cpu.al = 0xFF
 
 
-@dos_services.function(0x38)
-def country_info(m: "Machine") -> None:
-    cpu = m.cpu
+@functions.function(0x38)
+def country_info(ctx: "ServiceContext") -> None:
+    cpu = ctx.cpu
     if cpu.dx == 0xFFFF:
-        m.dos.fail(0x01)
+        ctx.dos.fail(0x01)
         return
-    m.memory.write_far(cpu.ds, cpu.dx, COUNTRY_US)
+    ctx.memory.write_far(cpu.ds, cpu.dx, COUNTRY_US)
     cpu.bx = 1
-    m.dos.succeed()
+    ctx.dos.succeed()
 
 
-@dos_services.function(0x59)
-def extended_error(m: "Machine") -> None:
-    code, error_class, action, locus = m.dos.extended_error
-    cpu = m.cpu
+@functions.function(0x59)
+def extended_error(ctx: "ServiceContext") -> None:
+    code, error_class, action, locus = ctx.dos.extended_error
+    cpu = ctx.cpu
     cpu.ax, cpu.bh, cpu.bl, cpu.ch = code, error_class, action, locus
 
 
-@dos_services.function(0x29)
-def parse_filename(m: "Machine") -> None:
+@functions.function(0x29)
+def parse_filename(ctx: "ServiceContext") -> None:
     """Parse a file name at DS:SI into the FCB at ES:DI, as DOS does for command lines."""
-    cpu = m.cpu
-    mem = m.memory
+    cpu = ctx.cpu
+    mem = ctx.memory
     flags = cpu.al
     seg, off = cpu.ds, cpu.si
     text = mem.read_far(seg, off, 128)
@@ -231,7 +233,7 @@ def parse_filename(m: "Machine") -> None:
     if i + 1 < len(text) and text[i + 1:i + 2] == b":" and chr(text[i]).isalpha():
         letter = chr(text[i]).upper()
         drive = ord(letter) - 64
-        if letter not in m.dos.drives:
+        if letter not in ctx.dos.drives:
             result = 0xFF
         i += 2
     existing = mem.read_far(cpu.es, cpu.di, 12)
@@ -276,28 +278,28 @@ def parse_filename(m: "Machine") -> None:
     cpu.al = result
 
 
-@dos_services.function(0x52)
-def list_of_lists(m: "Machine") -> None:
+@functions.function(0x52)
+def list_of_lists(ctx: "ServiceContext") -> None:
     # The first MCB's segment sits just before the list (at ES:BX-2), which is
     # what memory-walking programs use this call for.
-    mem = m.memory
-    mem.ww(DOS_DATA_SEGMENT, 0x20 - 2, m.dos.arena.first)
-    m.cpu.es, m.cpu.bx = DOS_DATA_SEGMENT, 0x20
+    mem = ctx.memory
+    mem.ww(DOS_DATA_SEGMENT, 0x20 - 2, ctx.dos.arena.first)
+    ctx.cpu.es, ctx.cpu.bx = DOS_DATA_SEGMENT, 0x20
 
 
-@dos_services.function(0x63, 0x66, 0x67, 0x68, 0x69, 0x6C)
-def later_dos(m: "Machine") -> None:
+@functions.function(0x63, 0x66, 0x67, 0x68, 0x69, 0x6C)
+def later_dos(ctx: "ServiceContext") -> None:
     """Functions of later DOS versions: DOS 3.30 answers 'invalid function'."""
-    if m.cpu.ah == 0x66 or m.cpu.ah == 0x67 or m.cpu.ah == 0x68:
+    if ctx.cpu.ah == 0x66 or ctx.cpu.ah == 0x67 or ctx.cpu.ah == 0x68:
         # 66h-68h exist in 3.30: code page, handle count, commit
-        if m.cpu.ah == 0x68:
-            m.dos.handle_file(m.cpu.bx)
-            m.dos.succeed()
+        if ctx.cpu.ah == 0x68:
+            ctx.dos.handle_file(ctx.cpu.bx)
+            ctx.dos.succeed()
             return
-        if m.cpu.ah == 0x66:
-            m.cpu.bx = m.cpu.dx = 437
-            m.dos.succeed()
+        if ctx.cpu.ah == 0x66:
+            ctx.cpu.bx = ctx.cpu.dx = 437
+            ctx.dos.succeed()
             return
-        m.dos.succeed()
+        ctx.dos.succeed()
         return
-    m.dos.fail(0x01)
+    ctx.dos.fail(0x01)

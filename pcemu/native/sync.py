@@ -30,6 +30,13 @@ if TYPE_CHECKING:
     from pcemu.machine import Machine
 
 
+# Software interrupts the C hook may vector itself: all but the machine's trap
+# (INT FEh) and the vectors a CPU fault can raise (#DE, BOUND, #SS, #GP), which
+# need Cpu.deliver_exception's look at the faulting instruction.
+ALL_VECTORS = frozenset(range(256))
+NATIVE_VECTORS = ALL_VECTORS - {0x00, 0x05, 0x0C, 0x0D, 0xFE}
+
+
 def install_native(cpu: "Cpu"):
     """Hook INT and IN through pcemu/native (C); None when it cannot be built here.
 
@@ -85,7 +92,6 @@ def prepare_slice(m: "Machine", fast) -> None:
     """Tell the C hooks what they may do in this slice (nothing a watcher must see)."""
     watched = m._watched_vectors()
     if watched != m._native_watched:
-        from pcemu.machine import NATIVE_VECTORS
         m._native_watched = watched
         m.cpu.native_vectors(NATIVE_VECTORS - watched)
     fast.clock_now = m.clock.now

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
-from bios import keyboard as kb
 from bios import video
-from pcemu.dos import console, critical
+from pcemu.dos import con, critical, kernel
 from pcemu.dos.critical import CriticalError
 from pcemu.dos import process
 from pcemu.errors import ProgramLoadError
@@ -21,7 +20,7 @@ from pcemu.shell import builtins, redirection
 from pcemu.storage.errors import ERROR_NAMES, DosError
 
 if TYPE_CHECKING:
-    from pcemu.machine import Machine
+    from bios.context import ServiceContext
 
 SHELL_ENVIRONMENT = b"COMSPEC=A:\\COMMAND.COM\0PATH=\0PROMPT=$P$G\0\0"
 SHELL_STACK_TOP = 0x0FFE
@@ -51,11 +50,11 @@ class ShellState:
 
 
 class Shell:
-    def __init__(self, machine: "Machine") -> None:
-        self.m = machine
+    def __init__(self, ctx: "ServiceContext") -> None:
+        self.ctx = ctx
         self.state = ShellState()
         self.psp = 0
-        self.console = _Console(machine, self)
+        self.console = _Console(ctx, self)
         self.exit_codes: list[tuple[str, int]] = []
         self.critical_state: dict | None = None
         self.at_prompt = False                 # the prompt is shown and the line is being edited
@@ -66,46 +65,46 @@ class Shell:
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
-        m = self.m
-        dos = m.dos
+        ctx = self.ctx
+        dos = ctx.dos
         env = dos.arena.allocate((len(SHELL_ENVIRONMENT) + 0x10F) >> 4, 0xFFFF)
-        m.memory.write(env << 4, SHELL_ENVIRONMENT)
+        ctx.memory.write(env << 4, SHELL_ENVIRONMENT)
         self.psp = dos.arena.allocate(SHELL_PARAGRAPHS, 0)
         dos.arena.set_owner(self.psp, self.psp)
         dos.arena.set_owner(env, self.psp)
-        process.build_psp(m, self.psp, self.psp, self.psp + SHELL_PARAGRAPHS, env, b"")
-        mem = m.memory
+        process.build_psp(ctx, self.psp, self.psp, self.psp + SHELL_PARAGRAPHS, env, b"")
+        mem = ctx.memory
         for handle, sft in enumerate((1, 1, 1, 0, 2)):
             mem.wb(self.psp, 0x18 + handle, sft)
         dos.current_psp = self.psp
         dos.dta = (self.psp, 0x80)
-        seg, off = m.rom.address("shell")
+        seg, off = ctx.vectors.rom.address("shell")
         mem.ww(self.psp, 0x0A, off)
         mem.ww(self.psp, 0x0C, seg)
-        m.set_vector(0x22, seg, off)
-        m.register_service("shell", lambda _m: self.step())
-        m.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP, ds=self.psp, es=self.psp)
-        m.cpu.jump(seg, off)
-        m.cpu.flags = 0x0202
+        ctx.vectors.set(0x22, seg, off)
+        ctx.vectors.register_service("shell", lambda ctx: self.step())
+        ctx.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP, ds=self.psp, es=self.psp)
+        ctx.cpu.jump(seg, off)
+        ctx.cpu.flags = 0x0202
 
     def return_state(self) -> dict:
-        seg, off = self.m.rom.address("shell")
+        seg, off = self.ctx.vectors.rom.address("shell")
         return dict(ax=0, bx=0, cx=0, dx=0, si=0, di=0, bp=0, ds=self.psp, es=self.psp,
                     ss=self.psp, sp=SHELL_STACK_TOP, cs=seg, ip=off, flags=0x0202)
 
     # ------------------------------------------------------------------ the loop
     def step(self) -> None:
         """One turn of the interpreter; sets CF live when it must wait for a key."""
-        m = self.m
+        ctx = self.ctx
         st = self.state
-        m.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP)
+        ctx.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP)
         if st.running is not None:
-            code = m.dos.return_code
+            code = ctx.dos.return_code
             self.exit_codes.append((st.running, code))
             st.errorlevel = code
             st.running = None
             st.need_prompt = True
-            if st.pipeline is None and video.columns(m) and video.cursor(m, m.memory[0x462])[1] != 0:
+            if st.pipeline is None and video.columns(ctx) and video.cursor(ctx, ctx.memory[0x462])[1] != 0:
                 self.console.write(b"\r\n")
             if st.pipeline is not None:
                 self._guarded(lambda: self._pipeline_step(after_program=True))
@@ -114,8 +113,8 @@ class Shell:
             self._guarded(self._question_step)
             return
         if st.waiting_key_for == "pause":
-            if console._next_key(m) is None:
-                m.wait_for_input()
+            if con.next_key(ctx) is None:
+                ctx.call.wait_for_input()
                 return
             st.waiting_key_for = None
             self.console.write(b"\r\n")
@@ -132,7 +131,7 @@ class Shell:
         line = self._edit_line()
         if line is None:
             self.at_prompt = True
-            m.wait_for_input()
+            ctx.call.wait_for_input()
             return
         self.at_prompt = False
         self._guarded(lambda: self._run_line(line))
@@ -162,7 +161,7 @@ class Shell:
             try:
                 action()
             except DosError as err:
-                device = critical.from_dos_error(self.m, err.code, 0)
+                device = critical.from_dos_error(self.ctx, err.code, 0)
                 if device is not None:
                     raise device from None
                 # a failure no command words itself: one line, as DOS's extended error text
@@ -172,7 +171,7 @@ class Shell:
                 self.state.need_prompt = True
             return True
         except CriticalError as err:
-            critical.interrupt_shell(self.m, err, lambda answer: self._critical_answered(answer, action))
+            critical.interrupt_shell(self.ctx, err, lambda answer: self._critical_answered(answer, action))
             return False
 
     def _critical_answered(self, answer: int, action: Callable[[], None]) -> None:
@@ -186,7 +185,7 @@ class Shell:
             if action == self._batch_step and self.state.batch:
                 self.state.batch[-1].position += 1     # Abort or Fail: go on after the line
             self.state.need_prompt = True
-        self.m.cpu.jump(*self.m.rom.address("shell"))
+        self.ctx.cpu.jump(*self.ctx.vectors.rom.address("shell"))
 
     def back_at_prompt(self, lines_before: int) -> bool:
         """True once a line typed after ``lines_before`` has run (program, batch file or
@@ -206,14 +205,14 @@ class Shell:
         return env.get("PROMPT", "$N$G")
 
     def _edit_line(self) -> str | None:
-        m = self.m
+        ctx = self.ctx
         st = self.state
         while True:
-            key = console._next_key(m)
+            key = con.next_key(ctx)
             if key is None:
                 return None
             if key == 0:
-                if console._next_key(m) != F6_SCAN:  # other F-keys do nothing at this prompt
+                if con.next_key(ctx) != F6_SCAN:  # other F-keys do nothing at this prompt
                     continue
                 key = 0x1A                           # F6 types Ctrl-Z, as DOS's line editor does
             if key == 0x0D:
@@ -267,7 +266,7 @@ class Shell:
 
     # ------------------------------------------------------------------ < > >> |
     def _start_pipeline(self, line: str) -> None:
-        dos = self.m.dos
+        dos = self.ctx.dos
         try:
             stages = redirection.parse(line)
         except redirection.SyntaxProblem:
@@ -286,8 +285,8 @@ class Shell:
         """Run the pipeline's next stages until one starts a program or asks a
         question (the shell comes back here when it is done) or none is left."""
         st = self.state
-        m = self.m
-        dos = m.dos
+        ctx = self.ctx
+        dos = ctx.dos
         pipeline = st.pipeline
         if pipeline is None:
             return
@@ -319,13 +318,13 @@ class Shell:
             return                                   # (the line's own end writes the blank line)
         st.need_prompt = True
         # after a program DOS only ends an unfinished line; after a built-in a blank line
-        if not after_program or (video.columns(m) and video.cursor(m, m.memory[0x462])[1] != 0):
+        if not after_program or (video.columns(ctx) and video.cursor(ctx, ctx.memory[0x462])[1] != 0):
             self.console.write(b"\r\n")
 
     def _end_pipeline(self) -> None:
         pipeline, self.state.pipeline = self.state.pipeline, None
         if pipeline is not None:
-            redirection.finish(self.m.dos, pipeline)
+            redirection.finish(self.ctx.dos, pipeline)
 
     # ------------------------------------------------------------------ questions
     def ask_yes_no(self, question: str, then: Callable[[bool], None]) -> None:
@@ -340,7 +339,7 @@ class Shell:
                 self.ask_yes_no(question, then)
 
         self.console.write(question.encode("cp437") + b" ")
-        dos = self.m.dos
+        dos = self.ctx.dos
         try:
             redirected = dos.handle_file(0).device != "CON"
         except DosError:
@@ -370,8 +369,7 @@ class Shell:
         self.state.question = line_done
 
     def _read_stdin_line(self) -> str:
-        from pcemu.dos import kernel
-        dos = self.m.dos
+        dos = self.ctx.dos
         line = bytearray()
         while True:
             byte = kernel.read(dos, 0, 1)
@@ -384,8 +382,7 @@ class Shell:
             line += byte
 
     def _stdin_left(self) -> bool:
-        from pcemu.dos import kernel
-        dos = self.m.dos
+        dos = self.ctx.dos
         if kernel.read(dos, 0, 1):
             kernel.seek(dos, 0, -1, 1)
             return True
@@ -394,7 +391,7 @@ class Shell:
     def _question_step(self) -> None:
         line = self._edit_line()
         if line is None:
-            self.m.wait_for_input()
+            self.ctx.call.wait_for_input()
             return
         answered, self.state.question = self.state.question, None
         answered(line)
@@ -417,15 +414,15 @@ class Shell:
         # the tail is everything after the program name, leading blank included, as DOS passes it
         tail = rest.encode("cp437", "replace")
         try:
-            process.exec_program(self.m, found, tail, return_state=self.return_state())
+            process.exec_program(self.ctx, found, tail, return_state=self.return_state())
             # the new program may sit where the last one ran: Unicorn must not run
             # that one's translated code (INT 21h's EXEC flushes the same way)
-            self.m.cpu.flush_translations()
+            self.ctx.cpu.flush_translations()
         except ProgramLoadError as err:
             self.load_error = f"cannot load {found}: {err}"
             self.console.write(f"Program too big to fit in memory\r\n".encode()
                                if "memory" in str(err) else b"EXEC failure\r\n")
-            self.m.unimplemented_log.append({"key": ("load", found), "message": f"cannot load {found}: {err}"})
+            self.ctx.call.note_unloadable({"key": ("load", found), "message": f"cannot load {found}: {err}"})
             return
         except DosError as err:
             message = {8: b"Program too big to fit in memory\r\n", 2: b"Bad command or file name\r\n",
@@ -471,8 +468,8 @@ class Shell:
     # ------------------------------------------------------------------ INT 24h
     def critical_error_prompt(self) -> None:
         """COMMAND.COM's critical error handler: Abort, Retry, Fail?"""
-        m = self.m
-        cpu = m.cpu
+        ctx = self.ctx
+        cpu = ctx.cpu
         if self.critical_state is None:
             drive = chr(65 + cpu.al)
             action = "writing" if cpu.ah & 1 else "reading"
@@ -487,13 +484,13 @@ class Shell:
             question = ", ".join(words[letter] for letter in offered) + "?"
             self.console.screen(f"\r\n{error} {action} drive {drive}\r\n{question}".encode())
             self.critical_state = {"ax": cpu.ax, "offered": offered}
-        key = console._next_key(m)
+        key = con.next_key(ctx)
         if key is None:
-            m.wait_for_input()
+            ctx.call.wait_for_input()
             return
         choice = self.critical_state["offered"].get(chr(key).upper()) if key < 0x80 else None
         if choice is None:
-            m.wait_for_input()
+            ctx.call.wait_for_input()
             return
         self.console.screen(bytes([key]) + b"\r\n")
         ah = self.critical_state["ax"] >> 8
@@ -507,21 +504,20 @@ class _Console:
     unless a line redirects it; while a program runs (a critical error, a
     divide overflow), the screen."""
 
-    def __init__(self, machine: "Machine", shell: "Shell") -> None:
-        self.m = machine
+    def __init__(self, ctx: "ServiceContext", shell: "Shell") -> None:
+        self.ctx = ctx
         self.shell = shell
 
     def write(self, data: bytes) -> None:
-        dos = self.m.dos
+        dos = self.ctx.dos
         if (self.shell.state.pipeline is not None and dos.current_psp == self.shell.psp
                 and redirection.output_redirected(dos)):
-            from pcemu.dos import kernel
             kernel.write(dos, 1, data)
             return
-        console.write_bytes(self.m, data)
+        con.write_bytes(self.ctx, data)
 
     def screen(self, data: bytes) -> None:
-        console.write_bytes(self.m, data)
+        con.write_bytes(self.ctx, data)
 
     def write_char(self, char: int) -> None:
-        console.write_char(self.m, char)
+        con.write_char(self.ctx, char)

@@ -67,9 +67,9 @@ def substitute_arguments(line: str, arguments: list[str],
 
 
 def environment(shell: "Shell") -> dict[str, str]:
-    m = shell.m
-    env_seg = m.memory.rw(shell.psp, 0x2C)
-    data = m.memory.read(env_seg << 4, 0x400)
+    ctx = shell.ctx
+    env_seg = ctx.memory.rw(shell.psp, 0x2C)
+    data = ctx.memory.read(env_seg << 4, 0x400)
     result: dict[str, str] = {}
     for item in data.split(b"\0\0")[0].split(b"\0"):
         if b"=" in item:
@@ -85,18 +85,18 @@ def set_environment(shell: "Shell", key: str, value: str | None) -> None:
     else:
         env.pop(key.upper(), None)
     block = b"".join(f"{k}={v}".encode("cp437") + b"\0" for k, v in env.items()) + b"\0"
-    m = shell.m
-    env_seg = m.memory.rw(shell.psp, 0x2C)
+    ctx = shell.ctx
+    env_seg = ctx.memory.rw(shell.psp, 0x2C)
     if len(block) > 0x100:
         shell.console.write(b"Out of environment space\r\n")
         return
-    m.memory.write(env_seg << 4, block.ljust(0x100, b"\0"))
+    ctx.memory.write(env_seg << 4, block.ljust(0x100, b"\0"))
 
 
 def expand_prompt(shell: "Shell", prompt: str) -> str:
-    m = shell.m
-    dos = m.dos
-    now = m.now_datetime()
+    ctx = shell.ctx
+    dos = ctx.dos
+    now = ctx.time.now()
     out = []
     i = 0
     while i < len(prompt):
@@ -124,7 +124,7 @@ def expand_prompt(shell: "Shell", prompt: str) -> str:
 def _current_path(shell: "Shell") -> str:
     """$P: the current drive and directory, which checks the drive (an empty one
     raises "Not ready"); after a "Fail" answer DOS shows this instead."""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     if shell.drive_invalid:
         shell.drive_invalid = False
         return "Current drive is no longer valid"
@@ -134,7 +134,7 @@ def _current_path(shell: "Shell") -> str:
 
 def find_program(shell: "Shell", word: str) -> str | None:
     """Look for word.COM, .EXE, .BAT in the current directory, then along PATH."""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     places = [""]
     for folder in environment(shell).get("PATH", "").split(";"):
         if folder:
@@ -156,7 +156,7 @@ def find_program(shell: "Shell", word: str) -> str | None:
 
 
 def change_drive(shell: "Shell", letter: str) -> None:
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     if letter.upper() not in dos.drives:
         shell.console.write(b"Invalid drive specification\r\n")
         return
@@ -165,7 +165,7 @@ def change_drive(shell: "Shell", letter: str) -> None:
 
 # ---------------------------------------------------------------- the commands
 def cmd_dir(shell: "Shell", rest: str) -> None:
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     args = [a for a in rest.split() if not a.startswith("/")]
     switches = {a.upper() for a in rest.split() if a.startswith("/")}
     target = args[0].replace("/", "\\") if args else ""
@@ -230,10 +230,10 @@ def cmd_dir(shell: "Shell", rest: str) -> None:
 
 
 def cmd_cls(shell: "Shell", rest: str) -> None:
-    m = shell.m
-    page = m.memory[0x462]
-    video.scroll(m, 0, 0x07, 0, 0, 24, video.columns(m) - 1, up=True, page=page)
-    video.set_cursor(m, page, 0, 0)
+    ctx = shell.ctx
+    page = ctx.memory[0x462]
+    video.scroll(ctx, 0, 0x07, 0, 0, 24, video.columns(ctx) - 1, up=True, page=page)
+    video.set_cursor(ctx, page, 0, 0)
 
 
 def cmd_echo(shell: "Shell", rest: str) -> None:
@@ -285,13 +285,13 @@ def cmd_path(shell: "Shell", rest: str) -> None:
 
 
 def cmd_date(shell: "Shell", rest: str) -> None:
-    now = shell.m.now_datetime()
+    now = shell.ctx.time.now()
     day = "Sun Mon Tue Wed Thu Fri Sat".split()[(now.weekday() + 1) % 7]
     shell.console.write(f"Current date is {day} {now.month:02}-{now.day:02}-{now.year}\r\n".encode())
 
 
 def cmd_time(shell: "Shell", rest: str) -> None:
-    now = shell.m.now_datetime()
+    now = shell.ctx.time.now()
     shell.console.write(f"Current time is {now.hour:2}:{now.minute:02}:{now.second:02}."
                         f"{now.microsecond // 10000:02}\r\n".encode())
 

@@ -32,7 +32,7 @@ def _arguments(rest: str) -> list[str]:
 
 # ---------------------------------------------------------------- directories
 def cmd_cd(shell: "Shell", rest: str) -> None:
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     target = rest.strip()
     if not target or (len(target) == 2 and target[1] == ":"):
         letter = target[0].upper() if target else dos.current_drive
@@ -51,14 +51,14 @@ def cmd_cd(shell: "Shell", rest: str) -> None:
 
 def cmd_md(shell: "Shell", rest: str) -> None:
     try:
-        kernel.make_dir(shell.m.dos, rest.strip())
+        kernel.make_dir(shell.ctx.dos, rest.strip())
     except DosError:
         _say(shell, "Unable to create directory\r\n")
 
 
 def cmd_rd(shell: "Shell", rest: str) -> None:
     try:
-        kernel.remove_dir(shell.m.dos, rest.strip())
+        kernel.remove_dir(shell.ctx.dos, rest.strip())
     except DosError:
         _say(shell, "Invalid path, not directory,\r\nor directory not empty\r\n")
 
@@ -83,7 +83,7 @@ def _directory_spec(dos, text: str) -> tuple[str, list[str], bytes]:
 def cmd_del(shell: "Shell", rest: str) -> None:
     """DEL/ERASE: a name, a wildcard pattern or a directory (its files); hidden,
     system and read-only files are left alone; all files asks first."""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     args = _arguments(rest)
     if not args:
         _say(shell, "Required parameter missing\r\n")
@@ -122,7 +122,7 @@ def _critical_codes():
 def cmd_ren(shell: "Shell", rest: str) -> None:
     """REN old new: ``new`` is a name only (no drive or path); ``?`` and ``*`` in it
     keep the old name's characters, so REN *.TXT *.BAK renames every .TXT."""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     args = rest.split()
     if len(args) != 2:
         _say(shell, "Invalid number of parameters\r\n")
@@ -152,7 +152,7 @@ def read_file(shell: "Shell", path: str) -> bytes | None:
 
 def read_file_and_stamp(shell: "Shell", path: str) -> tuple[bytes, tuple[int, int]] | None:
     """The whole file and its (date, time) words, from one open; None if it cannot be read."""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     if dos.device_name(path):
         return None
     try:
@@ -178,7 +178,7 @@ def _read_all(dos, handle: int) -> bytes:
 
 def exists(shell: "Shell", spec: str) -> bool:
     """IF EXIST: does FINDFIRST find a file (wildcards allowed) for ``spec``?"""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     try:
         return bool(kernel.list_matching(dos, *kernel.split_search(dos, spec)))
     except DosError as err:
@@ -257,7 +257,7 @@ class _CopyTarget:
 
 
 def cmd_copy(shell: "Shell", rest: str) -> None:
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     sources, target_text = _copy_arguments(rest)
     if not sources:
         _say(shell, "Required parameter missing\r\n")
@@ -317,7 +317,7 @@ def _same(dos, one: str, other: str) -> bool:
 
 
 def _copy_each(shell: "Shell", found: list[tuple[str, str]], target: _CopyTarget, show: bool) -> int:
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     copied = 0
     for shown, path in found:
         destination = target.path_for(path.rsplit("\\", 1)[-1])
@@ -338,7 +338,7 @@ def _copy_each(shell: "Shell", found: list[tuple[str, str]], target: _CopyTarget
 def _concatenate(shell: "Shell", found: list[tuple[str, str]], target: _CopyTarget) -> int:
     """ASCII mode: each source up to its first Ctrl-Z, one Ctrl-Z at the end; a
     target that is also a later source would be lost before it is read."""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     destination = target.path_for(found[0][1].rsplit("\\", 1)[-1]) if found else None
     if destination is None:
         return 0
@@ -358,7 +358,7 @@ def _write_whole(shell: "Shell", destination: str, data: bytes,
                  stamp: tuple[int, int] | None = None) -> bool:
     """Create ``destination`` and write ``data``; a short write removes the partial
     file ("Insufficient disk space").  A plain copy keeps the source's date and time."""
-    dos = shell.m.dos
+    dos = shell.ctx.dos
     try:
         handle = kernel.create(dos, destination)
     except DosError as err:

@@ -63,6 +63,7 @@ class Devices:
     serial_ports: list
     mouse: Any                                      # None without a mouse
     floppies: dict                                  # drive number -> its diskette image
+    diskette_drives: int                            # 1 (A:) or 2 (A: and B:): INT 11h, INT 13h, DOS
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """INT 13h, the diskette BIOS, reading and writing the mounted floppy images by CHS.
 
-Drive 0 is A:, drive 1 is B:.  There is no hard disk: functions for drives 80h
+Drive 0 is A:, drive 1 is B: (on a machine with two diskette drives,
+`Machine.floppy_drives`).  There is no hard disk: functions for drives 80h
 and up fail as the AT BIOS fails them with no fixed disk installed.
 """
 from __future__ import annotations
@@ -117,11 +118,20 @@ def format_track(ctx: "ServiceContext") -> None:
     _finish(ctx, OK)
 
 
+def _installed(ctx: "ServiceContext") -> bool:
+    return ctx.cpu.dl < ctx.devices.diskette_drives
+
+
 @diskette.function(0x08)
 def drive_parameters(ctx: "ServiceContext") -> None:
     cpu = ctx.cpu
     if cpu.dl & 0x80:
         _finish(ctx, BAD_COMMAND)
+        return
+    if not _installed(ctx):             # no such drive: nothing but the count of drives
+        cpu.ax = cpu.bx = cpu.cx = 0
+        cpu.dh, cpu.dl = 0, ctx.devices.diskette_drives
+        ctx.call.set_return_flag(0x01, False)
         return
     image = ctx.devices.floppies.get(cpu.dl)
     cpu.bl = {320: 1, 360: 1, 1200: 2, 720: 3, 1440: 4}.get(image.size_kb, 1) if image else 1
@@ -131,7 +141,7 @@ def drive_parameters(ctx: "ServiceContext") -> None:
     cpu.ch = cylinders & 0xFF
     cpu.cl = sectors | ((cylinders >> 2) & 0xC0)
     cpu.dh = heads - 1
-    cpu.dl = 2
+    cpu.dl = ctx.devices.diskette_drives
     seg, off = ctx.vectors.rom.address("diskette_parameters")
     cpu.es, cpu.di = seg, off
     cpu.ax = 0
@@ -140,8 +150,8 @@ def drive_parameters(ctx: "ServiceContext") -> None:
 
 @diskette.function(0x15)
 def drive_type(ctx: "ServiceContext") -> None:
-    if ctx.cpu.dl & 0x80:
-        ctx.cpu.ah = 0
+    if ctx.cpu.dl & 0x80 or not _installed(ctx):
+        ctx.cpu.ah = 0                   # no such drive
     else:
         ctx.cpu.ah = 0x01                # a diskette drive without change-line
     ctx.call.set_return_flag(0x01, False)

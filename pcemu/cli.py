@@ -141,6 +141,9 @@ def machine_options(function):
         click.option("--ems", type=click.IntRange(16, 32 * 1024), default=None, metavar="KB",
                      help="Install a LIM 4.0 expanded-memory manager (EMMXXXX0, INT 67h, "
                           "page frame at E000h) with KB of expanded memory (16-32768)."),
+        click.option("--floppy-drives", type=click.IntRange(1, 2), default=None,
+                     help="Diskette drives, 1 or 2 (default: two, or one when the only "
+                          "diskette is in A:; a one-drive machine has no B:)."),
         click.option("--printer", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Capture file for what is printed (LPT1, COPY FILE PRN)."),
         click.option("--strict", is_flag=True, help="Stop at the first BIOS or DOS service pcemu lacks."),
@@ -188,7 +191,7 @@ def _build_machine(disk: str | None, opts: dict):
     machine = Machine(disks=disks, date=opts["date"], time=opts["time_"],
                       mips=opts["mips"] or DEFAULT_MIPS, video=opts["video"], mouse=opts["mouse"],
                       strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs,
-                      ems=opts.get("ems") or False)
+                      ems=opts.get("ems") or False, floppy_drives=opts.get("floppy_drives"))
     if opts.get("wav") is not None:
         machine.speaker.keep_all = True       # the WAV is of the whole run
     from pcemu.archive.cli_support import attach_trace

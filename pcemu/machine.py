@@ -45,7 +45,7 @@ from pcemu import keys as keylib
 from pcemu.events import (InputEvent, KeyCodes, MachineEvents, MouseButton, MouseMove,
                            MouseMoveBy)
 from pcemu.memory import Memory, linear
-from pcemu.storage.mount import mount_disks
+from pcemu.storage.mount import diskette_drives, mount_disks
 from pcemu.native import sync
 from pcemu.native.sync import ALL_VECTORS
 from pcemu.native.layout import PURE_PER_PASS
@@ -81,7 +81,7 @@ class Machine:
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
                  inexact_idle_skip: bool = False, accelerate: bool = True,
-                 ems: int | bool = False) -> None:
+                 ems: int | bool = False, floppy_drives: int | None = None) -> None:
         self.strict = strict
         # LIM 4.0 expanded memory (pcemu.dos.ems): off, True for 4 MB, or the size in KB
         self.ems_kilobytes = (4096 if ems is True else int(ems or 0))
@@ -130,9 +130,12 @@ class Machine:
         self.mouse_enabled = mouse
         self.mouse = Mouse(lambda: self.pic.raise_irq(MOUSE_IRQ)) if mouse else None
         self.floppies: dict[int, object] = {}       # drive number -> diskette image
+        mounted = mount_disks(disks, host_dirs or {})
+        # INT 11h, the BDA, INT 13h and DOS's drive letters all follow this count
+        self.floppy_drives = diskette_drives(mounted, floppy_drives)
         self._build_firmware()
         self.dos = self.services.dos = Dos(self.services)
-        for letter, drive in mount_disks(disks, host_dirs or {}).items():
+        for letter, drive in mounted.items():
             self.dos.mount(letter, drive)
         if boot:
             self.boot()
@@ -185,7 +188,8 @@ class Machine:
         self._native_crtc = None
         self._install_vectors()
         ticks = self.dos_clock.start_ticks
-        bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=2, ticks=ticks)
+        bda.initialise(self.memory, mono=self.video_profile != "cga", floppies=self.floppy_drives,
+                       ticks=ticks)
         bios_video.blank_text_buffer(self.memory, mono=self.video_profile != "cga")   # POST's mode set
         self.pic.master.imr = 0xB8          # IRQ 0, 1, 2 (cascade) and 6 enabled
         self.pic.slave.imr = 0xFF
@@ -209,7 +213,8 @@ class Machine:
             devices=Devices(
                 bus=self.bus, pic=self.pic, pit=self.pit, kbc=self.kbc, speaker=self.speaker,
                 video_card=self.video_card, cmos=self.cmos, printer=self.printer,
-                serial_ports=self.serial_ports, mouse=self.mouse, floppies=self.floppies),
+                serial_ports=self.serial_ports, mouse=self.mouse, floppies=self.floppies,
+                diskette_drives=self.floppy_drives),
             vectors=Vectors(
                 rom=self.rom, set=self.set_vector, get=self.get_vector,
                 point_installed_by=self.point_vectors, point_entry=self.point_vector,

@@ -283,3 +283,21 @@ def test_mouse_moves_and_buttons_are_recorded_and_replayed(tmp_path):
 
     result = Replayer(Session.from_json(session.to_json()), attach=spy).run()
     assert result.matches and calls == mouse
+
+
+def test_a_one_drive_session_replays_on_one_drive_and_a_bad_count_is_refused(tmp_path):
+    from pcemu.archive.session_checks import SessionCheckError, check_session
+    disk = echo_disk(tmp_path)
+    m = Machine(disks=[f"A:{disk}"])
+    recorder = Recorder(m)
+    m.type("KEYS{ENTER}HI{TICKS:5}{ESC}")
+    m.run(3)
+    session = recorder.finish()
+    assert session.profile["floppy_drives"] == 1
+    result = replay(session)
+    assert result.matches and result.machine.floppy_drives == 1
+    session.profile.pop("floppy_drives")          # as saved before the count was kept
+    assert session.machine_arguments({"A": str(disk)})["floppy_drives"] == 2
+    session.profile["floppy_drives"] = 3
+    with pytest.raises(SessionCheckError, match="diskette drives"):
+        check_session(session)

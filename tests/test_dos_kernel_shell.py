@@ -434,3 +434,17 @@ def test_a_dos_error_no_command_words_is_one_line_not_a_traceback(tmp_path, monk
     assert "Too many open files" in typed(run, "VER > OUT.TXT")
     assert run.machine.dos.handle_file(1).device == "CON"
     assert "C:\\>" in typed(run, "ECHO still here")
+
+
+# ---------------------------------------------------------------- batch files: % substitutions
+def test_batch_percent_signs_are_substituted_as_command_com_does(tmp_path):
+    """%%, %1, %NAME% and a % with no partner, as MS-DOS's ReadBat (TBATCH.ASM) makes them:
+    a lone % is dropped, so a batch line DOS%B2.COM runs DOSB2.COM."""
+    batch = (b"@ECHO OFF\r\nSET V=VALUE\r\nECHO [%1] [%2] 100%% [%v%] [%NOSUCH%]\r\n"
+             b"ECHO DOS%B2.COM\r\nECHO END%\r\n")
+    run = on_c(tmp_path, {"T.BAT": batch})
+    typed(run, "T ONE")
+    screen = run.machine.screen_text()
+    assert "[ONE] [] 100% [VALUE] []" in screen
+    assert "DOSB2.COM" in screen and "DOS%B2" not in screen.split("T ONE", 1)[1]
+    assert re.search(r"^END\s*$", screen, re.MULTILINE)

@@ -152,6 +152,7 @@ class Session:
                     host_dirs={h.letter: h.path for h in self.host_dirs},
                     date=p["date"], time=p["time"], mips=p["ips"] / 1_000_000, video=p["video"],
                     mouse=p["mouse"], strict=p["strict"], ems=p.get("ems", 0),
+                    floppy_drives=p.get("floppy_drives", 2),    # before it was kept: always 2
                     inexact_idle_skip=p.get("inexact_idle_skip", p.get("fast_forward", False)))
 
 
@@ -181,7 +182,7 @@ def machine_profile(m: "Machine") -> dict:
             "time": f"{start:%H:%M:%S}.{start.microsecond // 10_000:02d}",
             "ips": m.clock.ips, "video": m.video_profile, "mouse": bool(m.mouse_enabled),
             "strict": bool(m.strict), "inexact_idle_skip": bool(m.inexact_idle_skip),
-            "ems": m.ems_kilobytes}
+            "ems": m.ems_kilobytes, "floppy_drives": m.floppy_drives}
 
 
 def _file_hashes(path: Path) -> tuple[int, str, str]:

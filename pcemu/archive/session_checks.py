@@ -65,6 +65,9 @@ def check_session(session: "Session", name: str = "the session") -> None:
     if isinstance(ems, bool) or not isinstance(ems, int) or not (ems == 0 or 16 <= ems <= 32 * 1024):
         raise SessionCheckError(f"{name} asks for {ems!r} KB of expanded memory: 0 (none) "
                                 f"or 16 to 32768")
+    drives = p.get("floppy_drives", 2)
+    if isinstance(drives, bool) or drives not in (1, 2):
+        raise SessionCheckError(f"{name} asks for {drives!r} diskette drives: 1 or 2")
     limit = int(MAX_SESSION_SECONDS * ips)
     boot = _int(session.boot.get("t"), "the boot time")
     end = _int(session.end.get("t"), "the end time")

@@ -9,8 +9,12 @@ diskette, a write-protected disk or a bad medium).
 Guest-visible structures (PSPs, MCBs, the DTA, environment blocks) live in guest
 memory exactly where programs expect them.
 
-Drives A: and B: always exist once anything is mounted; one without a diskette
-is a `critical.EmptyDrive`, which answers "Not ready" through INT 24h.
+The machine's diskette drives (`Machine.floppy_drives`: A: alone with one
+drive, A: and B: with two) exist once anything is mounted; one without a
+diskette is a `critical.EmptyDrive`, which answers "Not ready" through INT 24h.
+A one-drive machine has no B: at all ("invalid drive"); DOS 3.30 on a real
+one-drive PC would name the same drive B: as well and ask for the diskette,
+which is not modelled.
 """
 from pcemu.dos.core import Dos
 from pcemu.dos.structures import (DOS_DATA_SEGMENT, DOS_VERSION, FIRST_MCB, SHELL_PARAGRAPHS,

@@ -62,14 +62,15 @@ class Dos:
         fs.clock = self.file_clock
 
     def add_empty_floppies(self) -> None:
-        """A: and B: exist on this machine; a drive with no diskette answers "Not ready".
+        """The diskette drives exist (A:, and B: on a two-drive machine); a drive with
+        no diskette answers "Not ready".
 
         Only when something is mounted at all: a machine with no disks has no
         drive to boot from, and keeps no drives (every path is "invalid drive").
         """
         if not self.drives:
             return
-        for letter in "AB":
+        for letter in "AB"[:self.ctx.devices.diskette_drives]:
             if letter not in self.drives:
                 self.drives[letter] = EmptyDrive(letter)
                 self.current_dirs[letter] = []

@@ -246,7 +246,7 @@ class Shell:
         if line.startswith("@"):
             line = line[1:].lstrip()
         if batch_args is not None:
-            line = builtins.substitute_arguments(line, batch_args)
+            line = builtins.substitute_arguments(line, batch_args, builtins.environment(self))
         if redirection.has_redirection(line):
             self._start_pipeline(line)
             return
@@ -457,7 +457,8 @@ class Shell:
             return
         if st.echo and not stripped.startswith("@"):
             self.console.write(builtins.expand_prompt(self, self.prompt_text()).encode("cp437", "replace"))
-            self.console.write(builtins.substitute_arguments(stripped, batch.arguments).encode("cp437", "replace") + b"\r\n")
+            echoed = builtins.substitute_arguments(stripped, batch.arguments, builtins.environment(self))
+            self.console.write(echoed.encode("cp437", "replace") + b"\r\n")
         try:
             self.execute(stripped, batch.arguments)
         except CriticalError:

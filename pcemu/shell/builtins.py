@@ -30,24 +30,39 @@ def split_command(line: str) -> tuple[str, str]:
     return word, line[i:]
 
 
-def substitute_arguments(line: str, arguments: list[str]) -> str:
+def substitute_arguments(line: str, arguments: list[str],
+                         environment: dict[str, str] | None = None) -> str:
+    """A batch line's % substitutions, as COMMAND.COM's ReadBat makes them (MS-DOS 4.0's
+    TBATCH.ASM): %% is one %, %0-%9 the arguments (nothing past the last), %NAME% the
+    environment variable (nothing if unset), a % that ends the line is dropped, and a %
+    with no closing % is dropped while the rest of the line stays (DOS%B2.COM runs
+    DOSB2.COM)."""
     out = []
     i = 0
     while i < len(line):
         ch = line[i]
-        if ch == "%" and i + 1 < len(line):
-            nxt = line[i + 1]
-            if nxt.isdigit():
-                index = int(nxt)
-                out.append(arguments[index] if index < len(arguments) else "")
-                i += 2
-                continue
-            if nxt == "%":
-                out.append("%")
-                i += 2
-                continue
-        out.append(ch)
-        i += 1
+        if ch != "%":
+            out.append(ch)
+            i += 1
+            continue
+        if i + 1 >= len(line):               # % at the end of the line
+            break
+        nxt = line[i + 1]
+        if nxt == "%":
+            out.append("%")
+            i += 2
+        elif nxt.isdigit():
+            index = int(nxt)
+            out.append(arguments[index] if index < len(arguments) else "")
+            i += 2
+        else:
+            close = line.find("%", i + 1)
+            if close < 0:                    # no closing %: the rest as it is
+                out.append(line[i + 1:])
+                break
+            name = line[i + 1:close].upper()
+            out.append((environment or {}).get(name, ""))
+            i = close + 1
     return "".join(out)
 
 

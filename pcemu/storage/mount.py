@@ -88,3 +88,19 @@ def mount_disks(disks: Iterable[str | os.PathLike] | str | os.PathLike | None,
             raise MountError(str(exc)) from None
         mounted[letter] = FloppyImage.open(path)
     return dict(sorted(mounted.items()))
+
+
+def diskette_drives(mounted: dict[str, object], wanted: int | None = None) -> int:
+    """How many diskette drives the machine has: ``wanted`` (1 or 2), or what was mounted.
+
+    A disk in B: (or nothing in A:, as with no disks or only host folders) gives the
+    AT's two drives; a disk in A: alone gives one drive, so B: does not exist: a
+    user who mounts one diskette gets a machine with that one drive (as DOSBox).
+    """
+    if wanted is None:
+        return 2 if "B" in mounted or "A" not in mounted else 1
+    if wanted not in (1, 2):
+        raise MountError(f"a machine has 1 or 2 diskette drives, not {wanted}")
+    if wanted == 1 and "B" in mounted:
+        raise MountError("drive B: is mounted, so the machine needs 2 diskette drives")
+    return wanted

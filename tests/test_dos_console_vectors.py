@@ -228,3 +228,40 @@ hook29:
     run_command(run, "LOOPER")
     assert m.dos.shell.exit_codes[-1] == ("C:\\LOOPER.COM", 5)
     assert 0 < len(m._guest.suspended) <= MAX_SUSPENDED
+
+
+def test_an_fcb_write_to_con_goes_through_int_29h(tmp_path):
+    """FCB output to the CON device is DOS's console traffic too (AH=15h, sequential write)."""
+    fcb = 0x2300
+    source = hooking(f"""
+    mov di, {fcb:#x}
+    mov byte ptr [di], 0
+    mov word ptr [di + 1], 0x4f43
+    mov byte ptr [di + 3], 0x4e
+    mov word ptr [di + 4], 0x2020
+    mov word ptr [di + 6], 0x2020
+    mov word ptr [di + 8], 0x2020
+    mov word ptr [di + 10], 0x2020
+    mov ah, 0x0f
+    mov dx, di
+    int 0x21
+    mov [0x2034], al
+    mov word ptr [di + 0x0e], 4
+    mov word ptr [di + 0x20], 0
+    mov ah, 0x1a
+    mov dx, data
+    int 0x21
+    mov ah, 0x15
+    mov dx, di
+    int 0x21
+    mov [0x2035], al
+""", COUNTING_HOOKS + """
+data: .ascii "WXYZ"
+""")
+    run = machine_with(tmp_path, {"T.COM": source})
+    run.machine.type("C:{ENTER}")
+    run_command(run, "T")
+    assert run.results(2, 0x2034) == b"\x00\x00"          # CON opened, the record written
+    assert run.words(1, COUNT_29) == [4]                  # W X Y Z, each an INT 29h
+    assert run.words(1, COUNT_10) == [4]
+    assert "WXYZ" in run.screen

@@ -129,3 +129,13 @@ def test_each_package_imports_alone(package):
     done = subprocess.run([sys.executable, "-c", f"import {package}"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_no_service_knows_the_machine():
+    """BIOS and DOS services and the shell get a ServiceContext:
+    none of them imports pcemu.machine, not even for type hints."""
+    graph = grimp.build_graph("pcemu", "bios", exclude_type_checking_imports=False)
+    services = [m for m in graph.modules
+                if m == "bios" or m.startswith(("bios.", "pcemu.dos", "pcemu.shell"))]
+    importers = graph.find_modules_that_directly_import("pcemu.machine")
+    assert sorted(set(services) & importers) == []

@@ -71,6 +71,7 @@ class Fcb:
         self.extended = ctx.memory.rb(seg, off) == 0xFF
         self.attributes = ctx.memory.rb(seg, off + 6) if self.extended else 0
         self.off = (off + 7) & 0xFFFF if self.extended else off
+        self.console_output: tuple[int, int, bytes] | None = None   # (DTA seg, off, bytes) for CON
 
     def byte(self, at: int) -> int:
         return self.ctx.memory.rb(self.seg, self.off + at)
@@ -276,8 +277,8 @@ def _write(ctx: "ServiceContext", fcb: Fcb, opened: FcbFile, record: int, count:
         if opened.device == "PRN":
             for b in data:
                 ctx.devices.printer.print_byte(b)
-        elif opened.device == "CON":
-            con.write_bytes(ctx, data)
+        elif opened.device == "CON":      # written through INT 29h once the call's AL is set
+            fcb.console_output = (*ctx.dos.dta, data)
         return OK, count
     if not opened.writable:
         if ctx.dos.drives[opened.drive].read_only:
@@ -295,7 +296,7 @@ def _fcb_function(number: int, failed: int) -> Callable:
     """Register an FCB service whose handler returns AL; a DOS error becomes ``failed``
     (device errors go on to INT 24h)."""
     def register(handler: Callable[["ServiceContext", Fcb], int]) -> Callable:
-        def service(ctx: "ServiceContext") -> None:
+        def service(ctx: "ServiceContext"):
             fcb = Fcb(ctx, ctx.cpu.ds, ctx.cpu.dx)
             try:
                 result = handler(ctx, fcb)
@@ -304,6 +305,9 @@ def _fcb_function(number: int, failed: int) -> Callable:
                     raise
                 result = failed
             ctx.cpu.al = result
+            if fcb.console_output is not None:      # CON output through the vectors, as DOS's
+                return con.put_from(ctx, *fcb.console_output)
+            return None
         functions.function(number)(service)
         return handler
     return register

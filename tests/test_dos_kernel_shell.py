@@ -355,6 +355,34 @@ text: .ascii "via 09h$"
     assert listing(run)["OUT.TXT"] == b"via 09h!\n"
 
 
+def test_console_input_functions_read_redirected_standard_input(tmp_path):
+    """PROG < FILE: 08h, 01h, 0Ah, 0Bh and 07h read the file, not the keyboard (a key is
+    typed meanwhile); past its end a read gives Ctrl-Z."""
+    source = f"""
+    mov ah, 0x08
+    int 0x21
+    mov [0x2000], al
+    mov ah, 0x01
+    int 0x21
+    mov [0x2001], al
+    mov byte ptr [0x2100], 10
+    mov ah, 0x0a
+    mov dx, 0x2100
+    int 0x21
+    mov ah, 0x0b
+    int 0x21
+    mov [0x2002], al
+    mov ah, 0x07
+    int 0x21
+    mov [0x2003], al
+    {END_OF_PROGRAM}
+"""
+    run = on_c(tmp_path, {"IN.TXT": b"XYhi\r\n"}, {"T.COM": source})
+    typed(run, "T < IN.TXT", keys="k")
+    assert run.results(4, 0x2000, psp=run.psps[-1]) == b"XY\x00\x1a"
+    assert run.results(4, 0x2101, psp=run.psps[-1]) == b"\x02hi\r"
+
+
 def test_if_exist_finds_files_as_findfirst_does(tmp_path):
     run = on_c(tmp_path, {"A.TXT": b"a", "SUB/B.DAT": b"b"})
     assert typed(run, "IF EXIST *.TXT ECHO seen-txt").count("seen-txt") == 2

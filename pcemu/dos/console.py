@@ -36,10 +36,37 @@ def _ctrl_c(ctx: "ServiceContext") -> ServiceCalls:
     ctx.cpu.jump(*ctx.vectors.rom.address("call23"))
 
 
+# -- standard input: the keyboard through CON, or a file (PROG < FILE) --------------------------
+EOF_MARK = 0x1A                          # what a read past a redirected input's end gives
+
+
+def _stdin_byte(ctx: "ServiceContext") -> ServiceCalls:
+    """One byte of standard input: from the file handle 0 is redirected to (Ctrl-Z past
+    its end), else a key through INT 16h."""
+    data = kernel.read_redirected(ctx.dos)
+    if data is not None:
+        ctx.call.impure()
+        return data[0] if data else EOF_MARK
+    return (yield from take_key(ctx))
+
+
+def _skip_line_feed(ctx: "ServiceContext") -> None:
+    """A line read from a file ends at CR; the LF after it belongs to that line."""
+    if kernel.input_waiting_redirected(ctx.dos) and kernel.read_redirected(ctx.dos) != b"\n":
+        kernel.seek(ctx.dos, 0, -1, 1)
+
+
+def _stdin_waiting(ctx: "ServiceContext") -> ServiceCalls:
+    waiting = kernel.input_waiting_redirected(ctx.dos)
+    if waiting is not None:
+        return waiting
+    return (yield from key_waiting(ctx))
+
+
 # -- the functions ----------------------------------------------------------------------------
 def _read_key(ctx: "ServiceContext", *, echo: bool, check_ctrl_c: bool) -> ServiceCalls:
     """01h, 07h and 08h: wait for a key; Ctrl-C runs INT 23h where DOS checks for it."""
-    key = yield from take_key(ctx)
+    key = yield from _stdin_byte(ctx)
     if check_ctrl_c and key == CTRL_C:
         yield from _ctrl_c(ctx)
         return
@@ -99,14 +126,14 @@ def direct_console(ctx: "ServiceContext") -> ServiceCalls:
 
 
 def _direct_input(ctx: "ServiceContext") -> ServiceCalls:
-    waiting = yield from key_waiting(ctx)
+    waiting = yield from _stdin_waiting(ctx)
     ctx.call.idle_poll(not waiting)
     if not waiting:
         ctx.cpu.al = 0
         ctx.call.set_return_flag(FLAG_ZF, True)
         return
     ctx.call.impure()
-    ctx.cpu.al = yield from take_key(ctx)
+    ctx.cpu.al = yield from _stdin_byte(ctx)
     ctx.call.set_return_flag(FLAG_ZF, False)
 
 
@@ -142,9 +169,13 @@ def _line_input(ctx: "ServiceContext", capacity: int) -> ServiceCalls:
     buffer_seg, buffer_off = cpu.ds, cpu.dx
     start_column = video.cursor(ctx, mem[0x462])[1]   # Esc starts again on the next line, here
     text = bytearray()
+    redirected = kernel.input_waiting_redirected(ctx.dos) is not None
     while True:
-        key = yield from take_key(ctx)
-        if key == 0:                              # extended key: its scan code follows
+        if redirected and not kernel.input_waiting_redirected(ctx.dos):
+            yield from put(ctx, b"\r")            # the file has ended: so has the line
+            break
+        key = yield from _stdin_byte(ctx)
+        if key == 0 and not redirected:           # extended key: its scan code follows
             yield from take_key(ctx)
             continue
         if key == CTRL_C:
@@ -152,6 +183,8 @@ def _line_input(ctx: "ServiceContext", capacity: int) -> ServiceCalls:
             return
         if key == 0x0D:
             yield from put(ctx, b"\r")
+            if redirected:
+                _skip_line_feed(ctx)
             break
         if key in (0x08, 0x7F):
             if text:
@@ -214,7 +247,7 @@ def input_status(ctx: "ServiceContext") -> ServiceCalls:
 
 
 def _input_status(ctx: "ServiceContext") -> ServiceCalls:
-    waiting = yield from key_waiting(ctx)
+    waiting = yield from _stdin_waiting(ctx)
     ctx.call.idle_poll(not waiting)
     ctx.call.pure_answer()
     ctx.cpu.al = 0xFF if waiting else 0x00

@@ -243,6 +243,31 @@ def write_redirected(dos: "Dos", data: bytes) -> bool:
     return True
 
 
+def read_redirected(dos: "Dos") -> bytes | None:
+    """The console input functions (01h, 06h-08h, 0Ah) read standard input: when the
+    current process's handle 0 is not CON (``PROG < FILE``) one byte comes from it
+    (b"" at its end) and this returns it; None: the caller reads the keyboard."""
+    try:
+        entry = dos.handle_file(0)
+    except DosError:
+        return None
+    if entry.device == "CON":
+        return None
+    return read(dos, 0, 1) or b""
+
+
+def input_waiting_redirected(dos: "Dos") -> bool | None:
+    """Function 0Bh's answer for a redirected standard input (a byte left to read), or
+    None when handle 0 is CON."""
+    try:
+        entry = dos.handle_file(0)
+    except DosError:
+        return None
+    if entry.device == "CON":
+        return None
+    return entry.file is not None and entry.file.tell() < entry.file.size
+
+
 def seek(dos: "Dos", handle: int, offset: int, whence: int) -> int:
     """AH=42h: the new position (32-bit, wrapping as DOS's does); devices stay at 0."""
     entry = dos.handle_file(handle)

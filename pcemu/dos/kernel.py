@@ -229,15 +229,20 @@ def write(dos: "Dos", handle: int, data: bytes) -> int:
     return written
 
 
+def _redirected(dos: "Dos", handle: int) -> OpenFile | None:
+    """The current process's standard handle when it is not CON (``< FILE``, ``> FILE``)."""
+    try:
+        entry = dos.handle_file(handle)
+    except DosError:
+        return None
+    return None if entry.device == "CON" else entry
+
+
 def write_redirected(dos: "Dos", data: bytes) -> bool:
     """The console output functions (02h, 06h, 09h) write to standard output: when
     the current process's handle 1 is not CON (``PROG > FILE``) the bytes go there
     and this is True; otherwise the caller writes to the screen as CON does."""
-    try:
-        entry = dos.handle_file(1)
-    except DosError:
-        return False
-    if entry.device == "CON":
+    if _redirected(dos, 1) is None:
         return False
     write(dos, 1, data)
     return True
@@ -247,11 +252,7 @@ def read_redirected(dos: "Dos") -> bytes | None:
     """The console input functions (01h, 06h-08h, 0Ah) read standard input: when the
     current process's handle 0 is not CON (``PROG < FILE``) one byte comes from it
     (b"" at its end) and this returns it; None: the caller reads the keyboard."""
-    try:
-        entry = dos.handle_file(0)
-    except DosError:
-        return None
-    if entry.device == "CON":
+    if _redirected(dos, 0) is None:
         return None
     return read(dos, 0, 1) or b""
 
@@ -259,11 +260,8 @@ def read_redirected(dos: "Dos") -> bytes | None:
 def input_waiting_redirected(dos: "Dos") -> bool | None:
     """Function 0Bh's answer for a redirected standard input (a byte left to read), or
     None when handle 0 is CON."""
-    try:
-        entry = dos.handle_file(0)
-    except DosError:
-        return None
-    if entry.device == "CON":
+    entry = _redirected(dos, 0)
+    if entry is None:
         return None
     return entry.file is not None and entry.file.tell() < entry.file.size
 

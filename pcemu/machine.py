@@ -207,7 +207,7 @@ class Machine:
                 wait_for_input=self.wait_for_input, pure_answer=self.pure_answer,
                 impure=self.impure, idle_poll=self.idle_poll, idle_neutral=self.idle_neutral,
                 keyboard_polled=self.keyboard_polled, count_service=self.count_service,
-                unimplemented=self.unimplemented, note_unloadable=self.unimplemented_log.append,
+                unimplemented=self.unimplemented, note_unloadable=self._note_unloadable,
                 halt=self.halt, reboot_requested=self.reboot_requested, caller=self.caller,
                 is_strict=lambda: self.strict),
             devices=Devices(
@@ -535,6 +535,11 @@ class Machine:
         self.events.unimplemented.emit(record)
         if self.strict:
             raise UnimplementedService(message)
+
+    def _note_unloadable(self, record: dict) -> None:
+        """A program the shell could not load, in the same bounded log as missing services."""
+        if len(self.unimplemented_log) < UNIMPLEMENTED_LOG_LIMIT:
+            self.unimplemented_log.append(record)
 
     def count_service(self, what: str) -> None:
         self._service_counts[what] = self._service_counts.get(what, 0) + 1

@@ -11,7 +11,7 @@ import curses
 import time
 
 from pcemu import keys as keylib
-from pcemu.screen import CP437
+from pcemu.cp437 import CP437
 
 QUIT_KEY = 0x1D                  # Ctrl-]
 # CGA colour index -> curses colour (the terminal has no brown or bright variants)

@@ -33,6 +33,16 @@ def hooking(body: str, hooks: str) -> str:
     return save + body + restore + END_OF_PROGRAM + hooks
 
 
+# save INT 29h's vector at OLD[0x29], then point it at the label hook29
+HOOK_29_ONLY = f"""
+    mov ax, 0x3529
+    int 0x21
+    mov cs:[{OLD[0x29]:#x}], bx
+    mov cs:[{OLD[0x29] + 2:#x}], es
+    mov ax, 0x2529
+    mov dx, hook29
+    int 0x21"""
+
 COUNTING_HOOKS = f"""
 hook10:
     cmp ah, 0x0e
@@ -151,13 +161,7 @@ def test_a_hook_that_ends_the_program_inside_dos_output_leaves_dos_working(tmp_p
     DOS's AH=09h: the call DOS was making never returns; the next program's output
     still goes through."""
     quitter = f"""
-    mov ax, 0x3529
-    int 0x21
-    mov cs:[{OLD[0x29]:#x}], bx
-    mov cs:[{OLD[0x29] + 2:#x}], es
-    mov ax, 0x2529
-    mov dx, hook29
-    int 0x21
+{HOOK_29_ONLY}
     mov ah, 0x09
     mov dx, text
     int 0x21
@@ -198,13 +202,7 @@ def test_a_hook_that_never_returns_leaves_a_bounded_number_of_suspended_services
     most MAX_SUSPENDED of them, and the program still ends normally."""
     from pcemu.guest import MAX_SUSPENDED
     looper = f"""
-    mov ax, 0x3529
-    int 0x21
-    mov cs:[{OLD[0x29]:#x}], bx
-    mov cs:[{OLD[0x29] + 2:#x}], es
-    mov ax, 0x2529
-    mov dx, hook29
-    int 0x21
+{HOOK_29_ONLY}
     mov si, 1000
 again:
     mov ah, 0x02

@@ -118,7 +118,7 @@ def run(keys, start=(12, 0, 0, 0), **options) -> Session:
 
 # -- against the original, in the machine ------------------------------------------------------------
 def machine_cells(m) -> list[list[tuple[str, int]]]:
-    from pcemu.screen import CP437
+    from pcemu.cp437 import CP437
     return [[(CP437[c], a) for c, a in row] for row in m.screen_cells()]
 
 
@@ -227,7 +227,8 @@ def test_f2_at_a_prompt_then_demo_mode_is_the_originals(keys, script):
 
 def message_line(m) -> str:
     """Row 17 of the machine's screen, read alone (checked twice a tick while waiting)."""
-    from pcemu.screen import CP437, geometry
+    from pcemu.cp437 import CP437
+    from pcemu.screen import geometry
     base, columns, _graphics = geometry(m)
     return "".join(CP437[b] for b in m.memory.read(base + 17 * columns * 2, columns * 2)[::2])
 

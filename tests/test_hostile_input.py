@@ -303,7 +303,7 @@ def test_replay_never_opens_a_folder_the_session_names(tmp_path):
 
 
 def test_the_folder_manifest_does_not_follow_links_out(tmp_path):
-    from pcemu.archive.session_checks import folder_manifest
+    from pcemu.archive.manifest import folder_manifest
     folder = tmp_path / "folder"
     (folder / "SUB").mkdir(parents=True)
     (folder / "IN.TXT").write_text("in")

@@ -17,7 +17,7 @@ from games_py.ginrummy.tty_io import AnsiDisplay, TerminalKeyboard
 from games_py.meteors import trace
 from games_py.meteors.game import Meteors
 from games_py.meteors.screen import COLUMNS, ROWS
-from pcemu.screen import CP437
+from pcemu.cp437 import CP437
 
 FRAME_SECONDS = 65536 / 1_193_182          # one BIOS tick
 ARROWS = {"\x1b[A": "UP", "\x1bOA": "UP", "\x1b[B": "DOWN", "\x1bOB": "DOWN",

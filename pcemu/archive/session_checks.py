@@ -20,8 +20,7 @@ import stat as st
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pcemu.archive.manifest import (MAX_MANIFEST_BYTES, MAX_MANIFEST_FILES, folder_manifest,  # noqa: F401
-                                    hash_file as _hash, inside as _inside, listing as _listing)
+from pcemu.archive.manifest import MAX_MANIFEST_FILES, hash_file, inside, listing
 from pcemu.archive.session import Divergence, Session, SessionError
 from pcemu.errors import PcemuError
 
@@ -122,10 +121,10 @@ def compare_folder(record: "HostDirRecord", folder: str) -> list[str]:
                                 "is damaged or too long")
     differ = []
     for name, digest in sorted(record.files.items()):
-        path = _inside(root, str(name))
-        if path is None or _hash(path) != digest:
+        path = inside(root, str(name))
+        if path is None or hash_file(path) != digest:
             differ.append(str(name))
-    present = _listing(root)
+    present = listing(root)
     differ += sorted(set(present) - set(record.files))
     return differ
 

@@ -3,7 +3,7 @@
 Output goes through INT 29h, input through INT 16h, as DOS's CON driver does,
 from guest code (pcemu/guest.py): a program or TSR that hooks those vectors
 sees DOS's traffic.  An extended key (ASCII 0) is read in two calls: 0, then
-its scan code.  The ``write_*``/``_next_key`` functions are the direct path the
+its scan code.  The ``write_*``/``next_key`` functions are the direct path the
 command interpreter (in Python) still takes.
 """
 from __future__ import annotations

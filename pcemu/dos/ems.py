@@ -209,7 +209,6 @@ def dispatch(ctx: "ServiceContext") -> None:
         cpu.ah = err.status
 
 
-Function = Callable[["ServiceContext", ExpandedMemory], None]
 FUNCTIONS = FunctionTable("EMS")               # AH -> handler
 
 

@@ -11,7 +11,7 @@ I/O, and some test DX as a whole.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from bios.services import FunctionTable
 from pcemu.dos import con
@@ -31,7 +31,6 @@ DEVICE_ATTRIBUTES = {"CON": 0x8013, "AUX": 0x8000, "PRN": 0xA0C0, "NUL": 0x8004,
 INFO_DEVICE, INFO_NOT_EOF, INFO_BINARY = 0x80, 0x40, 0x20
 SUPPORTS_IOCTL_STRINGS = 0x4000
 
-Subfunction = Callable[["ServiceContext"], None]
 SUBFUNCTIONS = FunctionTable("IOCTL")          # AL -> handler
 
 

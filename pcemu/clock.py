@@ -1,6 +1,8 @@
 """Virtual time: the machine's clock advances only with executed instructions.
 
-The master clock counts instructions.  Every other notion of time (PIT input
+The master clock counts instructions.  Inside a slice the time of an instruction is
+``now`` plus the instructions the slice has executed so far (Machine._instr_now), so a
+device a program reads or programs sees the very instruction count of that IN or OUT.  Every other notion of time (PIT input
 clocks, BIOS ticks, seconds, the time of day) is derived from it, so two runs
 with the same inputs see exactly the same times.  ``Scheduler`` keeps device
 events (timer interrupts, key arrivals) ordered by the instruction count at
@@ -16,9 +18,6 @@ from typing import Callable
 from pcemu.errors import MachineError
 
 PIT_HZ = 1193182                  # the 8253's input clock (14.31818 MHz / 12)
-# An IN moves the machine's time within a slice this many instructions on (Machine._instr_now:
-# the devices a program reads see time pass while it polls them); the C hooks count alike.
-INSTRUCTIONS_PER_PORT_READ = 3
 TICKS_PER_DAY = 0x1800B0          # what the BIOS counts from midnight to midnight
 TICK_HZ = PIT_HZ / 65536          # 18.2065 BIOS ticks a second
 DEFAULT_MIPS = 1.2                # an 8 MHz 80286 averages about 1.2 million instructions a second
@@ -36,8 +35,7 @@ class Clock:
             raise MachineError(f"a speed of {mips!r} MIPS is not one pcemu runs at: "
                                f"give {MIN_MIPS:g} to {MAX_MIPS:g}")
         self.ips = int(mips * 1_000_000)
-        self.now = 0                     # instructions executed since power-on
-        self.estimate_extra = 0          # instructions guessed inside the running slice
+        self.now = 0                     # instructions executed before the running slice
 
     # conversions ---------------------------------------------------------
     def seconds(self, instructions: int | None = None) -> float:
@@ -45,7 +43,7 @@ class Clock:
 
     def pit_clocks(self, instructions: int | None = None) -> int:
         """PIT input clocks elapsed since power-on."""
-        t = self.now + self.estimate_extra if instructions is None else instructions
+        t = self.now if instructions is None else instructions
         return t * PIT_HZ // self.ips
 
     def instructions_for_pit(self, pit_clocks: int) -> int:
@@ -79,10 +77,14 @@ class Scheduler:
         self._queue: list[tuple[int, int, Callable[[], None]]] = []
         self._seq = itertools.count()
         self._cancelled: set[int] = set()
+        # told of every event scheduled (Machine: a running slice ends no later than it)
+        self.on_schedule: Callable[[int], None] = lambda when: None
 
     def at(self, when: int, action: Callable[[], None]) -> int:
         seq = next(self._seq)
-        heapq.heappush(self._queue, (max(when, self.clock.now), seq, action))
+        when = max(when, self.clock.now)
+        heapq.heappush(self._queue, (when, seq, action))
+        self.on_schedule(when)
         return seq
 
     def cancel(self, handle: int | None) -> None:

@@ -8,17 +8,20 @@ address of the instruction that trapped, whether an interrupt is one of its own
 ROM service traps (handled in Python) or an ordinary interrupt to deliver.
 
 Time is counted in executed instructions: ``run(count)`` executes one slice
-of exactly ``count`` instructions unless something stops it early (HLT, an
-invalid opcode, or a trap handler that asked to stop).  An early stop is
-charged as a whole slice, which keeps the clock a deterministic function of
-the program and its inputs.
+of ``count`` instructions unless something stops it early (HLT, an invalid
+opcode, a trap handler that asked to stop, or a device event that fell due
+sooner: ``end_slice_at``), and says how many ran.  A code hook counts every
+instruction (C's in pcemu/native, or ``PythonCounter`` where the library cannot
+be built), so ``slice_executed`` is the exact time of an IN, an OUT or a service
+inside the slice.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
 
-from unicorn import (UC_ARCH_X86, UC_ERR_FETCH_UNMAPPED, UC_ERR_INSN_INVALID, UC_HOOK_INSN,
+from unicorn import (UC_ARCH_X86, UC_ERR_FETCH_UNMAPPED, UC_ERR_INSN_INVALID, UC_HOOK_CODE,
+                     UC_HOOK_INSN,
                      UC_HOOK_INTR, UC_MODE_16, UC_PROT_ALL, Uc, UcError)
 from unicorn import x86_const as X
 
@@ -137,6 +140,24 @@ class SliceResult:
     executed: int
 
 
+class PythonCounter:
+    """The instruction counter where the native library cannot be built: a Python code
+    hook on every instruction, exact and slow (the C one, fastcpu.c hook_count, does
+    the same).  The slice ends before the instruction that would exceed ``budget``."""
+
+    def __init__(self) -> None:
+        self.budget = 0
+        self.executed = 0
+        self.last_address = -1
+
+    def hook(self, uc: Uc, address: int, _size: int, _user) -> None:
+        self.last_address = address
+        if self.executed >= self.budget:
+            uc.emu_stop()
+            return
+        self.executed += 1
+
+
 class Cpu:
     """One 286-like CPU over a Memory, with interrupt delivery through the IVT."""
 
@@ -144,9 +165,13 @@ class Cpu:
                  on_interrupt: Callable[[int], None],
                  on_port_in: Callable[[int, int], int],
                  on_port_out: Callable[[int, int, int], None],
-                 accelerator: Callable[["Cpu"], object] | None = None) -> None:
+                 accelerator: Callable[["Cpu"], object] | None = None,
+                 counter: Callable[["Cpu"], object] | None = None) -> None:
         """``accelerator``: installs C hooks on this CPU and returns their state (``fast``),
-        or None where they cannot be built (pcemu.native.sync.install_native)."""
+        or None where they cannot be built (pcemu.native.sync.install_native).
+        ``counter``: without an accelerator, installs the C instruction counter and
+        returns its state, or None (pcemu.native.sync.install_counter); else the
+        counter is a PythonCounter."""
         self.memory = memory
         self.uc = Uc(UC_ARCH_X86, UC_MODE_16)
         if TCG_BUFFER_SIZE:                   # before the first mem_map: it sizes the buffer
@@ -160,7 +185,6 @@ class Cpu:
         self._on_interrupt = on_interrupt
         self._on_port_in = on_port_in
         self._on_port_out = on_port_out
-        self._port_reads = 0              # INs in this slice (the native library counts its own)
         # registers read in one call, during a service (values only ever hold 16 bits,
         # so the upper bytes a 16-bit read leaves alone stay zero)
         n = len(_SNAP_NAMES)
@@ -175,10 +199,18 @@ class Cpu:
         self._load_ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self._load_values) + 8 * i
                                                    for i in range(n)))
         self.fast = accelerator(self) if accelerator is not None else None
+        # budget, executed (in this slice) and last_address: the C hooks' own counting,
+        # or the reference machine's counter
+        self.counter = self.fast
         if self.fast is None:
             self.uc.hook_add(UC_HOOK_INTR, self._hook_interrupt)
             self.uc.hook_add(UC_HOOK_INSN, self._hook_in, None, 1, 0, X.UC_X86_INS_IN)
             self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
+            self.counter = counter(self) if counter is not None else None
+            if self.counter is None:
+                self.counter = PythonCounter()
+                self.uc.hook_add(UC_HOOK_CODE, self.counter.hook)
+        self._in_slice = False
         self._stop_requested = False
         self._needs_fresh_context = False
         self._fresh_context = self.uc.context_save()
@@ -287,15 +319,18 @@ class Cpu:
         self._from_c(self._on_port_out, port, size, value)
 
     @property
-    def port_reads(self) -> int:
-        """IN instructions executed since the last ``reset_port_reads``."""
-        return self.fast.port_reads if self.fast is not None else self._port_reads
+    def slice_executed(self) -> int:
+        """Instructions executed so far in the running slice (counting the one running,
+        whose IN, OUT or INT a hook is handling); 0 between slices."""
+        return self.counter.executed if self._in_slice else 0
 
-    def reset_port_reads(self) -> None:
-        if self.fast is not None:
-            self.fast.port_reads = 0
-        else:
-            self._port_reads = 0
+    def end_slice_at(self, executed: int) -> None:
+        """Something falls due ``executed`` instructions after the running slice's start,
+        sooner than its end: the slice ends there (after the running instruction, if
+        that moment has passed).  Nothing between slices."""
+        counter = self.counter
+        if self._in_slice and executed < counter.budget:
+            counter.budget = max(executed, counter.executed)
 
     # -- registers ----------------------------------------------------------
     # The binding's reg_read/reg_write cost several microseconds each in Python;
@@ -493,7 +528,6 @@ class Cpu:
         self._on_interrupt(intno)
 
     def _hook_in(self, uc: Uc, port: int, size: int, _user) -> int:
-        self._port_reads += 1
         return self._on_port_in(port, size)
 
     def _hook_out(self, uc: Uc, port: int, size: int, value: int, _user) -> None:
@@ -501,7 +535,7 @@ class Cpu:
 
     # -- running ----------------------------------------------------------------
     def run(self, count: int, keep_snapshot: bool = False, idle_watch: int | None = None) -> SliceResult:
-        """Execute up to ``count`` instructions from CS:IP.
+        """Execute up to ``count`` instructions from CS:IP; the result says how many ran.
 
         With ``keep_snapshot`` the registers read in one call after the slice
         stay as the snapshot (the caller reads FLAGS, CS, IP next and must call
@@ -511,42 +545,51 @@ class Cpu:
         """
         self._snap = None
         self._stop_requested = False
-        fast = self.fast
+        self._in_slice = True
+        try:
+            return self._run(count, keep_snapshot, idle_watch)
+        finally:
+            self._in_slice = False
+
+    def _run(self, count: int, keep_snapshot: bool, idle_watch: int | None) -> SliceResult:
+        fast, counter = self.fast, self.counter
+        halted = False                        # a HLT that ended a recovery from an error
         try:
             if fast is not None:
-                try:
-                    done = self._run_native(count, idle_watch)
-                finally:
-                    count = fast.slice_budget     # the last slice's, when C ran several
-                if done:
-                    self.instructions += count
+                if self._run_native(count, idle_watch):
+                    executed = fast.executed      # the last slice's, when C ran several
+                    self.instructions += executed
                     reason = (STOP_REQUESTED if self._stop_requested
                               else STOP_HALT if self._halted.value else STOP_COUNT)
                     if not keep_snapshot:
                         self._snap = None
-                    return SliceResult(reason, count)
+                    return SliceResult(reason, executed)
             else:
-                self.uc.emu_start(self.linear_ip, 0xFFFFFFFF, count=count)
+                counter.budget, counter.executed, counter.last_address = count, 0, -1
+                self.uc.emu_start(self.linear_ip, 0xFFFFFFFF)
         except UcError as err:
             wrapped = err.errno == UC_ERR_FETCH_UNMAPPED and self._wrap_top_of_segment()
             if wrapped:
-                self._stop_requested = self._stop_requested or wrapped != "halt"
+                halted = wrapped == "halt"
+                self._stop_requested = self._stop_requested or not halted
             elif err.errno != UC_ERR_INSN_INVALID:
                 raise
+            elif self._invalid_instruction():
+                halted = True                 # a LOCK HLT ran as HLT
             else:
-                self._invalid_instruction()
                 self._stop_requested = True
         if self._needs_fresh_context:
             self._refresh_context()
         self.snapshot()                       # FLAGS, CS, IP for what follows, in one call
         try:
             self._clear_iopl_nt()
-            self.instructions += count
+            executed = counter.executed
+            self.instructions += executed
             if self._stop_requested:
-                return SliceResult(STOP_REQUESTED, count)
-            if self._just_halted():
-                return SliceResult(STOP_HALT, count)
-            return SliceResult(STOP_COUNT, count)
+                return SliceResult(STOP_REQUESTED, executed)
+            if halted or self._just_halted():
+                return SliceResult(STOP_HALT, executed)
+            return SliceResult(STOP_COUNT, executed)
         finally:
             if not keep_snapshot:
                 self._snap = None
@@ -598,6 +641,7 @@ class Cpu:
         cleared FLAGS' bits 12-15 and told whether a HLT ended it (the common case)."""
         uc = self.uc
         uc._hook_exception = None
+        self.fast.executed = 0                # (C sets it too: an error before its start)
         err = self._native_lib.pcemu_run_slice(
             self._uch, self._fast_ref, count, -1 if idle_watch is None else idle_watch,
             self._snap_ids, self._snap_values, len(_SNAP_NAMES), self._halted_ref)
@@ -614,11 +658,17 @@ class Cpu:
         return True
 
     def _just_halted(self) -> bool:
-        # Unicorn ends emu_start silently after HLT, leaving IP past it.  Without the
-        # native library nothing says which instruction ran last, so a slice that ended
-        # on its count right after an instruction whose last byte is F4h (JNE -12 is
-        # 75 F4) looks the same; the C hook knows (pcemu_run_slice) and is exact.
-        return self.memory[linear(self.cs, self.ip - 1)] == 0xF4
+        """Did the slice end on a HLT?  Unicorn ends emu_start silently after one, IP past
+        it.  Only if the last instruction the counter saw was that HLT with its prefixes,
+        if any (LOCK HLT): a slice that ends on its count right after an instruction
+        whose last byte is F4h (JNE -12 is 75 F4) is no HLT.  (As fastcpu.c halted_at;
+        Unicorn's addresses above 1 MB are the first 64 KB again: A20 is off.)"""
+        before = ((self.cs << 4) + ((self.ip - 1) & 0xFFFF)) & 0xFFFFF
+        start = self.counter.last_address & 0xFFFFF
+        mem = self.memory
+        if mem[before] != 0xF4 or not 0 <= before - start <= 14:
+            return False
+        return all(mem[at] in PREFIXES for at in range(start, before))
 
     def _clear_iopl_nt(self) -> None:
         """A real-mode 286 cannot set FLAGS bits 12-15; Unicorn's POPF and IRET can.
@@ -630,13 +680,14 @@ class Cpu:
         if flags & FLAGS_IOPL_NT:
             self._set_reg(X.UC_X86_REG_FLAGS, flags & ~FLAGS_IOPL_NT)
 
-    def _invalid_instruction(self) -> None:
+    def _invalid_instruction(self) -> bool:
         """Unicorn aborted on an instruction it calls invalid: do what a 286 does.
 
         Either the 286 runs it (LOCK on any instruction, the F6/F7 reg=1 TEST
         alias: run an equivalent form Unicorn accepts), or it is a software
         INT 6 (Unicorn reports those as invalid, IP still on the INT), or it
-        is #UD: INT 6 with the instruction's own address pushed.
+        is #UD: INT 6 with the instruction's own address pushed.  True when
+        what ran was a HLT (LOCK HLT): the CPU halts there.
         """
         self._refresh_context()
         cs, ip = self.cs, self.ip
@@ -644,10 +695,12 @@ class Cpu:
         n = split_prefixes(code)
         if code[n] == 0xCD and n + 1 < len(code) and code[n + 1] == 0x06:
             self.deliver_interrupt(6, return_ip=(ip + n + 2) & 0xFFFF)
-            return
+            return False
         substitute = as_286_would_run(code)
         if substitute is None or not self._run_substitute(cs, ip, *substitute):
             self.deliver_interrupt(6)
+            return False
+        return substitute[1][-2] == 0xF4          # the opcode the replacement ends with
 
     def _run_substitute(self, cs: int, ip: int, skip: int, replacement: bytes) -> bool:
         """Run one instruction with its leading bytes replaced, in place.
@@ -679,12 +732,12 @@ class Cpu:
         return True
 
     def _run_one(self, start: int) -> None:
-        if self.fast is None:
-            self.uc.emu_start(start, 0xFFFFFFFF, count=1)
-        else:
-            self.fast.budget, self.fast.executed = 1, 0
+        """One instruction, counted in the slice as any other."""
+        counter = self.counter
+        counter.budget = counter.executed + 1
+        if self.fast is not None:
             self._native_lib.pcemu_probe_start(self._fast_ref, -1)
-            self.uc.emu_start(start, 0xFFFFFFFF)
+        self.uc.emu_start(start, 0xFFFFFFFF)
 
     def _forget_code(self, cs: int, ip: int, size: int) -> None:
         start = linear(cs, ip)

@@ -22,8 +22,7 @@ from bios.context import CallControl, Devices, ServiceContext, Time, Vectors
 from bios.font import install_rom_font
 from bios.state import BiosState
 from pcemu.bus import IoBus
-from pcemu.clock import (DEFAULT_MIPS, INSTRUCTIONS_PER_PORT_READ, PIT_HZ, TICKS_PER_DAY, Clock,
-                         Scheduler)
+from pcemu.clock import DEFAULT_MIPS, PIT_HZ, TICKS_PER_DAY, Clock, Scheduler
 from pcemu.cpu import FLAG_CF, FLAG_IF, STOP_HALT, Cpu
 from pcemu.devices.cga import CgaCard
 from pcemu.devices.cmos import CmosRtc
@@ -124,7 +123,9 @@ class Machine:
         self._build_devices(video, printer_capture)
         self._guest = GuestCalls(self)
         self.cpu = Cpu(self.memory, self._on_interrupt, self._port_in, self._port_out,
-                       accelerator=sync.install_native if accelerate else None)
+                       accelerator=sync.install_native if accelerate else None,
+                       counter=sync.install_counter)
+        self.scheduler.on_schedule = self._event_scheduled
         if self.cpu.fast is not None:
             sync.wire(self, self.cpu.fast, MAX_SLICE, IF_POLL_SLICE)
         self.mouse_enabled = mouse
@@ -155,7 +156,7 @@ class Machine:
         self.pit = Pit8253(self._pit_now, self._reschedule_timer, self._channel2_changed)
         self.kbc = KeyboardController(lambda: self.pic.raise_irq(1), self._schedule_after,
                                       clock.instructions_for_seconds(KEY_GAP_SECONDS))
-        self.speaker = Speaker(self.pit, self._pit_now, lambda: self.clock.seconds())
+        self.speaker = Speaker(self.pit, self._pit_now, lambda: self._instr_now() / clock.ips)
         self.video_profile = video
         if video == "cga":
             self.video_card = CgaCard(self._instr_now, clock.ips)
@@ -294,7 +295,14 @@ class Machine:
 
     # ------------------------------------------------------------------ time
     def _instr_now(self) -> int:
-        return self.clock.now + self.cpu.port_reads * INSTRUCTIONS_PER_PORT_READ
+        """Now, to the instruction: inside a slice, its start plus what it has executed."""
+        return self.clock.now + self.cpu.slice_executed
+
+    def _event_scheduled(self, when: int) -> None:
+        """A device event was scheduled (during a slice: by an OUT, an IN or a service):
+        if it falls due before the running slice would end, the slice ends then, so
+        that it happens at its instruction (a PIT reload's first IRQ 0, a key's)."""
+        self.cpu.end_slice_at(when - self.clock.now)
 
     def _pit_now(self) -> int:
         return self._instr_now() * PIT_HZ // self.clock.ips
@@ -587,8 +595,8 @@ class Machine:
         """A program asked for a key or the time and found nothing new.
 
         After IDLE_POLLS such calls in a row with no other service between them,
-        the program is only waiting: the slice ends at once and, being charged
-        whole, brings virtual time to the next device event, as a HLT would.
+        the program is only waiting: with the opt-in inexact skip the slice ends at
+        once and virtual time jumps to the next device event, as after a HLT.
         DOS time moves in whole ticks, so a waiting loop reads the same values
         either way.
         """
@@ -652,9 +660,7 @@ class Machine:
             self._if_wait_at = None
         cpu = self.cpu
         if cpu.fast is not None:
-            sync.prepare_slice(self, cpu.fast)  # (the C slice counts its INs from 0)
-        else:
-            cpu.reset_port_reads()
+            sync.prepare_slice(self, cpu.fast)
         try:
             self._run_slice(cpu, budget)
         finally:
@@ -675,7 +681,6 @@ class Machine:
         result = cpu.run(budget, keep_snapshot=True, idle_watch=self._resume_at)
         if self._status_native:
             sync.beam_from_c(self, cpu.fast)
-        cpu.reset_port_reads()
         clock.now += result.executed           # (C may have run slices before it: absorb_chain)
         idle, self._idle_stop = self._idle_stop, False
         if idle and result.reason != STOP_HALT and not self.pic.pending():
@@ -701,7 +706,7 @@ class Machine:
 
     def _device_irq(self, line: int) -> None:
         """A device raised its line during an instruction (a port write): the slice ends
-        there, charged whole as every early end is, so the CPU takes it next."""
+        after that instruction, so the CPU takes it next."""
         self.pic.raise_irq(line)
         self.impure()
         self.cpu.request_stop()

@@ -183,7 +183,8 @@ def test_run_of_a_program_that_cannot_start_fails_with_the_reason(tmp_path, name
 def test_wav_option_records_the_opening_music(tmp_path):
     import wave
     out = tmp_path / "music.wav"
-    result = pcemu("boot", "1612", "--headless", "--keys", "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}",
+    result = pcemu("boot", "1612", "--headless", "--keys",
+                   "GINRUMMY{ENTER}{WAIT:COWBOY GIN?}{TICKS:10}",
                    "--wav", str(out))
     assert result.returncode == 0, result.stderr
     with wave.open(str(out)) as w:

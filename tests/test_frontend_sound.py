@@ -133,7 +133,9 @@ def test_ginrummys_opening_beep_is_2002_hz_in_the_wav(tmp_path):
 def test_the_opening_music_wav_holds_every_frequency_pit_channel_2_was_programmed_with(tmp_path):
     """From GINRUMMY's start to the dealt hands: the counts the program loaded into PIT
     channel 2 are seen at the PIT itself (not in the speaker's log); every note of the WAV
-    long enough to hold five periods has, by FFT, its main frequency at one of them."""
+    long enough to hold three periods has, by FFT, its main frequency at one of them.
+    (The 678 Hz note sounds for 5.1 ms, 3.5 periods: the 2,040 instructions between the
+    OUT that starts it and the next.)"""
     m = Machine(disks=[f"B:{DISK1612}"])
     programmed = set()
     load = m.pit._load
@@ -150,11 +152,11 @@ def test_the_opening_music_wav_holds_every_frequency_pit_channel_2_was_programme
     heard = {}
     for (start, frequency), (end, _next) in zip(events, events[1:]):
         note = samples[int(start * rate) + 5:int(end * rate) - 5]
-        if not 20 < frequency < 20000 or len(note) < 5 * rate / frequency:
+        if not 20 < frequency < 20000 or len(note) < 3 * rate / frequency:
             continue                                   # silence, or too few periods to measure
         spectrum = np.abs(np.fft.rfft(note - note.mean(), n=rate))     # zero-padded: 1 Hz bins
         peak = float(spectrum.argmax())
         nearest = min(audible, key=lambda f: abs(f - peak))
         assert abs(peak - nearest) <= 0.03 * nearest, (start, peak, sorted(audible))
         heard[round(nearest)] = peak
-    assert set(heard) == {2002, 678, 100}, (heard, sorted(audible))
+    assert {2002, 678, 100} <= set(heard), (heard, sorted(audible))    # the opening tune

@@ -133,36 +133,36 @@ MIPS = st.one_of(st.sampled_from([1.2, 4.77, 0.5, 8.0]), st.floats(MIN_MIPS, MAX
 def test_cga_status_reads_the_beam_as_python_does(mips, start, steps):
     from pcemu.machine import Machine
     ips = Clock(mips).ips
-    now = SimpleNamespace(clock=SimpleNamespace(now=start), cpu=SimpleNamespace(port_reads=0))
+    now = SimpleNamespace(clock=SimpleNamespace(now=start), cpu=SimpleNamespace(slice_executed=0))
     card = CgaCard(lambda: Machine._instr_now(now), ips)
     s = native.FastState(frame=card.beam.frame, scanlines=SCANLINES, visible_lines=VISIBLE_LINES,
                          beam_base=card.beam._base, beam_reads=card.beam.reads, clock_now=start)
-    for kind, advance, reads in steps:
-        if kind == 0:                     # a new slice: the clock moves, the INs count from 0
+    for kind, advance, instructions in steps:
+        if kind == 0:                     # a new slice: the clock moves, its count starts at 0
             now.clock.now += advance
-            now.cpu.port_reads = 0
-        elif kind == 1:                   # INs of other ports in between
-            now.cpu.port_reads += reads
-        s.clock_now, s.port_reads = now.clock.now, now.cpu.port_reads
+            now.cpu.slice_executed = 0
+        elif kind == 1:                   # instructions in between (none: a second read at once)
+            now.cpu.slice_executed += instructions
+        s.clock_now, s.executed = now.clock.now, now.cpu.slice_executed
         assert LIB.pcemu_test_cga_status(s) == card._status()
         assert (s.beam_base, s.beam_reads) == (card.beam._base, card.beam.reads)
 
 
 @pytest.mark.parametrize("mips", [1.2, 4.77, 0.3])
 def test_a_polling_loop_sees_every_line_of_a_frame_as_python_does(mips):
-    """Each IN moves the machine's time on: read the status port as a retrace wait does,
-    through two whole frames, so that every scan line (the edges of each blanking) is
-    read, in C and in Python."""
+    """Time moves with every instruction: read the status port as a retrace wait does
+    (IN, TEST, JZ), through two whole frames, so that every scan line (the edges of each
+    blanking) is read, in C and in Python."""
     from pcemu.machine import Machine
     ips = Clock(mips).ips
-    now = SimpleNamespace(clock=SimpleNamespace(now=123_456), cpu=SimpleNamespace(port_reads=0))
+    now = SimpleNamespace(clock=SimpleNamespace(now=123_456), cpu=SimpleNamespace(slice_executed=0))
     card = CgaCard(lambda: Machine._instr_now(now), ips)
     s = native.FastState(frame=card.beam.frame, scanlines=SCANLINES, visible_lines=VISIBLE_LINES,
                          beam_base=card.beam._base, beam_reads=card.beam.reads, clock_now=123_456)
     seen = set()
     for _ in range(int(2 * card.beam.frame) // 3):
-        now.cpu.port_reads += 1
-        s.port_reads = now.cpu.port_reads
+        now.cpu.slice_executed += 3
+        s.executed = now.cpu.slice_executed
         status = card._status()
         assert LIB.pcemu_test_cga_status(s) == status
         seen.add(status)
@@ -182,7 +182,7 @@ def _timer_due_differences(mips, now, mode, reload, start_back):
     from pcemu.machine import Machine
     clock = Clock(mips)
     clock.now = now
-    m = SimpleNamespace(clock=clock, cpu=SimpleNamespace(port_reads=0), scheduler=Scheduler(clock),
+    m = SimpleNamespace(clock=clock, cpu=SimpleNamespace(slice_executed=0), scheduler=Scheduler(clock),
                         _timer_event=None, _timer_due=None, _timer_fired=lambda: None)
     m._instr_now = lambda: Machine._instr_now(m)
     m.pit = Pit8253(lambda: Machine._pit_now(m), lambda: None, lambda: None)

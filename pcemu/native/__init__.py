@@ -111,6 +111,9 @@ def load() -> ctypes.CDLL | None:
         lib.pcemu_fast_install.restype = ctypes.c_int
         lib.pcemu_fast_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
                                            ctypes.c_void_p]
+        lib.pcemu_count_install.restype = ctypes.c_int
+        lib.pcemu_count_install.argtypes = [ctypes.c_void_p, ctypes.POINTER(FastState),
+                                            ctypes.c_void_p]
         lib.pcemu_probe_start.restype = None
         lib.pcemu_set_faults.restype = None
         lib.pcemu_set_faults.argtypes = [ctypes.c_int]

@@ -22,8 +22,14 @@
  *
  * Everything else (and everything, when Python listeners or port watchers are
  * attached) is handed to the Python callbacks, so behaviour is identical with
- * or without this library; only the cost differs.  Every IN is counted here,
- * because the machine's time within a slice counts port reads.
+ * or without this library; only the cost differs.  The time of an instruction
+ * is the slice's start plus the instructions executed before it and itself
+ * (clock_now + executed, Machine._instr_now): a device sees the exact moment
+ * of an IN or OUT, and Python may end the slice early (a sooner device event)
+ * by lowering the budget.
+ *
+ * The reference machine (Machine(accelerate=False)) uses hook_count alone
+ * (pcemu_count_install): the same count, and nothing else done here.
  */
 #include <math.h>
 #include <stdint.h>
@@ -455,7 +461,7 @@ static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
 
 static uint32_t cga_status(struct fast_state *s)
 {
-    int64_t now = s->clock_now + s->port_reads * INSTRUCTIONS_PER_PORT_READ;  /* _instr_now */
+    int64_t now = s->clock_now + s->executed;               /* Machine._instr_now */
     if (now != s->beam_base) {                               /* BeamClock.phase */
         s->beam_base = now;
         s->beam_reads = 0;
@@ -525,11 +531,12 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
                 wait_arm(s, s->last_address, end);
         }
         uint32_t value = cga_status(s);
-        /* the beam moves with every read: a pass that reads the status port repeats
-         * only while the port answers the same (probe_visit computes how long) */
-        if (s->pass_reads < PASS_READS)
+        /* the beam moves with time: a pass that reads the status port repeats only
+         * while the port answers the same (probe_visit computes how long) */
+        if (s->pass_reads < PASS_READS) {
+            s->pass_offsets[s->pass_reads] = s->executed - s->visit_at;
             s->pass_values[s->pass_reads++] = (uint8_t)value;
-        else
+        } else
             s->changed = 1;
         return value;
     }
@@ -561,19 +568,23 @@ static int memory_as_at_last_pass(struct fast_state *s)
 }
 
 /* A retrace wait reads the status port in every pass, and the beam moves with
- * every read (cga_status).  Of at most ``passes`` further passes, how many would
- * read exactly the values the last pass read?  Those are computed, not run: the
- * beam ends as the reads would have left it. */
-static int64_t status_passes(struct fast_state *s, int64_t passes)
+ * time (cga_status).  Of at most ``passes`` further passes, how many would read
+ * exactly the values the last pass read?  Pass j (from 0) would begin at
+ * executed + j * period and make its reads where the last pass made them
+ * (pass_offsets).  Those passes are computed, not run: the beam ends as their
+ * reads would have left it. */
+static int64_t status_passes(struct fast_state *s, int64_t passes, int64_t period)
 {
-    int64_t done = 0;
+    int64_t done = 0, executed = s->executed;
     for (; done < passes; done++) {
         int64_t reads = s->port_reads, base = s->beam_base, beam_reads = s->beam_reads;
         int same = 1;
         for (int i = 0; i < s->pass_reads && same; i++) {
             s->port_reads++;                                 /* hook_in */
+            s->executed = executed + done * period + s->pass_offsets[i];
             same = cga_status(s) == s->pass_values[i];
         }
+        s->executed = executed;
         if (!same && (faults & FAULT_STATUS_PASSES)) {
             done++;                   /* the injected fault: the pass that differs, skipped too */
             break;
@@ -656,7 +667,7 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
         if (pure > PURE_PER_PASS)
             passes = 0;
         if (passes > 0 && s->pass_reads > 0)
-            passes = status_passes(s, passes);
+            passes = status_passes(s, passes, period);
         if (passes > 0) {
             s->executed += passes * period;
             s->int3_passed += passes * (s->int3_passed - s->visit_int3);
@@ -1019,6 +1030,20 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
         own_block_store(uc, s, here);
 }
 
+/* The reference machine's only hook: count every instruction and end the slice on its
+ * budget, as hook_code does (and as emu_start's own count would), and remember the
+ * last instruction (a HLT ran only if it was the last one). */
+static void hook_count(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+    struct fast_state *s = user;
+    s->last_address = (int64_t)address;
+    if (s->executed >= s->budget) {
+        uc_emu_stop(uc);
+        return;
+    }
+    s->executed++;
+}
+
 /* Every memory write: logged while a probe watches. */
 static void hook_write(uc_engine *uc, uc_mem_type type, uint64_t address, int size,
                        int64_t value, void *user)
@@ -1114,6 +1139,25 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_
     return budget;
 }
 
+/* Did the slice end on a HLT (Unicorn leaves IP past it, at before + 1)?  Only if the
+ * last instruction the code hook saw, at ``last``, was that HLT with its prefixes, if
+ * any (LOCK HLT): a slice that ends on its count right after an instruction whose last
+ * byte is F4h (JNE -12 is 75 F4) is no HLT.  As Cpu._just_halted; Unicorn's addresses
+ * above 1 MB are the first 64 KB again. */
+static int halted_at(const struct fast_state *s, int64_t last, int64_t before)
+{
+    int64_t start = last & 0xFFFFF;
+    if (s->mem[before] != 0xF4 || start > before || before - start > 14)
+        return 0;
+    for (int64_t at = start; at < before; at++) {
+        uint8_t b = s->mem[at];
+        if (b != 0x26 && b != 0x2E && b != 0x36 && b != 0x3E && b != 0xF0 && b != 0xF2
+                && b != 0xF3)
+            return 0;
+    }
+    return 1;
+}
+
 /* One slice, as Cpu.run does it with the binding's emu_start: run from CS:IP for
  * ``budget`` instructions, watching ``watch`` for an idle loop; then read the
  * registers named by ``snap_ids`` into ``snap`` (FLAGS last), clear FLAGS bits
@@ -1175,11 +1219,9 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         }
         cs = ip = 0;
         uc_reg_read_batch(uc, ids, at, 2);
-        /* A HLT ran only if it was the last instruction the code hook saw: a slice
-         * that ends on its count right after an instruction whose last byte is F4h
-         * (JNE -12 is 75 F4) is no HLT. */
+        /* A HLT ran only if it was the last instruction the code hook saw */
         int64_t before_ip = (int64_t)((((cs & 0xFFFF) << 4) + ((ip - 1) & 0xFFFF)) & 0xFFFFF);
-        *halted = s->last_address == before_ip && s->mem[before_ip] == 0xF4;
+        *halted = halted_at(s, s->last_address, before_ip);
         if (!s->chain || *halted || s->executed < budget)
             return UC_ERR_OK;
         int64_t here = (int64_t)((((cs & 0xFFFF) << 4) + (ip & 0xFFFF)) & 0xFFFFF);
@@ -1234,6 +1276,13 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[4], UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
     return err;
+}
+
+/* The reference machine's counter (hook_count): fills handles[0]; a Unicorn error code. */
+int pcemu_count_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
+{
+    s->last_address = -1;
+    return uc_hook_add(uc, &handles[0], UC_HOOK_CODE, (void *)hook_count, s, 1, 0);
 }
 
 /* ---- Test entry points: tests/test_native_contract.py only, never the machine. -----

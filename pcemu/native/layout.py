@@ -77,10 +77,8 @@ CONSTANTS: dict[str, tuple[int, str]] = {
     "FLAGS_286_MASK": (_cpu.FLAGS_286_MASK, "pcemu/cpu.py"),
     "FLAGS_286_FIXED": (_cpu.FLAGS_286_FIXED, "pcemu/cpu.py"),
     "FLAGS_IOPL_NT": (_cpu.FLAGS_IOPL_NT, "pcemu/cpu.py"),
-    # pcemu/clock.py: the PIT's input clock; the time an IN moves the machine within a slice
+    # pcemu/clock.py: the PIT's input clock
     "PIT_HZ": (_clock.PIT_HZ, "pcemu/clock.py"),
-    "INSTRUCTIONS_PER_PORT_READ": (_clock.INSTRUCTIONS_PER_PORT_READ,
-                                   "pcemu/clock.py (Machine._instr_now)"),
     # pcemu/devices/crtc.py: the beam moves this far with each status read (BeamClock)
     "INSTRUCTIONS_PER_STATUS_READ": (_crtc.INSTRUCTIONS_PER_STATUS_READ,
                                      "pcemu/devices/crtc.py"),
@@ -188,8 +186,9 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("mem", "uint8_t *", "the 1 MB guest memory"),
     Field("on_interrupt", "intr_fallback", "Python: traps, faults, watched interrupts"),
     Field("on_in", "in_fallback", "Python: every port but the status port"),
-    Field("clock_now", "int64_t", "the machine's clock at the start of the slice"),
-    Field("port_reads", "int64_t", "INs executed in this slice"),
+    Field("clock_now", "int64_t", "the machine's clock at the start of the slice (the time "
+          "of an instruction in it: clock_now + executed, Machine._instr_now)"),
+    Field("port_reads", "int64_t", "statistics: INs executed in this slice"),
     Field("beam_base", "int64_t", "BeamClock._base"),
     Field("beam_reads", "int64_t", "BeamClock.reads"),
     Field("frame", "double", "instructions per video frame"),
@@ -281,7 +280,9 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("pass_reads", "int32_t", "status-port reads since the last pass..."),
     Field("pure_calls", "uint64_t", "Python calls that changed nothing"),
     Field("visit_pure", "uint64_t", "pure_calls at the last pass"),
-    Field("pass_values", "uint8_t", "...and the values they returned", "PASS_READS"),
+    Field("pass_values", "uint8_t", "...the values they returned...", "PASS_READS"),
+    Field("pass_offsets", "int64_t", "...and when: executed at the read less visit_at",
+          "PASS_READS"),
     Field("probe_began", "int64_t", "executed when the probe was armed"),
     Field("rearm_at", "int64_t", "executed at which to arm a new probe, or -1"),
     Field("rearms", "int32_t", "probes armed in this slice"),

@@ -4,7 +4,8 @@ into ``FastState`` (pcemu/native/layout.py) and back.
 Called from pcemu/machine.py and pcemu/cpu.py:
 
 - ``install_native(cpu)``: the library's hooks on the CPU's Unicorn, the callbacks into
-  Python (Cpu.__init__);
+  Python (Cpu.__init__); ``install_counter(cpu)``: the reference machine's, which only
+  counts instructions;
 - ``wire(m, fast, ...)``: what the two share for good: the master 8259's registers, the
   slice sizes, the clock rate, and the calls that keep them in step (Machine.__init__);
 - ``prepare_slice(m, fast)`` before each slice: what C may do in it
@@ -72,6 +73,24 @@ def install_native(cpu: "Cpu"):
         raise UcError(err)
     cpu._native_lib = lib
     cpu._fast_ref = ctypes.byref(state)
+    return state
+
+
+def install_counter(cpu: "Cpu"):
+    """The reference machine's instruction counter in C (fastcpu.c hook_count): a state
+    whose ``budget``, ``executed`` and ``last_address`` Cpu reads and sets, or None when
+    the library cannot be built here (Cpu then counts in a Python hook, slowly)."""
+    from unicorn import UcError
+
+    from pcemu import native
+    lib = native.load()
+    if lib is None:
+        return None
+    state = native.FastState()
+    cpu._c_handles = (ctypes.c_size_t * native.HOOKS)()
+    err = lib.pcemu_count_install(cpu._uch, ctypes.byref(state), cpu._c_handles)
+    if err:
+        raise UcError(err)
     return state
 
 

@@ -1,0 +1,234 @@
+"""Time inside a slice is exact: a program sees the instruction count of each IN and OUT.
+
+Three things an 8253 and an AT do that the machine once approximated (issue #17):
+  * the time of a port access inside a slice is the slice's start plus the instructions
+    executed so far, not an estimate from the INs made;
+  * a PIT reload makes the next IRQ 0 come when the new count runs out, even when that
+    is before the slice would have ended;
+  * a slice the host ends early (a tracer's key, a device's IRQ) is charged only the
+    instructions that ran.
+Each program of ours prints what it measured; the expected figure is computed here from
+the 8253's rules and the machine's speed, and the reference machine (every service in
+Python, the instruction counter in C or, without a compiler, in Python) must agree with
+the accelerated one.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pcemu import Machine, native
+from pcemu.clock import PIT_HZ, Clock
+from pcemu.native import sync
+from tests.machine_helpers import END, PRINT_HEX, com_program
+
+DEFAULT_IPS = Clock().ips
+RELOAD = 0x0400                   # PIT clocks to the first IRQ 0 after the reload
+NOPS = 600                        # instructions between two latches of channel 0
+
+PROGRAMS = {
+    # Channel 0 reloaded in mode 2 with RELOAD, then a loop of 3 instructions counts
+    # its passes until our INT 08h handler has run once.
+    "RELOAD": """
+    mov ax, 0x3508
+    int 0x21
+    mov word ptr [old_off], bx
+    mov word ptr [old_seg], es
+    mov ax, 0x2508
+    mov dx, handler
+    int 0x21
+    xor si, si
+    cli
+    mov al, 0x34
+    out 0x43, al
+    mov al, %d
+    out 0x40, al
+    mov al, %d
+    out 0x40, al
+    sti
+count:
+    inc si
+    cmp word ptr [ticks], 0
+    je count
+    cli
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    sti
+    push ds
+    mov dx, word ptr [old_off]
+    mov ds, word ptr [old_seg]
+    mov ax, 0x2508
+    int 0x21
+    pop ds
+    mov ax, si
+    call print_hex
+""" % (RELOAD & 0xFF, RELOAD >> 8) + END + PRINT_HEX + """
+handler:
+    push ax
+    inc word ptr cs:[ticks]
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+ticks:
+    .word 0
+old_off:
+    .word 0
+old_seg:
+    .word 0
+""",
+    # Channel 0 in mode 2 (counts down by one a PIT clock), latched before and after
+    # NOPS NOPs with interrupts off: the count that passed between the two latches.
+    "LATCH": """
+    cli
+    mov al, 0x34
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    call latch
+    mov bx, ax
+""" + "    nop\n" * NOPS + """
+    call latch
+    sub bx, ax
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    sti
+    mov ax, bx
+    call print_hex
+""" + END + PRINT_HEX + """
+latch:
+    xor al, al
+    out 0x43, al
+    in al, 0x40
+    mov ah, al
+    in al, 0x40
+    xchg al, ah
+    ret
+""",
+    # The LATCH measurement around 50 INT 60h calls to an IRET of ours, with interrupts
+    # off: the count that passed.  A host that stops the slice at each call must not
+    # change it.
+    "STOPS": """
+    mov ax, 0x2560
+    mov dx, handler
+    int 0x21
+    cli
+    mov al, 0x34
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    call latch
+    mov bx, ax
+    mov cx, 50
+calls:
+    int 0x60
+    loop calls
+    call latch
+    sub bx, ax
+    mov al, 0x36
+    out 0x43, al
+    xor al, al
+    out 0x40, al
+    out 0x40, al
+    sti
+    mov ax, bx
+    call print_hex
+""" + END + PRINT_HEX + """
+latch:
+    xor al, al
+    out 0x43, al
+    in al, 0x40
+    mov ah, al
+    in al, 0x40
+    xchg al, ah
+    ret
+handler:
+    iret
+""",
+}
+
+needs_native = pytest.mark.skipif(native.load() is None,
+                                  reason="no C compiler here: the native library cannot be built")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("exact-time")
+    for name, source in PROGRAMS.items():
+        com_program(tmp, f"{name}.COM", source)
+    return tmp / "progs"
+
+
+MACHINES = {
+    "accelerated": dict(accelerate=True),
+    "reference": dict(accelerate=False),
+}
+
+
+def printed(folder, program: str, stop_at_int60: bool = False, **options) -> int:
+    """Run PROGRAM.COM to its exit and return the hex number it printed."""
+    m = Machine(host_dirs={"C": folder}, **options)
+    exits = []
+    m.events.exit.connect(lambda *args: exits.append(args))
+    if stop_at_int60:
+        def stop(intno: int) -> None:
+            if intno == 0x60:
+                m.cpu.request_stop()
+        m.watch_interrupts(stop, vectors=[0x60])
+    m.type(f"C:{{ENTER}}{program}{{ENTER}}")
+    m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 20)
+    found = re.findall(r"\b([0-9A-F]{4})\b", m.screen_text_flat())
+    assert found, m.screen_text()
+    return int(found[-1], 16)
+
+
+def python_counter(monkeypatch) -> None:
+    """The reference machine without the native library's counter (as with no compiler)."""
+    monkeypatch.setattr(sync, "install_counter", lambda cpu: None)
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_the_first_irq0_after_a_reload_comes_when_the_count_runs_out(folder, machine):
+    passes = printed(folder, "RELOAD", **MACHINES[machine])
+    expected = RELOAD * DEFAULT_IPS / PIT_HZ / 3          # 3 instructions a pass
+    assert abs(passes - expected) <= 3, (passes, expected)
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_a_latched_count_moves_with_the_instructions_between(folder, machine):
+    elapsed = printed(folder, "LATCH", **MACHINES[machine])
+    expected = NOPS * PIT_HZ / DEFAULT_IPS
+    # the latch routine's own instructions (RET, CALL, XOR, OUT, IN) lie between too
+    assert expected <= elapsed <= expected + 12 * PIT_HZ / DEFAULT_IPS, (elapsed, expected)
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_a_slice_ended_early_is_charged_what_ran(folder, machine):
+    undisturbed = printed(folder, "STOPS", **MACHINES[machine])
+    stopped = printed(folder, "STOPS", stop_at_int60=True, **MACHINES[machine])
+    assert stopped == undisturbed
+    # 50 passes of INT, IRET, LOOP, and the latch between: nowhere near a slice each
+    assert undisturbed < 400 * PIT_HZ / DEFAULT_IPS
+
+
+def test_the_python_counter_counts_as_the_c_one(folder, monkeypatch):
+    expected = {name: printed(folder, name, accelerate=False) for name in ("RELOAD", "LATCH")}
+    python_counter(monkeypatch)
+    assert {name: printed(folder, name, accelerate=False) for name in expected} == expected
+
+
+@needs_native
+def test_a_reload_mid_slice_shortens_the_slice_on_both_machines(folder):
+    """The same passes to the first IRQ 0, machine for machine, at another speed too."""
+    for mips in (1.2, 4.77):
+        counts = {printed(folder, "RELOAD", mips=mips, **options) for options in MACHINES.values()}
+        assert len(counts) == 1, (mips, counts)

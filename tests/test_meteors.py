@@ -113,7 +113,10 @@ def test_the_first_game_starts_on_the_ticks_of_its_timer_waits(start) -> None:
     calibrated = timing.wait_ends(clock, clock.start_tick, clock.start_tick, timing.CALIBRATION)
     game_start = next(e for e in events if e["event"] == "game_start")
     assert game_start["bios_tick"] - clock.start_tick == calibrated - clock.start_tick
-    ticks, blocks = timing.STARTUP[1]            # F1 (sound off), then the space
+    ticks, t0_offset = timing.STARTUP[1]         # F1 (sound off), then the space
+    # the first level screen's 14 rows of blocks pass the tick of T0
+    blocks = (t0_offset + timing.BLOCKS + 14 * timing.BLOCK_ROW) // timing.TICK_INSTRUCTIONS
+    assert blocks == 1
     assert next(e for e in events if e["event"] == "frame")["tick"] == ticks + blocks
 
 

@@ -75,38 +75,67 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # What the tracer's key script costs before the first game (original.py): F1 (sound
 # off) and F2 (demo), each followed by {TICKS:20}, then the space that ends PRESS ANY
 # KEY (line 3560).  For 0, 1 or 2 function keys: the ticks from the end of line 222's
-# wait to the level screen's T0 (line 3232), and the ticks the first blocks then take
-# before the first frame.  Measured on the original at 30 start times each (the show
-# itself waits on TIMER and PLAY, so its length is fixed in ticks); see
-# docs/meteors-internals.md, section 6.
-STARTUP = {0: (35, 0), 1: (55, 1), 2: (76, 1)}
+# wait to the level screen's T0 (line 3232; the show waits on TIMER and PLAY, so its
+# length is fixed in ticks), and how far into that tick T0 is read.  Measured on the
+# original; see docs/meteors-internals.md, section 6.
+STARTUP = {0: (35, 0), 1: (55, 9_500), 2: (76, 9_500)}
+
 # The work between two waits, in instructions (1.2 MIPS: a tick is 65,910), measured
-# on the original with sound off: a wait on TIMER ends and reads T0 this far into the
-# tick (1,000 to 2,100: where the loop was when the tick came); a level screen (lines
-# 3670-4030, from the countdown's T0 to the next step) takes LEVEL_SCREEN plus a row of
-# blocks (four PRINT STRING$(14, BLOCK)) each; a step (lines 1110-1400: median 3,300
-# of 1,261 in human sessions, 1,700 to 17,000) and an arrow key's ON KEY handler in it
-# (median 6,500 more, of 299), a new meteor (lines 1400 -> 630-720 -> 1110) and a retry
-# of line 630-680's choice of path take about these.  Only sequences with no wait
-# between (a level screen, then the meteor's extra step and a new meteor) can pass a
-# tick, so only they need the estimate.
+# on the exact machine with sound off: the BASIC lines each piece runs, from the
+# instruction counts at the statements' INT 3s of 24 human sessions (6,600 frames).
+# Only work with no wait between (a level screen and the steps and meteor after it,
+# a game's end and start) can pass a tick, so only there does the estimate matter;
+# the spread of each piece is a few hundred instructions (the BIOS tick's and the
+# keyboard's interrupt handlers, PRINT's digits), the spread of where a wait ends is
+# 1,300.
 TICK_INSTRUCTIONS = 65_910
-AFTER_WAIT = 1_500
-LEVEL_SCREEN = 20_700
-BLOCK_ROW = 4_007
-STEP = 3_300
-KEY_HANDLER = 6_500                         # ON KEY(11-14) run in the step (lines 4930-5070)
-NEW_METEOR = 6_100
-METEOR_RETRY = 850
-# Between the two pauses of a game's end: the high-score table asks the name (line
-# 5910), which the tracer types (PLAYER and Enter) at once, at that statement.
-NAME_TICKS = 7
+AFTER_WAIT = 1_540          # line 3232 this far into the tick that ended line 3231's wait (960-2,254)
+PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
+STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)
+STEP = 1_810                # 1110 -> 3231: INKEY$, the hit and block checks, the meteor's PRINT
+MOVE = 1_550                # D$ <> "": GOSUB 2830
+ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
+ABSORBED = 4_060            # line 1300: the meteor's colour, the score
+KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
+NEW_METEOR = 3_460          # after a path's extra step: RETURN, lines 720-730, 590-630
+FIRST_METEOR = 2_240        # the game's first (from line 630), both to line 1110 ...
+METEOR_TRY = 825            # ... plus one pass of lines 630-680 each (3 at least)
+STRAIGHT = 1_160            # lines 990-1000: the straight path's SQR and divisions
+LEVEL_TO_T0 = 11_330        # 3232 -> 3232: a level's end (3240-3330), its screen to T0 (3670-3710)
+BLOCKS = 7_680              # 3232 -> 4000: the level screen from T0 on (3232-3970) ...
+BLOCK_ROW = 4_007           # ... plus a row of blocks (four PRINT STRING$(14, BLOCK)) ...
+BLOCK_CHOICE = 645          # ... and a draw of the block's character (line 3840) ...
+BLOCKS_COLOUR = 345         # ... and COLOR INT(RND*5+2) ...
+HIGH_SCORE = 2_640          # ... and HIGH SCORE printed (from a game's end on)
+BLOCKS_TO_STEP = 880        # 4000 -> 1110 after a level change
+BLOCKS_TO_METEOR = 3_000    # 4000 -> 630 in a new game ...
+PLACING = 900               # ... plus a pass of line 540 (the player's place) each
+HIT_STEP = 870              # 1110 -> 1420 (besides the move, a bite, keys)
+HIT = 7_820                 # 1420 -> 1710: the bang, the word, line 1620 (2,600)
+HIT_COLOUR = 680
+CAUGHT = 3_360              # 4000 -> 1710: new blocks caught the player (line 4030)
+# A game's end: line 1710's two-second waits end this far into their ticks (the first
+# where the high-score table follows, the second at line 1680); the table (lines
+# 5370-6550) costs TABLE plus its file and rows: METEORS.SCR is missing until the first
+# name is saved, then read once (its one record); DGROUP:10C6, the table's count, comes
+# only from that read, so the table never shows more than 2 rows in a session.  A name
+# (a score above 0) is typed by the tracer at the prompt and takes NAME plus SAVED a
+# record written.
+PAUSE_TO_TABLE = 1_650
+PAUSE_TO_GAME = 3_550
+TABLE = 13_500
+TABLE_MISSING = 21_860      # OPEN of the missing file, its error
+TABLE_READ = 12_930         # OPEN, INPUT # of its record
+TABLE_ROW = 10_076          # lines 6450-6540: a row shown
+NAME = 75_000               # lines 5780-5950 (the keys: 14 bytes at 2 ms) and 5960-6180, 6220-6350
+SAVED = 5_040
+GAME_TO_T0 = 8_940          # 1680 -> 3232: lines 430-510, 3370-3710
 
 
 class FrameClock:
     """The BIOS tick the program is in, as the Python game follows it (sound off):
     every wait of the program is on TIMER, so it ends just after a tick, and the work
-    between two waits is known to fit in the tick it starts in, or to pass one."""
+    between two waits (``work_done``, the costs above) is added up from there."""
 
     def __init__(self, start: tuple[int, int, int, int], function_keys: int) -> None:
         self.clock = DosTime(start)
@@ -134,13 +163,10 @@ class FrameClock:
         self.fast = self.now - start >= 2
         return self.fast
 
-    def show(self) -> int:
-        """The start-up show and PRESS ANY KEY (game 1): to the level screen's T0;
-        returns the ticks its blocks take."""
-        ticks, blocks = STARTUP[self.function_keys]
+    def show(self) -> None:
+        """The start-up show and PRESS ANY KEY (game 1), to the level screen's T0."""
+        ticks, self.work = STARTUP[self.function_keys]
         self.now += ticks
-        self.work = AFTER_WAIT
-        return blocks
 
     def pace(self, wait: bool = True) -> None:
         """Lines 3231-3232 (no wait when T0 = -1, a level screen's)."""
@@ -156,13 +182,8 @@ class FrameClock:
         self.now += self.work // TICK_INSTRUCTIONS
         self.work %= TICK_INSTRUCTIONS
 
-    def blocks_drawn(self, rows: int) -> None:
-        self.work_done(LEVEL_SCREEN + BLOCK_ROW * rows)
-
-    def pause(self) -> None:
-        """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end)."""
+    def pause(self, after: int) -> None:
+        """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end); ``after``: how far
+        into its last tick the next statement starts."""
         self.now = wait_ends(self.clock, self.now, self.now, PAUSE)
-        self.work = AFTER_WAIT
-
-    def name_typed(self) -> None:
-        self.now += NAME_TICKS
+        self.work = after

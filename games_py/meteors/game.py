@@ -96,7 +96,8 @@ class Meteors:
         self.keys_handled = 0             # in this step
         # the BIOS tick the program is in (timing.py): modelled with sound off
         self.ticks = timing.FrameClock(s.time, int(not s.sound) + int(s.demo))
-        self.ticks_modelled = not s.sound
+        self.ticks_modelled = True
+        self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
         self.game_tick = 0                # the tick at line 510 of this game
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
@@ -198,9 +199,20 @@ class Meteors:
             self.table_file = "read"
         if not self.demo_on and self.score > 0:
             self.table_rows = min(self.table_rows + 1, 2)
-            work += timing.NAME + (timing.SAVED + timing.TABLE_ROW) * self.table_rows
+            name = timing.NAME + (timing.SAVED + timing.TABLE_ROW) * self.table_rows
             if self.table_file == "missing":
                 self.table_file = "written"
+            if self.sound:                 # lines 5860 (after WHILE PLAY(0)) and 6000
+                self.ticks.work_done(work + timing.TABLE_TO_SOUND)
+                self.ticks.wait_play(0)
+                self.ticks.sound("table")
+                self.ticks.work_done(timing.NAME_SOUNDS)
+                self.ticks.sound("table")
+                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND)
+                self.ticks.sound("saved")
+                work = timing.SAVED_SOUND
+            else:
+                work += name
         self.ticks.work_done(work)
 
     def game_ticks(self) -> int:
@@ -400,8 +412,10 @@ class Meteors:
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:
         self.keys_handled = 0
+        self.anchor = "start"
         self.one_step()
-        self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled)
+        if not self.sound:                 # with sound on its notes' waits did (note_played)
+            self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled)
 
     def one_step(self) -> None:
         self.total_frames += 1
@@ -455,6 +469,22 @@ class Meteors:
     def sound_effect(self, name: str) -> None:
         if self.sound and self.frame is not None:
             self.frame.setdefault("sound", []).append(name)
+        if self.sound and name != "level":
+            self.note_played(name)
+
+    def note_played(self, name: str) -> None:
+        """Sound on: the step's work up to this SOUND, the note, WHILE PLAY(0): WEND."""
+        kind = "ate" if name.startswith("ate") else name
+        work = timing.TO_SOUND[(self.anchor, kind)]
+        if self.anchor == "start":
+            work += timing.KEY_HANDLER * self.keys_handled
+            if kind in ("fall", "absorbed", "hit") and self.direction:
+                work += timing.MOVE
+        self.ticks.work_done(work)
+        self.ticks.sound(name)
+        self.ticks.work_done(timing.SOUND_TO_PLAY[kind])
+        self.ticks.wait_play(timing.SOUND_EXIT[kind])
+        self.anchor = kind
 
     def player_hit(self) -> None:
         """Lines 1420-1570."""
@@ -574,7 +604,12 @@ class Meteors:
             if wait:                       # (a level screen's own pace goes on to its blocks)
                 self.ticks.work_done(timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
             return
-        self.ticks.work_done(timing.LEVEL_TO_T0)
+        if self.sound:
+            self.ticks.work_done(timing.LEVEL_SOUND)
+            self.ticks.sound("level")
+            self.ticks.work_done(timing.LEVEL_SOUND_TO_T0)
+        else:
+            self.ticks.work_done(timing.LEVEL_TO_T0)
         self.sound_effect("level")
         self.level -= 1
         if self.level < 1:

@@ -78,7 +78,11 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # wait to the level screen's T0 (line 3232; the show waits on TIMER and PLAY, so its
 # length is fixed in ticks), and how far into that tick T0 is read.  Measured on the
 # original; see docs/meteors-internals.md, section 6.
-STARTUP = {0: (35, 0), 1: (55, 9_500), 2: (76, 9_500)}
+STARTUP = {0: (35, 900), 1: (55, 9_500), 2: (76, 9_500)}
+# With no function key (sound on) the show's last note plays at T0: this many interrupts
+# of it are left, the last was this long before.
+SHOW_NOTE_LEFT = 12
+SHOW_NOTE_PHASE = 900
 
 # The work between two waits, in instructions (1.2 MIPS: a tick is 65,910), measured
 # on the exact machine with sound off: the BASIC lines each piece runs, from the
@@ -132,18 +136,59 @@ SAVED = 5_040
 GAME_TO_T0 = 8_940          # 1680 -> 3232: lines 430-510, 3370-3710
 
 
+# With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
+# runtime's queue; with the queue empty it points INT 8 at the runtime's handler and
+# loads PIT channel 0 with 0800h (582 Hz).  The handler takes the next note at the
+# first interrupt and counts it down (so a note of D interrupts takes D + 1 from a
+# fresh start and D behind another), chains to the BIOS (a tick) when its own counter
+# DGROUP:0416, decremented at each interrupt, comes to 0 mod 32, and with the queue
+# empty restores the BIOS vector and loads channel 0 with 0 (the next BIOS tick a whole
+# period later).  ``WHILE PLAY(0): WEND`` after each SOUND ends when the note starts.
+IPS = 1_200_000                              # pcemu's default speed
+MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 Hz interrupts
+TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
+RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
+MUSIC_HANDLER = 50                           # instructions an interrupt takes from the program
+NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
+         "level": 131, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
+PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
+COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the first game (sound on)
+
+
+# Where a step's sounds are, with sound on, in instructions from the last place the
+# program went on after a wait: the step's start (line 1110; plus its keys' handlers),
+# a bite's sound (line 3120 after its PLAY(0) wait), an absorbed meteor's (line 1360).
+TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_065, ("start", "absorbed"): 6_500,
+            ("ate", "fall"): 5_300, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
+            ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
+SOUND_TO_PLAY = {"fall": 61, "ate": 224, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
+SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 3_050}  # the note's start -> on
+LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to T0 ...
+LEVEL_SOUND_TO_T0 = 7_615
+TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
+NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
+SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
+
+
 class FrameClock:
-    """The BIOS tick the program is in, as the Python game follows it (sound off):
-    every wait of the program is on TIMER, so it ends just after a tick, and the work
-    between two waits (``work_done``, the costs above) is added up from there."""
+    """The BIOS tick the program is in, as the Python game follows it: the program's
+    work between waits (``work_done``, the costs above) in instructions, the device
+    events it meets (BIOS ticks at 18.2 Hz, or the music's 582 Hz interrupts), and the
+    waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
     def __init__(self, start: tuple[int, int, int, int], function_keys: int) -> None:
         self.clock = DosTime(start)
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
-        self.work = AFTER_WAIT                      # instructions into the tick, about
         self.function_keys = function_keys
+        self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
+        self.bios_due: float | None = TICK          # channel 0 at 18.2 Hz: the next BIOS tick
+        self.playing = False                        # the runtime's handler is in INT 8
+        self.interrupt_due = 0.0
+        self.note_left = 0
+        self.queue: list[int] = []
+        self.counter = 0                            # DGROUP:0416
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
@@ -153,6 +198,69 @@ class FrameClock:
         (it starts again at 0 at midnight)."""
         return self.now % TICKS_PER_DAY - tick % TICKS_PER_DAY
 
+    # -- the devices ------------------------------------------------------------------
+    def _next_event(self) -> float | None:
+        if self.playing:
+            return self.interrupt_due
+        return self.bios_due
+
+    def _fire(self) -> float:
+        """The next device event: returns its time."""
+        if not self.playing:
+            at = self.bios_due
+            self.bios_due = at + TICK
+            self.now += 1
+            return at
+        at = self.interrupt_due
+        self.interrupt_due = at + MUSIC_PERIOD
+        self.counter = (self.counter - 1) & 31
+        if self.counter == 0:
+            self.now += 1                           # chained to the BIOS
+        if self.note_left > 0:
+            self.note_left -= 1
+        if self.note_left == 0:
+            if self.queue:
+                self.note_left = self.queue.pop(0)
+            else:
+                self.playing = False
+                self.bios_due = at + RELOAD + TICK
+        return at
+
+    def work_done(self, instructions: float) -> None:
+        """Work with no wait (its interrupts' handlers take their time from it)."""
+        end = self.t + instructions
+        while (due := self._next_event()) is not None and due <= end:
+            music = self.playing
+            self._fire()
+            if music:
+                end += MUSIC_HANDLER
+        self.t = end
+
+    def _run_until(self, done) -> float:
+        """Wait (polling) until ``done()`` after a device event: that event's time."""
+        while True:
+            at = self._fire()
+            if done():
+                return at
+
+    # -- what the program does ----------------------------------------------------------
+    def sound(self, note: str) -> None:
+        """SOUND f, D with music in the background: the note is queued, the timer started
+        (a note of no length only behind another)."""
+        if self.playing:
+            self.queue.append(NOTES[note])
+            return
+        if not NOTES[note]:
+            return
+        self.playing, self.bios_due = True, None
+        self.interrupt_due = self.t + MUSIC_PERIOD
+        self.note_left, self.queue = 0, [NOTES[note]]
+
+    def wait_play(self, after: float = PLAY_EXIT) -> None:
+        """WHILE PLAY(0): WEND: until the last note queued has started."""
+        if self.queue:
+            self.t = self._run_until(lambda: not self.queue) + after
+
     def calibrate(self) -> bool:
         """Line 222: WHILE ABS(TIMER - T) < .1 counts loop passes; line 225: FAST when
         more than 60.  A pass takes about a fortieth of a tick, and the loop lasts two
@@ -160,30 +268,33 @@ class FrameClock:
         in the first: then FAST is false and the frames are not paced at all."""
         start = self.now
         self.now = wait_ends(self.clock, self.now, self.now, CALIBRATION)
+        self.t, self.bios_due = float(AFTER_WAIT), TICK
         self.fast = self.now - start >= 2
         return self.fast
 
     def show(self) -> None:
-        """The start-up show and PRESS ANY KEY (game 1), to the level screen's T0."""
-        ticks, self.work = STARTUP[self.function_keys]
+        """The start-up show and PRESS ANY KEY (game 1), to the level screen's T0.  With
+        sound on its last note still plays there."""
+        ticks, offset = STARTUP[self.function_keys]
         self.now += ticks
+        self.t, self.bios_due = float(offset), TICK
+        if self.function_keys == 0:
+            self.playing, self.bios_due = True, None
+            self.interrupt_due = offset - SHOW_NOTE_PHASE + MUSIC_PERIOD
+            self.note_left, self.queue = SHOW_NOTE_LEFT, []
+            self.counter = (COUNTER_AT_GAME + SHOW_NOTE_LEFT) & 31
 
     def pace(self, wait: bool = True) -> None:
         """Lines 3231-3232 (no wait when T0 = -1, a level screen's)."""
         if wait and self.t0 is not None:
-            ends = wait_ends(self.clock, self.t0, self.now)
-            if ends > self.now:
-                self.now, self.work = ends, AFTER_WAIT
+            t0 = self.clock.timer(self.t0)
+            if not waited_enough(self.clock.timer(self.now), t0):
+                self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), t0)) + AFTER_WAIT
         self.t0 = self.now
-
-    def work_done(self, instructions: int) -> None:
-        """Work with no wait: the tick it ends in."""
-        self.work += instructions
-        self.now += self.work // TICK_INSTRUCTIONS
-        self.work %= TICK_INSTRUCTIONS
 
     def pause(self, after: int) -> None:
         """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end); ``after``: how far
-        into its last tick the next statement starts."""
-        self.now = wait_ends(self.clock, self.now, self.now, PAUSE)
-        self.work = after
+        past its last tick the next statement starts."""
+        self.wait_play(0)                           # WHILE PLAY(0): WEND first
+        start = self.clock.timer(self.now)
+        self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE)) + after

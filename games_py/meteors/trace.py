@@ -47,7 +47,7 @@ def metadata_keys(s: Settings, fast: bool = True) -> list[str]:
     not paced (FAST false, line 225: a start in the day's last tick), nor in demo mode,
     where a level screen and the computer's moves can pass a tick by a few hundred
     instructions that the estimate of timing.py does not resolve."""
-    compared = not s.sound and fast and not s.demo
+    compared = fast and not s.demo
     return METADATA_KEYS + ([] if compared else TICKS)
 
 

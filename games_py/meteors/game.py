@@ -203,12 +203,13 @@ class Meteors:
             if self.table_file == "missing":
                 self.table_file = "written"
             if self.sound:                 # lines 5860 (after WHILE PLAY(0)) and 6000
-                self.ticks.work_done(work + timing.TABLE_TO_SOUND)
+                masked = timing.SOUND_MASKED
+                self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
                 self.ticks.wait_play(0)
                 self.ticks.sound("table")
-                self.ticks.work_done(timing.NAME_SOUNDS)
+                self.ticks.work_done(timing.NAME_SOUNDS - masked)
                 self.ticks.sound("table")
-                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND)
+                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked)
                 self.ticks.sound("saved")
                 work = timing.SAVED_SOUND
             else:
@@ -480,7 +481,7 @@ class Meteors:
             work += timing.KEY_HANDLER * self.keys_handled
             if kind in ("fall", "absorbed", "hit") and self.direction:
                 work += timing.MOVE
-        self.ticks.work_done(work)
+        self.ticks.work_done(work - timing.SOUND_MASKED)
         self.ticks.sound(name)
         self.ticks.work_done(timing.SOUND_TO_PLAY[kind])
         self.ticks.wait_play(timing.SOUND_EXIT[kind])
@@ -602,10 +603,11 @@ class Meteors:
             self.on_tick(self)
         if self.countdown > 0:
             if wait:                       # (a level screen's own pace goes on to its blocks)
-                self.ticks.work_done(timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
+                self.ticks.work_done(timing.ABSORBED_PACE_TO_STEP if self.absorbed else
+                                     timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
             return
         if self.sound:
-            self.ticks.work_done(timing.LEVEL_SOUND)
+            self.ticks.work_done(timing.LEVEL_SOUND - timing.SOUND_MASKED)
             self.ticks.sound("level")
             self.ticks.work_done(timing.LEVEL_SOUND_TO_T0)
         else:

@@ -96,6 +96,7 @@ TICK_INSTRUCTIONS = 65_910
 AFTER_WAIT = 1_540          # line 3232 this far into the tick that ended line 3231's wait (960-2,254)
 PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
 STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)
+ABSORBED_PACE_TO_STEP = 3_810  # ... after an absorbed meteor (line 940: GOTO 1100)
 STEP = 1_810                # 1110 -> 3231: INKEY$, the hit and block checks, the meteor's PRINT
 MOVE = 1_550                # D$ <> "": GOSUB 2830
 ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
@@ -148,9 +149,11 @@ IPS = 1_200_000                              # pcemu's default speed
 MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 Hz interrupts
 TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
 RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
-MUSIC_HANDLER = 50                           # instructions an interrupt takes from the program
+MUSIC_HANDLER = 75                           # instructions a 582 Hz interrupt takes from the program
+BIOS_HANDLER = 100                           # and the BIOS's INT 8 (a tick, or chained)
 NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
-         "level": 131, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
+         "level": 132, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
+SOUND_MASKED = 210                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
 COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the first game (sound on)
 
@@ -168,6 +171,17 @@ LEVEL_SOUND_TO_T0 = 7_615
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
 SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
+
+
+def after_wait(waited: float) -> int:
+    """Where line 3232 starts after the tick that ended line 3231's wait, by how long the
+    loop had run: a tick in its first passes (with sound on, a chained one soon after
+    the note started) ends it sooner (measured: medians 1,250, 1,450, 1,540)."""
+    if waited < 7_000:
+        return 1_250
+    if waited < 9_000:
+        return 1_450
+    return AFTER_WAIT
 
 
 class FrameClock:
@@ -230,10 +244,9 @@ class FrameClock:
         """Work with no wait (its interrupts' handlers take their time from it)."""
         end = self.t + instructions
         while (due := self._next_event()) is not None and due <= end:
-            music = self.playing
+            music, ticks = self.playing, self.now
             self._fire()
-            if music:
-                end += MUSIC_HANDLER
+            end += (MUSIC_HANDLER if music else 0) + (BIOS_HANDLER if self.now != ticks else 0)
         self.t = end
 
     def _run_until(self, done) -> float:
@@ -245,16 +258,18 @@ class FrameClock:
 
     # -- what the program does ----------------------------------------------------------
     def sound(self, note: str) -> None:
-        """SOUND f, D with music in the background: the note is queued, the timer started
-        (a note of no length only behind another)."""
+        """SOUND f, D with music in the background, ``SOUND_MASKED`` instructions before
+        it queues the note: the runtime masks IRQ 0 for them, so an interrupt that falls
+        due then (the end of the note playing) comes after the note is queued.  The timer
+        is started if the queue was idle (a note of no length too: two interrupts)."""
+        self.t += SOUND_MASKED
         if self.playing:
             self.queue.append(NOTES[note])
-            return
-        if not NOTES[note]:
-            return
-        self.playing, self.bios_due = True, None
-        self.interrupt_due = self.t + MUSIC_PERIOD
-        self.note_left, self.queue = 0, [NOTES[note]]
+        else:
+            self.playing, self.bios_due = True, None
+            self.interrupt_due = self.t + MUSIC_PERIOD
+            self.note_left, self.queue = 0, [NOTES[note]]
+        self.work_done(0)
 
     def wait_play(self, after: float = PLAY_EXIT) -> None:
         """WHILE PLAY(0): WEND: until the last note queued has started."""
@@ -289,7 +304,9 @@ class FrameClock:
         if wait and self.t0 is not None:
             t0 = self.clock.timer(self.t0)
             if not waited_enough(self.clock.timer(self.now), t0):
-                self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), t0)) + AFTER_WAIT
+                entered = self.t
+                at = self._run_until(lambda: waited_enough(self.clock.timer(self.now), t0))
+                self.t = at + after_wait(at - entered)
         self.t0 = self.now
 
     def pause(self, after: int) -> None:

@@ -94,7 +94,7 @@ class Meteors:
         self.policy = None
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
         self.keys_handled = 0             # in this step
-        # the BIOS tick the program is in (timing.py): modelled with sound off
+        # the BIOS tick the program is in (timing.py), with sound off and on
         self.ticks = timing.FrameClock(s.time, int(not s.sound) + int(s.demo))
         self.ticks_modelled = True
         self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
@@ -560,7 +560,7 @@ class Meteors:
                 return
             if not self.ticks_modelled:
                 raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
-                                 "the time of day is not modelled with sound on or unpaced frames")
+                                 "the time of day is not modelled where frames are not paced")
             self.random.randomize_timer(*self.ticks.time_of_day())
             self.direction = name
             self.frame["key"] = name

@@ -9,14 +9,17 @@ depending on the time of day.
 
 This module gives the TIMER the program reads at an absolute BIOS tick count,
 the tick at which such a wait ends, and ``FrameClock``: the tick the program is in
-from RANDOMIZE TIMER on, with sound off.  Every wait of the program is on TIMER
-(line 222's calibration, the frame's pace, the two-second pauses of a game's end),
-so each ends just after a tick; between waits the program's work is estimated in
-instructions, which only matters where it passes a tick: a level screen, and the
-steps and new meteor that follow one with no wait between.  The start-up show and
-the name prompt take a fixed number of ticks with the tracer's keys.  With sound on
-the music timer moves the BIOS ticks (docs/meteors-internals.md, section 6): not
-modelled.
+from RANDOMIZE TIMER on.  It follows the program's work between its waits in
+instructions (the costs below, measured on the exact machine from the instruction
+counts at the statements' INT 3s) and the device events that work meets: with
+sound off the BIOS ticks at 18.2 Hz, with sound on the music timer's 582 Hz
+interrupts, one in 32 of which is a BIOS tick, while a note plays.  The waits
+on TIMER (line 222's calibration, the frame's pace, the two-second pauses of a
+game's end) end just after a tick, those on PLAY(0) just after the interrupt that
+starts the last note.  Where a wait ends inside a tick varies by 1,300
+instructions (where the polling loop was), which no cost model resolves: a piece
+of work that ends that close to a tick, or a SOUND that close to the end of the
+note playing, can come out either way (docs/meteors-internals.md, section 6).
 """
 from __future__ import annotations
 

@@ -609,9 +609,9 @@ class Meteors:
         if self.sound:
             self.ticks.work_done(timing.LEVEL_SOUND - timing.SOUND_MASKED)
             self.ticks.sound("level")
-            self.ticks.work_done(timing.LEVEL_SOUND_TO_T0)
+            self.ticks.work_done(timing.LEVEL_SOUND_TO_EVENT)
         else:
-            self.ticks.work_done(timing.LEVEL_TO_T0)
+            self.ticks.work_done(timing.LEVEL_TO_EVENT)
         self.sound_effect("level")
         self.level -= 1
         if self.level < 1:
@@ -619,5 +619,6 @@ class Meteors:
         self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
         self.events.append({"event": "level", "level": self.level, "score": self.score,
                             "tick": self.game_ticks()})
+        self.ticks.work_done(timing.LEVEL_EVENT_TO_T0 + timing.SOUND_LEVEL_EVENT_TO_T0 * self.sound)
         self.level_screen()
         self.ticks.work_done(timing.CAUGHT if self.flag else timing.BLOCKS_TO_STEP)

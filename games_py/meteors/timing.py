@@ -96,6 +96,7 @@ SHOW_NOTE_PHASE = 900
 # keyboard's interrupt handlers, PRINT's digits), the spread of where a wait ends is
 # 1,300.
 TICK_INSTRUCTIONS = 65_910
+PACE_CHECK = 1_050          # line 3231 when it need not wait: one evaluation of its condition
 AFTER_WAIT = 1_540          # line 3232 this far into the tick that ended line 3231's wait (960-2,254)
 PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
 STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)
@@ -109,7 +110,8 @@ NEW_METEOR = 3_460          # after a path's extra step: RETURN, lines 720-730, 
 FIRST_METEOR = 2_240        # the game's first (from line 630), both to line 1110 ...
 METEOR_TRY = 825            # ... plus one pass of lines 630-680 each (3 at least)
 STRAIGHT = 1_160            # lines 990-1000: the straight path's SQR and divisions
-LEVEL_TO_T0 = 11_330        # 3232 -> 3232: a level's end (3240-3330), its screen to T0 (3670-3710)
+LEVEL_TO_EVENT = 3_840      # 3232 -> 3330: a level's end (the trace's level event there) ...
+LEVEL_EVENT_TO_T0 = 7_490   # ... and on to its screen's T0 (3330-3710)
 BLOCKS = 7_680              # 3232 -> 4000: the level screen from T0 on (3232-3970) ...
 BLOCK_ROW = 4_007           # ... plus a row of blocks (four PRINT STRING$(14, BLOCK)) ...
 BLOCK_CHOICE = 645          # ... and a draw of the block's character (line 3840) ...
@@ -169,8 +171,9 @@ TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_065, ("start", "absorb
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
 SOUND_TO_PLAY = {"fall": 61, "ate": 224, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
 SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 3_050}  # the note's start -> on
-LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to T0 ...
-LEVEL_SOUND_TO_T0 = 7_615
+LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to line 3330 ...
+LEVEL_SOUND_TO_EVENT = 80
+SOUND_LEVEL_EVENT_TO_T0 = 145   # ... and to T0 (more than LEVEL_EVENT_TO_T0 with sound on)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
 SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
@@ -310,6 +313,8 @@ class FrameClock:
                 entered = self.t
                 at = self._run_until(lambda: waited_enough(self.clock.timer(self.now), t0))
                 self.t = at + after_wait(at - entered)
+            else:
+                self.work_done(PACE_CHECK)          # the loop's condition, once
         self.t0 = self.now
 
     def pause(self, after: int) -> None:

@@ -280,7 +280,8 @@ class FrameClock:
     def wait_play(self, after: float = PLAY_EXIT) -> None:
         """WHILE PLAY(0): WEND: until the last note queued has started."""
         if self.queue:
-            self.t = self._run_until(lambda: not self.queue) + after
+            self.t = self._run_until(lambda: not self.queue)
+            self.work_done(after)
 
     def calibrate(self) -> bool:
         """Line 222: WHILE ABS(TIMER - T) < .1 counts loop passes; line 225: FAST when
@@ -312,7 +313,8 @@ class FrameClock:
             if not waited_enough(self.clock.timer(self.now), t0):
                 entered = self.t
                 at = self._run_until(lambda: waited_enough(self.clock.timer(self.now), t0))
-                self.t = at + after_wait(at - entered)
+                self.t = at
+                self.work_done(after_wait(at - entered))
             else:
                 self.work_done(PACE_CHECK)          # the loop's condition, once
         self.t0 = self.now
@@ -322,4 +324,5 @@ class FrameClock:
         past its last tick the next statement starts."""
         self.wait_play(0)                           # WHILE PLAY(0): WEND first
         start = self.clock.timer(self.now)
-        self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE)) + after
+        self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE))
+        self.work_done(after)

@@ -121,9 +121,10 @@ BLOCKS_TO_STEP = 880        # 4000 -> 1110 after a level change
 BLOCKS_TO_METEOR = 3_000    # 4000 -> 630 in a new game ...
 PLACING = 900               # ... plus a pass of line 540 (the player's place) each
 HIT_STEP = 870              # 1110 -> 1420 (besides the move, a bite, keys)
-HIT = 7_820                 # 1420 -> 1710: the bang, the word, line 1620 (2,600)
+HIT = 5_080                 # 1420 -> 1620 (the trace's game over): the bang, the word
 HIT_COLOUR = 680
-CAUGHT = 3_360              # 4000 -> 1710: new blocks caught the player (line 4030)
+CAUGHT = 620                # 4000 -> 1620: new blocks caught the player (line 4030)
+GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause's T = TIMER
 # A game's end: line 1710's two-second waits end this far into their ticks (the first
 # where the high-score table follows, the second at line 1680); the table (lines
 # 5370-6550) costs TABLE plus its file and rows: METEORS.SCR is missing until the first
@@ -170,7 +171,7 @@ TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_065, ("start", "absorb
             ("ate", "fall"): 5_300, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
 SOUND_TO_PLAY = {"fall": 61, "ate": 224, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
-SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 3_050}  # the note's start -> on
+SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 300}  # the note's start -> on
 LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to line 3330 ...
 LEVEL_SOUND_TO_EVENT = 80
 SOUND_LEVEL_EVENT_TO_T0 = 145   # ... and to T0 (more than LEVEL_EVENT_TO_T0 with sound on)

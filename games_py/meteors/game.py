@@ -562,7 +562,7 @@ class Meteors:
             if not self.ticks_modelled:
                 raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
                                  "the time of day is not modelled where frames are not paced")
-            self.random.randomize_timer(*self.ticks.time_of_day())
+            self.random.randomize_timer(*self.ticks.time_of_day_after(timing.KEY_TO_TIMER))
             self.direction = name
             self.frame["key"] = name
             self.frame["reseed"] = True

@@ -23,6 +23,7 @@ note playing, can come out either way (docs/meteors-internals.md, section 6).
 """
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 from games_py.qbasic import mbf, rng
@@ -105,6 +106,7 @@ STEP = 1_810                # 1110 -> 3231: INKEY$, the hit and block checks, th
 MOVE = 1_550                # D$ <> "": GOSUB 2830
 ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
 ABSORBED = 4_060            # line 1300: the meteor's colour, the score
+KEY_TO_TIMER = 800          # 1110 -> the TIMER of an arrow key's RANDOMIZE TIMER (line 4940 ...)
 KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
 NEW_METEOR = 3_460          # after a path's extra step: RETURN, lines 720-730, 590-630
 FIRST_METEOR = 2_240        # the game's first (from line 630), both to line 1110 ...
@@ -213,6 +215,14 @@ class FrameClock:
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
+
+    def time_of_day_after(self, instructions: float) -> tuple[int, int, int, int]:
+        """The time of day a TIMER read this much later sees (the work itself is counted
+        where the caller counts it)."""
+        ahead = copy.copy(self)
+        ahead.queue = list(self.queue)
+        ahead.work_done(instructions)
+        return ahead.time_of_day()
 
     def since(self, tick: int) -> int:
         """BIOS ticks from ``tick`` to now as the tick count at 0040:006C shows them

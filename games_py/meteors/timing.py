@@ -169,10 +169,10 @@ COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the fi
 # Where a step's sounds are, with sound on, in instructions from the last place the
 # program went on after a wait: the step's start (line 1110; plus its keys' handlers),
 # a bite's sound (line 3120 after its PLAY(0) wait), an absorbed meteor's (line 1360).
-TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_065, ("start", "absorbed"): 6_500,
+TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_257, ("start", "absorbed"): 6_500,
             ("ate", "fall"): 5_300, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
-SOUND_TO_PLAY = {"fall": 61, "ate": 224, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
+SOUND_TO_PLAY = {"fall": 61, "ate": 34, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
 SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 300}  # the note's start -> on
 LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to line 3330 ...
 LEVEL_SOUND_TO_EVENT = 80

@@ -140,6 +140,18 @@ class SliceResult:
     executed: int
 
 
+def halted_at(memory, last_address: int, before: int) -> bool:
+    """Did a slice that left IP at ``before`` + 1 end on a HLT?  Only if the last instruction
+    the counter saw, at ``last_address``, was the HLT at ``before`` with its prefixes, if
+    any (LOCK HLT): a slice that ends on its count right after an instruction whose last
+    byte is F4h (JNE -12 is 75 F4) is no HLT.  Unicorn's addresses above 1 MB are the
+    first 64 KB again (A20 is off).  (fastcpu.c halted_at is the same.)"""
+    start = last_address & 0xFFFFF
+    if memory[before] != 0xF4 or not 0 <= before - start <= 14:
+        return False
+    return all(memory[at] in PREFIXES for at in range(start, before))
+
+
 class PythonCounter:
     """The instruction counter where the native library cannot be built: a Python code
     hook on every instruction, exact and slow (the C one, fastcpu.c hook_count, does
@@ -658,17 +670,9 @@ class Cpu:
         return True
 
     def _just_halted(self) -> bool:
-        """Did the slice end on a HLT?  Unicorn ends emu_start silently after one, IP past
-        it.  Only if the last instruction the counter saw was that HLT with its prefixes,
-        if any (LOCK HLT): a slice that ends on its count right after an instruction
-        whose last byte is F4h (JNE -12 is 75 F4) is no HLT.  (As fastcpu.c halted_at;
-        Unicorn's addresses above 1 MB are the first 64 KB again: A20 is off.)"""
+        """Did the slice end on a HLT?  Unicorn ends emu_start silently after one, IP past it."""
         before = ((self.cs << 4) + ((self.ip - 1) & 0xFFFF)) & 0xFFFFF
-        start = self.counter.last_address & 0xFFFFF
-        mem = self.memory
-        if mem[before] != 0xF4 or not 0 <= before - start <= 14:
-            return False
-        return all(mem[at] in PREFIXES for at in range(start, before))
+        return halted_at(self.memory, self.counter.last_address, before)
 
     def _clear_iopl_nt(self) -> None:
         """A real-mode 286 cannot set FLAGS bits 12-15; Unicorn's POPF and IRET can.

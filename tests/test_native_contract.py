@@ -53,6 +53,7 @@ ENTRY_POINTS = {
     "pcemu_test_port_out": (None, [ctypes.c_void_p, P, ctypes.c_uint32, ctypes.c_int,
                                    ctypes.c_uint32]),
     "pcemu_test_insn_length": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint32]),
+    "pcemu_test_halted_at": (ctypes.c_int, [P, ctypes.c_int64, ctypes.c_int64]),
 }
 if LIB is not None:
     for _name, (_restype, _argtypes) in ENTRY_POINTS.items():
@@ -642,3 +643,23 @@ def test_every_opcode_and_operand_form_is_measured_as_capstone_does():
                 wrong.append((code[:2].hex(), length, found.size))
     assert unknown == set()
     assert wrong == []
+
+
+# -- HLT: halted_at against cpu.halted_at ------------------------------------------------------
+@EXAMPLES
+@given(code=st.lists(st.sampled_from([0xF4, 0xF0, 0x2E, 0xF3, 0x75, 0x90]), min_size=1,
+                     max_size=16).map(bytes),
+       at=st.sampled_from([0, 0x1234, MEGABYTE - 16]), above_1mb=st.booleans(),
+       last=st.integers(0, 15), before=st.integers(0, 15))
+@example(code=bytes.fromhex("f0f4"), at=0x1234, above_1mb=False, last=0, before=1)   # LOCK HLT
+@example(code=bytes.fromhex("75f4"), at=0x1234, above_1mb=False, last=0, before=1)   # JNE -12
+@example(code=bytes.fromhex("f4"), at=0x1234, above_1mb=True, last=0, before=0)      # FFFF:xxxx
+def test_a_hlt_is_seen_as_python_sees_it(code, at, above_1mb, last, before):
+    from pcemu.cpu import halted_at
+    memory = (ctypes.c_uint8 * MEGABYTE)()
+    ctypes.memmove(ctypes.addressof(memory) + at, code, len(code))
+    s = native.FastState(mem=ctypes.addressof(memory))
+    last_address = at + last + (MEGABYTE if above_1mb and at < 0x10000 else 0)
+    expected = halted_at(memory, last_address, at + before)
+    event("halted" if expected else "not halted")
+    assert bool(LIB.pcemu_test_halted_at(s, last_address, at + before)) == expected

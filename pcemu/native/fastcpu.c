@@ -1322,3 +1322,7 @@ void pcemu_test_port_out(uc_engine *uc, struct fast_state *s, uint32_t port, int
     hook_out(uc, port, size, value, s);
 }
 int pcemu_test_insn_length(const uint8_t *mem, uint32_t at) { return insn_length(mem, at); }
+int pcemu_test_halted_at(const struct fast_state *s, int64_t last, int64_t before)
+{
+    return halted_at(s, last, before);
+}

@@ -80,6 +80,87 @@ handler:
     mov ax, bx
     call print_hex
 """ + END + PRINT_HEX + LATCH,
+    # IF kept clear past a period of the music timer (IRQ 0 waits), then STI and INC SIs:
+    # the handler notes SI at its first entry after the STI
+    "STI": TIMER_582HZ_ON + """
+wait:
+    cmp word ptr [ticks], 2
+    jb wait
+    cli
+    mov cx, 3000
+spin:
+    loop spin
+    xor si, si
+    mov word ptr [seen], 0xffff
+    sti
+""" + "    inc si\n" * 20 + TIMER_582HZ_OFF + """
+    mov ax, word ptr [seen]
+    call print_hex
+""" + END + PRINT_HEX + """
+handler:
+    cmp word ptr cs:[seen], 0xffff
+    jne counted
+    mov word ptr cs:[seen], si
+counted:
+    push ax
+    inc word ptr cs:[ticks]
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+seen:
+    .word 0
+""" + TIMER_582HZ_WORDS,
+    # A handler that sets IF and runs past a period before its EOI (IRQ 0 falls due while
+    # in service): the next IRQ 0 enters right after the EOI's OUT, before the INC SIs;
+    # the nested entry notes SI
+    "EOI": TIMER_582HZ_ON + """
+wait:
+    cmp word ptr [ticks], 2
+    jb wait
+    mov byte ptr [phase], 1
+nested:
+    cmp byte ptr [phase], 3
+    jne nested
+""" + TIMER_582HZ_OFF + """
+    mov ax, word ptr [seen]
+    call print_hex
+""" + END + PRINT_HEX + """
+handler:
+    push ax
+    cmp byte ptr cs:[phase], 1
+    jne quick
+    mov byte ptr cs:[phase], 2
+    sti
+    push cx
+    mov cx, 3000
+long:
+    loop long
+    pop cx
+    xor si, si
+    mov al, 0x20
+    out 0x20, al
+    inc si
+    inc si
+    inc si
+    pop ax
+    iret
+quick:
+    cmp byte ptr cs:[phase], 2
+    jne counted
+    mov word ptr cs:[seen], si
+    mov byte ptr cs:[phase], 3
+counted:
+    inc word ptr cs:[ticks]
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+seen:
+    .word 0xffff
+phase:
+    .byte 0
+""" + TIMER_582HZ_WORDS,
     # the same measurement around 50 INT 60h calls to an IRET of ours: a host that
     # stops the slice at each call must not change it
     "STOPS": """
@@ -180,3 +261,24 @@ def test_a_reload_mid_slice_shortens_the_slice_on_both_machines(folder):
     for mips in (1.2, 4.77):
         counts = {printed(folder, "RELOAD", mips=mips, **options) for options in MACHINES.values()}
         assert len(counts) == 1, (mips, counts)
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_an_irq_waiting_for_if_is_taken_after_the_instruction_that_follows_sti(folder, machine):
+    assert printed(folder, "STI", **MACHINES[machine]) == 1
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_an_irq_behind_one_in_service_is_taken_right_after_the_eoi(folder, machine):
+    assert printed(folder, "EOI", **MACHINES[machine]) == 0
+
+
+def test_the_python_counter_watches_if_as_the_c_one(folder, monkeypatch):
+    python_counter(monkeypatch)
+    assert printed(folder, "STI", accelerate=False) == 1
+
+
+@needs_native
+def test_an_eoi_in_c_that_lets_nothing_through_is_caught(folder):
+    with native.faults("eoi_late"):
+        assert printed(folder, "EOI") != 0

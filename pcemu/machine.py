@@ -22,7 +22,7 @@ from bios.context import CallControl, Devices, ServiceContext, Time, Vectors
 from bios.font import install_rom_font
 from bios.state import BiosState
 from pcemu.bus import IoBus
-from pcemu.clock import DEFAULT_MIPS, PIT_HZ, TICKS_PER_DAY, Clock, Scheduler
+from pcemu.clock import DEFAULT_MIPS, PIT_HZ, Clock, Scheduler
 from pcemu.cpu import FLAG_CF, FLAG_IF, STOP_HALT, Cpu
 from pcemu.devices.cga import CgaCard
 from pcemu.devices.cmos import CmosRtc
@@ -655,8 +655,8 @@ class Machine:
         # An IRQ the PIC presents while IF is clear is taken where the CPU sets IF (after
         # the instruction that follows an STI); one behind another in service, after the
         # EOI that lets it through (_pic_written, fastcpu.c request_let_through).
-        self.cpu.watch_interrupt_flag(not self.cpu.interrupts_enabled and self.pic.pending())
         cpu = self.cpu
+        cpu.watch_interrupt_flag(not cpu.interrupts_enabled and self.pic.pending())
         if cpu.fast is not None:
             sync.prepare_slice(self, cpu.fast)
         try:

@@ -133,9 +133,12 @@ def ceiling(seconds: float = 3.0) -> float:
     from pcemu.cpu import Cpu
     from pcemu.memory import Memory
     from pcemu.machine import MAX_SLICE
+    from pcemu.native.sync import install_counter
     mem = Memory()
     mem.write(0x1000, bytes([0x40, 0xEB, 0xFD]))
-    cpu = Cpu(mem, lambda n: None, lambda p, s: 0xFF, lambda p, s, v: None)
+    # the reference machine's CPU: every instruction counted by the C hook (hook_count)
+    cpu = Cpu(mem, lambda n: None, lambda p, s: 0xFF, lambda p, s, v: None,
+              counter=install_counter)
     cpu.set_registers(cs=0x100, ss=0x200, sp=0x100)
     cpu.jump(0x100, 0)
     executed, start = 0, time.perf_counter()

@@ -157,7 +157,7 @@ IPS = 1_200_000                              # pcemu's default speed
 MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 Hz interrupts
 TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
 RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
-MUSIC_HANDLER = 75                           # instructions a 582 Hz interrupt takes from the program
+MUSIC_HANDLER = 70                           # instructions a 582 Hz interrupt takes from the program
 BIOS_HANDLER = 100                           # and the BIOS's INT 8 (a tick, or chained)
 NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
          "level": 132, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)

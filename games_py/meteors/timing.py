@@ -26,13 +26,14 @@ from __future__ import annotations
 import copy
 from fractions import Fraction
 
+from games_py.meteors import polling
+from games_py.meteors.polling import PACE, waited_enough
 from games_py.qbasic import mbf, rng
 from games_py.qbasic.mbf import MBF
 
 PIT_HZ = 1_193_182
 TICK_SECONDS = Fraction(65536, PIT_HZ)
 TICKS_PER_DAY = 0x1800B0
-PACE = MBF.from_hex("CD CC 4C 7C")          # .05 at DGROUP:1294 (line 3231)
 CALIBRATION = MBF.from_hex("CD CC 4C 7D")   # .1 at DGROUP:11A0 (line 222)
 PAUSE = MBF.from_hex("00 00 00 82")         # 2 at DGROUP:1224 (lines 1640/1670 -> 1710)
 
@@ -56,14 +57,6 @@ class DosTime:
 
     def timer(self, tick: int) -> MBF:
         return rng.timer(*self.at(tick))
-
-
-def waited_enough(now: MBF, t0: MBF, span: MBF = PACE) -> bool:
-    """NOT (ABS(TIMER - T0) < span), in the runtime's arithmetic."""
-    difference = mbf.sub(now, t0)
-    if difference.negative:
-        difference = MBF(bytes([*difference.raw[:2], difference.raw[2] & 0x7F, difference.raw[3]]))
-    return mbf.compare(difference, span) >= 0
 
 
 def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> int:
@@ -97,8 +90,7 @@ SHOW_NOTE_PHASE = 900
 # keyboard's interrupt handlers, PRINT's digits), the spread of where a wait ends is
 # 1,300.
 TICK_INSTRUCTIONS = 65_910
-PACE_CHECK = 1_050          # line 3231 when it need not wait: one evaluation of its condition
-AFTER_WAIT = 1_540          # line 3232 this far into the tick that ended line 3231's wait (960-2,254)
+AFTER_WAIT = 1_540          # line 3232 this far into the tick that ended line 222's wait (960-2,254)
 PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
 STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)
 ABSORBED_PACE_TO_STEP = 3_810  # ... after an absorbed meteor (line 940: GOTO 1100)
@@ -157,8 +149,6 @@ IPS = 1_200_000                              # pcemu's default speed
 MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 Hz interrupts
 TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
 RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
-MUSIC_HANDLER = 70                           # instructions a 582 Hz interrupt takes from the program
-BIOS_HANDLER = 100                           # and the BIOS's INT 8 (a tick, or chained)
 NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
          "level": 132, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
 SOUND_MASKED = 210                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
@@ -174,23 +164,18 @@ TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_257, ("start", "absorb
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
 SOUND_TO_PLAY = {"fall": 61, "ate": 34, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
 SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 300}  # the note's start -> on
+# What an interrupt takes from the program (measured in line 3231's polling loop, pass by
+# pass, where nothing else varies):
+MUSIC_HANDLER = 25          # the music handler while a note goes on
+NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
+CHAINED_TICK = 54           # ... plus the BIOS's INT 8 when the handler chains to it
+BIOS_HANDLER = 58           # the BIOS's INT 8 with no music
 LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to line 3330 ...
 LEVEL_SOUND_TO_EVENT = 80
 SOUND_LEVEL_EVENT_TO_T0 = 145   # ... and to T0 (more than LEVEL_EVENT_TO_T0 with sound on)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
 SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
-
-
-def after_wait(waited: float) -> int:
-    """Where line 3232 starts after the tick that ended line 3231's wait, by how long the
-    loop had run: a tick in its first passes (with sound on, a chained one soon after
-    the note started) ends it sooner (measured: medians 1,250, 1,450, 1,540)."""
-    if waited < 7_000:
-        return 1_250
-    if waited < 9_000:
-        return 1_450
-    return AFTER_WAIT
 
 
 class FrameClock:
@@ -258,12 +243,18 @@ class FrameClock:
         return at
 
     def work_done(self, instructions: float) -> None:
-        """Work with no wait (its interrupts' handlers take their time from it)."""
+        """Work with no wait (or polling: line 3231's loop), and the interrupts due
+        meanwhile, whose handlers take their time from it."""
         end = self.t + instructions
         while (due := self._next_event()) is not None and due <= end:
             music, ticks = self.playing, self.now
             self._fire()
-            end += (MUSIC_HANDLER if music else 0) + (BIOS_HANDLER if self.now != ticks else 0)
+            if not music:
+                end += BIOS_HANDLER
+                continue
+            end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
+            if self.now != ticks:
+                end += CHAINED_TICK
         self.t = end
 
     def _run_until(self, done) -> float:
@@ -318,16 +309,22 @@ class FrameClock:
             self.counter = (COUNTER_AT_GAME + SHOW_NOTE_LEFT) & 31
 
     def pace(self, wait: bool = True) -> None:
-        """Lines 3231-3232 (no wait when T0 = -1, a level screen's)."""
-        if wait and self.t0 is not None:
+        """Lines 3231-3232 (no wait when T0 = -1, a level screen's): the polling loop pass
+        by pass (polling.py), each pass reading the time of day ``TIME_READ`` instructions
+        in and costing what the runtime spends on that time and T0, the interrupts that
+        come during it taking what they take from the loop.  It ends at line 3232."""
+        if wait and self.t0 is not None and self.fast:
             t0 = self.clock.timer(self.t0)
-            if not waited_enough(self.clock.timer(self.now), t0):
-                entered = self.t
-                at = self._run_until(lambda: waited_enough(self.clock.timer(self.now), t0))
-                self.t = at
-                self.work_done(after_wait(at - entered))
-            else:
-                self.work_done(PACE_CHECK)          # the loop's condition, once
+            self.t += polling.ENTRY
+            cached: tuple[int, tuple[int, bool]] | None = None
+            while True:
+                self.work_done(polling.TIME_READ)
+                if cached is None or cached[0] != self.now:
+                    cached = self.now, polling.one_pass(self.clock.at(self.now), t0)
+                cost, done = cached[1]
+                self.work_done(cost - polling.TIME_READ)
+                if done:
+                    break
         self.t0 = self.now
 
     def pause(self, after: int) -> None:

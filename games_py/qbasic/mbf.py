@@ -24,9 +24,41 @@ from __future__ import annotations
 
 import math
 import struct
+from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 _MASKS = (0x00, 0x80, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC, 0xFE)   # DGROUP:0920h, for INT/FIX
+
+
+# Which way the routines went, while ``counting_paths`` is on: the passes of their
+# loops and the branches whose instruction counts differ (for a model of the
+# instructions the runtime spends on given values: games_py.meteors.polling).
+_paths: Counter | None = None
+_routine = ""                 # the routine whose shared tails (normalise, round) run
+
+
+@contextmanager
+def counting_paths() -> Iterator[Counter]:
+    """Count the routines' paths (name -> times) while the block runs."""
+    global _paths
+    saved, _paths = _paths, Counter()
+    try:
+        yield _paths
+    finally:
+        _paths = saved
+
+
+def _path(name: str, times: int = 1) -> None:
+    if _paths is not None:
+        _paths[f"{_routine}:{name}"] += times
+
+
+def _entered(routine: str) -> None:
+    global _routine
+    if _paths is not None:
+        _routine = routine
 
 
 class MBFError(ArithmeticError):
@@ -145,9 +177,12 @@ def _round_pack(al: int, ah: int, bx: int, dx: int) -> MBF:
     """0C88:3A2E: round BX:DX to 24 bits on DL (half to even), then pack."""
     dl = dx & 0xFF
     dh = dx >> 8
+    _path("round.above" if dl > 0x80 else "round.half" if dl == 0x80 else "round.below")
     if dl > 0x80 or (dl == 0x80 and dh & 1):
+        _path("round.up")
         dh += 1
         if dh > 0xFF:
+            _path("round.carry")
             dh &= 0xFF
             bx += 1
             if bx > 0xFFFF:
@@ -161,6 +196,7 @@ def _round_pack(al: int, ah: int, bx: int, dx: int) -> MBF:
 def _normalise(al: int, ah: int, bx: int, dx: int) -> MBF:
     """0C88:3A00: shift BX:DX left until bit 31 is set, one exponent step per bit."""
     if bx == 0:
+        _path("normalise.word")
         if ah <= 0x10:
             raise _Zero
         ah -= 0x10
@@ -168,12 +204,14 @@ def _normalise(al: int, ah: int, bx: int, dx: int) -> MBF:
         if bx == 0:
             raise _Zero
     if bx >> 8 == 0:
+        _path("normalise.byte")
         if ah <= 8:
             raise _Zero
         ah -= 8
         bx = (bx << 8 | dx >> 8) & 0xFFFF
         dx = (dx << 8) & 0xFFFF
     while not bx & 0x8000:
+        _path("normalise.bit")
         ah -= 1
         if ah == 0:
             raise _Zero
@@ -194,46 +232,71 @@ def _add(a: MBF, b: MBF, negate_b: bool) -> MBF:
     si = (a.raw[2] << 8 | a.raw[1]) | 0x8000
     di = a.raw[0] << 8
     if ch == 0:                                  # A is zero: the result is B
+        _path("a_zero")
         return _pack(al, ah, bx, dx)
     if ah == 0:                                  # B is zero: the result is A
+        _path("b_zero")
         return _pack(cl, ch, si, di)
     if ch < ah:                                  # make SI:DI / CH the larger exponent
+        _path("swap")
         bx, si = si, bx
         dx, di = di, dx
         al, ah, cl, ch = cl, ch, al, ah
     d = ch - ah
     if d > 0x18:
+        _path("far")
         return _pack(cl, ch, si, di)
     # AL bit 7 = smaller's sign, bit 6 = larger's sign; AH = larger exponent
     al, ah = ((al & 0x80) | (cl >> 1)) & 0xFF, ch
     count = d
+    came = "direct"                              # the way to the shift loops (their jumps differ)
     if count:
         if count >= 14:
+            _path("word")
             if dx:
+                _path("word_sticky")
                 bx |= 1
             dx, bx = bx, 0
             count -= 16
+            came = "word"
+            if count == 0:
+                _path("word_exact")
         if count > 0:
             if count > 5:
+                _path("byte")
                 if dx & 0xFF:
+                    _path("byte_sticky")
                     dx |= 0x100
                 dx = (bx << 8 | dx >> 8) & 0xFFFF      # DL=DH, DH=BL
                 bx = bx >> 8                           # BL=BH, BH=0
                 count -= 8
+                came = "byte"
+                if count == 0:
+                    _path("byte_exact")
             if count > 0:
+                _path("right", count)
+                _path(f"right_from_{came}")
                 if dx & 0x3F:
+                    _path("bits_sticky")
                     dx |= 0x20
                 value = (bx << 16 | dx) >> count
                 bx, dx = value >> 16, value & 0xFFFF
         if count < 0:
+            _path("left", -count)
+            _path(f"left_from_{came}")
             value = ((bx << 16 | dx) << -count) & 0xFFFFFFFF
             bx, dx = value >> 16, value & 0xFFFF
+    else:
+        _path("aligned")
     if dx & 0x3F:
+        _path("sticky")
         dx |= 0x20
     if not (al >> 7 ^ al >> 6) & 1:              # same signs: add magnitudes
+        _path("same_signs")
         total = (si << 16 | di) + (bx << 16 | dx)
         al = (al << 1) & 0xFF
         if total > 0xFFFFFFFF:
+            _path("carry")
             total >>= 1                          # RCR brings the carry back in at bit 31
             ah += 1
             if ah > 0xFF:
@@ -242,6 +305,7 @@ def _add(a: MBF, b: MBF, negate_b: bool) -> MBF:
     al = (al << 1) & 0xFF
     diff = (si << 16 | di) - (bx << 16 | dx)
     if diff < 0:
+        _path("negative")
         diff = -diff
         al ^= 0xFF
     return _normalise(al, ah, diff >> 16, diff & 0xFFFF)
@@ -251,21 +315,25 @@ def _fac_result(fac: MBF, compute) -> MBF:
     try:
         return compute()
     except _Zero:
+        _path("zero")
         return _zeroed(fac)
 
 
 def add(fac: MBF, other: MBF) -> MBF:
     """FAC + other (0C88:392C, ``FADD``: FAC at SI, other at DI)."""
+    _entered("add")
     return _fac_result(fac, lambda: _add(fac, other, False))
 
 
 def sub(fac: MBF, other: MBF) -> MBF:
     """FAC - other (0C88:3917: FAC at SI, other at DI negated)."""
+    _entered("add")
     return _fac_result(fac, lambda: _add(fac, other, True))
 
 
 def rsub(fac: MBF, other: MBF) -> MBF:
     """other - FAC (0C88:391F: other at SI, FAC at DI negated)."""
+    _entered("add")
     return _fac_result(fac, lambda: _add(other, fac, True))
 
 
@@ -280,6 +348,7 @@ def _exponent_sum(total: int) -> int:
 
 
 def _mul(a: MBF, b: MBF) -> MBF:
+    _path("product")
     if a.exponent == 0 or b.exponent == 0:
         raise _Zero
     al = (a.raw[2] ^ b.raw[2]) & 0xFF
@@ -287,6 +356,7 @@ def _mul(a: MBF, b: MBF) -> MBF:
     product = a.mantissa * b.mantissa           # 48 bits
     high = product >> 16
     if product & 0xFFFF:                        # sticky bit for the rounding
+        _path("sticky")
         high |= 1
     return _finish_quotient_or_product(al, ah, high)
 
@@ -298,6 +368,7 @@ def _finish_quotient_or_product(al: int, ah: int, value: int) -> MBF:
         if ah == 0:
             raise MBFOverflow()
     else:
+        _path("finish.shift")
         value = (value << 1) & 0xFFFFFFFF
         if ah == 0:
             raise _Zero
@@ -306,6 +377,7 @@ def _finish_quotient_or_product(al: int, ah: int, value: int) -> MBF:
 
 def mul(fac: MBF, other: MBF) -> MBF:
     """FAC * other (0C88:3A63, ``FMUL``; the product does not depend on which is the FAC)."""
+    _entered("mul")
     return _fac_result(fac, lambda: _mul(fac, other))
 
 
@@ -315,6 +387,7 @@ def _div_digit(dx: int, ax: int, bx: int, cx: int, checked: bool) -> tuple[int, 
 
     Returns (digit, DX, AX) with DX:AX the new partial remainder."""
     if checked and dx >= bx:                     # DIV would overflow: guess FFFFh
+        _path("guess")
         si = 0xFFFF
         borrow_ax = (ax - cx) & 0xFFFF
         total = dx + borrow_ax
@@ -327,6 +400,7 @@ def _div_digit(dx: int, ax: int, bx: int, cx: int, checked: bool) -> tuple[int, 
         si, dx = divmod(dividend, bx)
         ax = 0
         if cx == 0:
+            _path("exact_divisor")
             return si, dx, ax
         product = si * cx
         low = product & 0xFFFF
@@ -338,6 +412,7 @@ def _div_digit(dx: int, ax: int, bx: int, cx: int, checked: bool) -> tuple[int, 
         if new_dx >= 0:
             return si, dx, ax
     while True:                                   # remainder negative: add the divisor back
+        _path("correction")
         si = (si - 1) & 0xFFFF
         low = ax + cx
         ax = low & 0xFFFF
@@ -360,35 +435,44 @@ def _div(a: MBF, b: MBF) -> MBF:
     q1, dx, ax = _div_digit(dividend >> 16, dividend & 0xFFFF, bx, cx, checked=False)
     q2, dx, ax = _div_digit(dx, ax, bx, cx, checked=True)
     if dx | ax:
+        _path("sticky")
         q2 |= 1
     return _finish_quotient_or_product(al, ah, q1 << 16 | q2)
 
 
 def div(fac: MBF, other: MBF) -> MBF:
     """FAC / other (0C88:3AE3, ``FDIV``: dividend FAC at SI, divisor at DI)."""
+    _entered("div")
     return _fac_result(fac, lambda: _div(fac, other))
 
 
 def rdiv(fac: MBF, other: MBF) -> MBF:
     """other / FAC (0C88:3AEB: dividend at SI, divisor FAC at DI)."""
+    _entered("div")
     return _fac_result(fac, lambda: _div(other, fac))
 
 
 # -- comparison (0C88:3433) ----------------------------------------------------------------
 def compare(fac: MBF, other: MBF) -> int:
     """-1, 0 or 1 as FAC is below, equal to or above other (the flags JB/JE test)."""
+    _entered("compare")
     if other.is_zero:
+        _path("other_zero")
         if fac.is_zero:
             return 0
         return -1 if fac.negative else 1
     if fac.is_zero:
+        _path("fac_zero")
         return 1 if other.negative else -1
     if fac.negative != other.negative:
+        _path("signs_differ")
         return -1 if fac.negative else 1
     a, b = (other, fac) if fac.negative else (fac, other)
     aw0, aw1 = a.words
     bw0, bw1 = b.words
     key_a, key_b = (aw1, aw0), (bw1, bw0)
+    if aw1 == bw1:
+        _path("low_word")
     if key_a == key_b:
         return 0
     return -1 if key_a < key_b else 1
@@ -402,6 +486,7 @@ def from_fixed(magnitude: int, exponent: int, negative: bool = False, fac: MBF =
     if not 0 <= magnitude <= 0xFFFFFFFF or not 0 < exponent <= 0xFF:
         raise ValueError("magnitude is 32 bits and the exponent 1..255")
     sign = 0x80 if negative else 0
+    _entered("fixed")
     return _fac_result(fac, lambda: _normalise(sign, exponent, magnitude >> 16, magnitude & 0xFFFF))
 
 
@@ -409,6 +494,9 @@ def from_int(value: int, fac: MBF = ZERO) -> MBF:
     """CSNG of a 16-bit integer (0C88:3487); ``fac`` is the FAC it overwrites."""
     if not -32768 <= value <= 32767:
         raise ValueError(f"{value} is not a 16-bit BASIC integer")
+    _entered("fixed")
+    if value < 0:
+        _path("negative")
     return from_fixed(abs(value) << 16, 0x90, value < 0, fac)
 
 

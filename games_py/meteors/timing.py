@@ -151,7 +151,7 @@ TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
 RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
 NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
          "level": 132, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
-SOUND_MASKED = 210                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
+SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
 COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the first game (sound on)
 
@@ -159,7 +159,7 @@ COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the fi
 # Where a step's sounds are, with sound on, in instructions from the last place the
 # program went on after a wait: the step's start (line 1110; plus its keys' handlers),
 # a bite's sound (line 3120 after its PLAY(0) wait), an absorbed meteor's (line 1360).
-TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_257, ("start", "absorbed"): 6_500,
+TO_SOUND = {("start", "fall"): 2_583, ("start", "ate"): 2_182, ("start", "absorbed"): 6_500,
             ("ate", "fall"): 5_300, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
 SOUND_TO_PLAY = {"fall": 61, "ate": 34, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)

@@ -253,3 +253,37 @@ def test_sound_off_frames_keep_the_pace_of_the_timer_rule(start) -> None:
     steps = {after["tick"] - before["tick"] for before, after in zip(frames, frames[1:])
              if after["countdown"] != before["countdown"]}
     assert steps >= {1, 2}              # both kinds of step occur: the rule is doing something
+
+
+@needs_originals
+def test_the_pace_loops_passes_cost_what_the_runtime_spends_on_their_values() -> None:
+    """Line 3231's WHILE ABS(TIMER - T0) < .05 timed on the original at its WEND's INT 3
+    (0000:1D87) and at line 3232: every pass with no interrupt in it took what
+    polling.one_pass says for the time of day it read and T0 (the last one, which ends
+    the loop, to line 3232), over values that make passes of different lengths."""
+    import bisect
+
+    from games_py.meteors import original, polling, timing
+    settings = trace.Settings(time=(21, 50, 41, 66), sound=False, demo=False, human="random:45", frames=40)
+    tracer = original.MeteorsTracer(settings, str(DISK1612))
+    m = tracer.machine
+    marks: list[tuple[str, int, int]] = []
+    tracer.process.at_offset(0x1D87, lambda: marks.append(("pass", m._instr_now(), tracer._bios_ticks())))
+    tracer.process.at_line(3232, lambda: marks.append(("T0", m._instr_now(), tracer._bios_ticks())))
+    interrupts: list[int] = []
+    m.events.irq.connect(lambda vector, now: interrupts.append(m._instr_now()))
+    tracer.run()
+    clock = timing.DosTime(settings.time)
+    measured, expected, t0 = [], [], None
+    for (kind, at, tick), (next_kind, next_at, next_tick) in zip(marks, marks[1:]):
+        if kind == "T0":
+            t0 = clock.timer(tick)
+            continue
+        if t0 is None or tick != next_tick or bisect.bisect(interrupts, at) != bisect.bisect(interrupts, next_at):
+            continue
+        cost, done = polling.one_pass(clock.at(tick), t0)
+        assert done == (next_kind == "T0")
+        measured.append(next_at - at)
+        expected.append(cost)
+    assert len(measured) > 500 and len(set(measured)) > 5
+    assert measured == expected

@@ -15,11 +15,12 @@ counts at the statements' INT 3s) and the device events that work meets: with
 sound off the BIOS ticks at 18.2 Hz, with sound on the music timer's 582 Hz
 interrupts, one in 32 of which is a BIOS tick, while a note plays.  The waits
 on TIMER (line 222's calibration, the frame's pace, the two-second pauses of a
-game's end) end just after a tick, those on PLAY(0) just after the interrupt that
-starts the last note.  Where a wait ends inside a tick varies by 1,300
-instructions (where the polling loop was), which no cost model resolves: a piece
-of work that ends that close to a tick, or a SOUND that close to the end of the
-note playing, can come out either way (docs/meteors-internals.md, section 6).
+game's end) end after a tick, those on PLAY(0) just after the interrupt that
+starts the last note.  The frame's pace is followed pass by pass (polling.py: what
+each pass costs the runtime for the time of day it reads and T0), so where it ends
+inside its tick, up to a pass (831 to 1,067 instructions) after it, is computed;
+the other waits end a measured distance after their tick (docs/meteors-internals.md,
+section 6).
 """
 from __future__ import annotations
 
@@ -87,10 +88,10 @@ SHOW_NOTE_PHASE = 900
 # Only work with no wait between (a level screen and the steps and meteor after it,
 # a game's end and start) can pass a tick, so only there does the estimate matter;
 # the spread of each piece is a few hundred instructions (the BIOS tick's and the
-# keyboard's interrupt handlers, PRINT's digits), the spread of where a wait ends is
-# 1,300.
+# keyboard's interrupt handlers, PRINT's digits); where line 3231's wait ends is
+# computed pass by pass (polling.py).
 TICK_INSTRUCTIONS = 65_910
-AFTER_WAIT = 1_540          # line 3232 this far into the tick that ended line 222's wait (960-2,254)
+AFTER_WAIT = 1_540          # line 222's wait ends this far into its tick (the model's start)
 PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
 STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)
 ABSORBED_PACE_TO_STEP = 3_810  # ... after an absorbed meteor (line 940: GOTO 1100)

@@ -124,8 +124,8 @@ class Meteors:
         start = trace.start_event(self.settings, self.random.state, "python", fast=True)
         self.events.append(start)
         start["fast"] = self.ticks.calibrate()
-        if not start["fast"]:                   # frames unpaced: their ticks are not modelled
-            self.ticks_modelled = False
+        if not start["fast"]:                   # frames not paced by line 3231: with sound
+            self.ticks_modelled = self.settings.sound   # on the notes' waits pace them
             start["metadata_keys"] = trace.metadata_keys(self.settings, fast=False)
 
     def play(self, stop) -> None:

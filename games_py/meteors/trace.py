@@ -42,12 +42,14 @@ def start_event(s: Settings, rnd_seed: int, source: str, **more) -> dict:
 
 
 def metadata_keys(s: Settings, fast: bool = True) -> list[str]:
-    """The frames' ticks are compared in human sessions with paced frames (sound off
-    and on).  Not with frames not paced (FAST false, line 225: a start in the day's
-    last tick), nor in demo mode, where the computer's moves cost 4,000 to 12,000
+    """The frames' ticks are compared in human sessions with paced frames: by line
+    3231's wait, or with sound on by the PLAY(0) waits on each step's notes, which pace
+    the frames even when FAST is false (line 225: a start in the day's last tick).
+    Not with sound off and FAST false (each frame's ticks then come from the cost of
+    every statement), nor in demo mode, where the computer's moves cost 4,000 to 12,000
     instructions a step by what the demo player looks at, which timing.py does not
     estimate."""
-    compared = fast and not s.demo
+    compared = (fast or s.sound) and not s.demo
     return METADATA_KEYS + ([] if compared else TICKS)
 
 

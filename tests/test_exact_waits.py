@@ -345,6 +345,27 @@ h61:
     add di, 3
     iret
 """,
+    # a count kept in memory for 18 ticks: each pass leaves the registers as they were
+    # and the memory not (a probe must see the write: the write hook, which C takes off
+    # while the probes gain too little, must be on whenever a probe compares memory)
+    "MEMCOUNT": PROLOGUE + """
+    mov bx, word ptr es:[0x6c]
+    add bx, 18
+count:
+    add word ptr [low], 1
+    adc word ptr [high], 0
+    cmp bx, word ptr es:[0x6c]
+    jne count
+    mov ax, word ptr [high]
+    call print_hex
+    mov ax, word ptr [low]
+    call print_hex
+""" + END + PRINT_HEX + """
+low:
+    .word 0
+high:
+    .word 0
+""",
 }
 
 # the acceleration each program leans on, and a fault that breaks it
@@ -361,7 +382,12 @@ BROKEN_BY = {
     "SELFMOD": ["repeats"],
     "SNOWFREE": ["status_passes", "wait_leaves"],
     "INTPATCH": ["smc_single", "int_stale"],
+    "MEMCOUNT": ["unhooked_probes"],
 }
+# faults of the probes' comparisons are injected with the write hook kept on (else they
+# would act only while C judges the probes worth it); "unhooked_probes" is the hook's own
+HOOK_ON = {fault: () if fault == "unhooked_probes" else ("write_hook_pinned",)
+           for faults in BROKEN_BY.values() for fault in faults}
 
 
 def outcome(folder, program: str, accelerate: bool) -> tuple:
@@ -388,12 +414,14 @@ def programs(tmp_path_factory):
 
 @needs_native
 @pytest.mark.parametrize("program", list(PROGRAMS))
-@pytest.mark.parametrize("stubs", ["run-whole", "trapped"])
+@pytest.mark.parametrize("stubs", ["run-whole", "trapped", "write-hook-pinned"])
 def test_each_waiting_style_runs_as_on_the_reference_machine(programs, program, stubs):
     """("trapped": C does not run the ROM's service stubs whole, so the INT FEh trap
-    inside each is answered by C or Python as the stub runs.)"""
+    inside each is answered by C or Python as the stub runs; "write-hook-pinned": the
+    write hook never goes off, so every probe that finds a loop may skip it.)"""
     expected = reference(programs, program)
-    with native.faults(*(["no_run_whole"] if stubs == "trapped" else [])):
+    switch = {"trapped": ["no_run_whole"], "write-hook-pinned": ["write_hook_pinned"]}
+    with native.faults(*switch.get(stubs, [])):
         got, m = outcome(programs, program, accelerate=True)
     assert m.cpu.fast is not None
     assert got == expected
@@ -406,7 +434,8 @@ def test_the_accelerations_did_the_work(programs):
     """The waits above are answered or skipped in C, not only run (else the equivalence
     would compare Python with Python)."""
     def native_stats(program):
-        return outcome(programs, program, accelerate=True)[1].cpu.fast
+        with native.faults("write_hook_pinned"):   # short programs: C would not judge it yet
+            return outcome(programs, program, accelerate=True)[1].cpu.fast
     keys = native_stats("KEYPOLLS")
     assert keys.service_calls[0] > 10_000                 # INT 16h AH=01h answered in C
     retrace = native_stats("RETRACE")
@@ -418,6 +447,10 @@ def test_the_accelerations_did_the_work(programs):
     assert timer.service_calls[2] > 1_000 and timer.skipped > 10_000   # 2Ch in C, idle skipped
     snow = native_stats("SNOWFREE")
     assert snow.waits_watched > 500 and snow.loops_skipped > 500    # retrace waits computed
+    memory = outcome(programs, "MEMCOUNT", accelerate=True)[1].cpu.fast   # the hook unpinned
+    # its passes repeat but for memory: the write hook went off (with no pass skipped
+    # then, only counted as a bound) and on again (when the probes would gain), more than once
+    assert memory.write_hook_changes >= 4 and memory.shadow_skipped > 1_000_000
     patched = native_stats("INTPATCH")
     # the INT number written by C (new numbers), and stores of the same number left out
     assert patched.smc_patches > 1_000 and patched.smc_stores - patched.smc_patches > 1_000
@@ -427,7 +460,7 @@ def test_the_accelerations_did_the_work(programs):
 @pytest.mark.parametrize("program,fault", [(p, f) for p, faults in BROKEN_BY.items() for f in faults])
 def test_a_broken_acceleration_is_caught(programs, program, fault):
     expected = reference(programs, program)
-    with native.faults(fault):
+    with native.faults(fault, *HOOK_ON[fault]):
         try:
             got, _m = outcome(programs, program, accelerate=True)
         except ScriptTimeout as stuck:          # a phantom loop may never let it finish

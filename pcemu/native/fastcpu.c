@@ -663,6 +663,12 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
             && memory_as_at_last_pass(s)) {
         int64_t period = s->executed - s->visit_at;
         int64_t passes = (s->budget - s->executed) / period;
+        if (!s->write_hooked && s->wait_end < 0 && !(faults & FAULT_UNHOOKED_PROBES)) {
+            /* memory unknown without the write log: what would have been skipped */
+            s->shadow_skipped += (uint64_t)(passes * period);
+            probe_end(s);
+            return;
+        }
         uint64_t pure = s->pure_calls - s->visit_pure;
         if (pure > PURE_PER_PASS)
             passes = 0;
@@ -676,6 +682,8 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
             for (int i = 0; i < SERVICE_COUNTERS; i++)
                 s->service_calls[i] += passes * (s->service_calls[i] - s->visit_calls[i]);
             s->skipped += passes * period;
+            if (s->wait_end < 0)
+                s->general_skipped += (uint64_t)(passes * period);
             s->loops_skipped++;
             if (pure && !(faults & FAULT_PURE_COUNTERS))
                 s->on_skip((uint32_t)pure, (uint64_t)passes);
@@ -1158,6 +1166,89 @@ static int halted_at(const struct fast_state *s, int64_t last, int64_t before)
     return 1;
 }
 
+/* The write hook's cost and gain.  While any memory hook is installed, Unicorn
+ * translates every load and store to its slow path (a call, a look-up of the memory
+ * region, and for a store the guest state restored from the block for the hook): at
+ * EZT's menu about a third of the time.  Only the probes that compare memory need it
+ * (the light ones of status-port waits change no memory), and many programs' loops
+ * never repeat.  So, over windows of PROBE_WINDOW instructions:
+ *  - while it is on, a window in which those probes skipped less than 1/PROBE_GAIN of
+ *    its instructions takes it off;
+ *  - while it is off, the probes still look for loops and count what they would have
+ *    skipped if memory repeated too (shadow_skipped, a bound on what they would skip);
+ *    once that reaches 1/PROBE_GAIN of a window within one, it goes on again at the
+ *    next slice, but not before probes_backoff has passed since it went off, which
+ *    doubles (up to PROBES_OFF_MOST) each time it went on and no window paid for it.
+ * Taking it off or on makes Unicorn translate everything again (uc_ctl_flush_tb:
+ * blocks translated with it would stay slow, without it would miss writes).  A hook
+ * deleted is removed at the end of the next emu_start, so that flush waits for the
+ * slice after.  This decides only which loops are skipped, never what a run
+ * computes: while the hook is off no probe that needs it skips.  Called before each
+ * slice, at clock_now. */
+#define PROBE_WINDOW 240000           /* instructions: a fifth of a virtual second */
+#define PROBE_GAIN 8
+#define PROBES_OFF_LEAST (PROBE_WINDOW / 4)
+#define PROBES_OFF_MOST 38400000      /* 32 virtual seconds */
+static void probe_window_start(struct fast_state *s, int64_t now)
+{
+    s->probe_window_end = now + PROBE_WINDOW;
+    s->probe_window_skipped = s->general_skipped;
+    s->probe_window_shadow = s->shadow_skipped;
+}
+
+static uc_err write_hook_policy(uc_engine *uc, struct fast_state *s)
+{
+    int64_t now = s->clock_now;
+    if (s->write_flush) {
+        s->write_flush = 0;
+        uc_ctl_flush_tb(uc);
+    }
+    if (s->probe_window_end < 0 || (s->write_hooked && (faults & FAULT_WRITE_HOOK_PINNED))) {
+        probe_window_start(s, now);
+        return UC_ERR_OK;
+    }
+    if (!s->write_hooked) {
+        uint64_t shadow = s->shadow_skipped - s->probe_window_shadow;
+        if (shadow * PROBE_GAIN >= PROBE_WINDOW && now - s->probes_off_since >= s->probes_backoff) {
+            uc_hook hook;
+            uc_err err = uc_hook_add(uc, &hook, UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
+            if (err != UC_ERR_OK)
+                return err;
+            s->write_hook = (uint64_t)hook;
+            s->write_hooked = 1;
+            s->probes_paid = 0;
+            uc_ctl_flush_tb(uc);
+            s->write_hook_changes++;
+            probe_window_start(s, now);
+        } else if (now >= s->probe_window_end) {
+            probe_window_start(s, now);
+        }
+        return UC_ERR_OK;
+    }
+    if (now < s->probe_window_end)
+        return UC_ERR_OK;
+    int64_t window = now - (s->probe_window_end - PROBE_WINDOW);
+    uint64_t gained = s->general_skipped - s->probe_window_skipped;
+    probe_window_start(s, now);
+    if ((int64_t)gained * PROBE_GAIN >= window) {
+        s->probes_paid = 1;
+        return UC_ERR_OK;
+    }
+    uc_err err = uc_hook_del(uc, (uc_hook)s->write_hook);
+    if (err != UC_ERR_OK)
+        return err;
+    s->write_hooked = 0;
+    s->write_flush = 1;
+    s->watch = -1;
+    if (s->probes_paid)
+        s->probes_backoff = PROBES_OFF_LEAST;
+    else if (s->probes_backoff < PROBES_OFF_MOST)
+        s->probes_backoff *= 2;
+    s->probes_off_since = now;
+    s->write_hook_changes++;
+    return UC_ERR_OK;
+}
+
 /* One slice, as Cpu.run does it with the binding's emu_start: run from CS:IP for
  * ``budget`` instructions, watching ``watch`` for an idle loop; then read the
  * registers named by ``snap_ids`` into ``snap`` (FLAGS last), clear FLAGS bits
@@ -1188,6 +1279,9 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         s->slice_budget = budget;
         s->last_address = -1;         /* a slice that begins where the last one stopped
                                        * runs that instruction for the first time */
+        uc_err policy = write_hook_policy(uc, s);
+        if (policy != UC_ERR_OK)
+            return policy;
         pcemu_probe_start(s, watch);
         if (s->smc_count && !s->block_hooked) {
             /* a store rewrote its own block: from now on the block hook says where each
@@ -1272,9 +1366,15 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
         err = uc_hook_add(uc, &handles[2], UC_HOOK_INSN, (void *)hook_out, s, 1, 0, UC_X86_INS_OUT);
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[3], UC_HOOK_CODE, (void *)hook_code, s, 1, 0);
-    /* Always installed: adding and removing it around each probe measured no cheaper. */
+    /* On from the start; write_hook_policy takes it off while it gains too little. */
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[4], UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
+    s->write_hook = (uint64_t)handles[4];
+    s->write_hooked = err == UC_ERR_OK;
+    s->write_flush = 0;
+    s->probe_window_end = -1;
+    s->probes_paid = 1;
+    s->probes_backoff = PROBES_OFF_LEAST;
     return err;
 }
 

@@ -48,7 +48,9 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "no_run_whole": 512,     # the ROM stubs always run (a switch, not a fault)
           "smc_single": 1024,      # a store into its own block answered in C counted once
           "int_stale": 2048,       # an INT whose number C wrote takes its old number
-          "wait_leaves": 4096}     # a status-port wait's probe stays on when a pass leaves it
+          "wait_leaves": 4096,     # a status-port wait's probe stays on when a pass leaves it
+          "unhooked_probes": 8192,   # loops skipped while the write hook is off
+          "write_hook_pinned": 16384}  # the write hook never goes off (a switch, not a fault)
 
 
 def _graphics_modes() -> tuple[int, ...]:
@@ -335,6 +337,25 @@ LAYOUT: tuple[Field | str, ...] = (
     "are compared.",
     Field("wait_end", "int64_t", "the end of the wait's code while one is watched, or -1"),
     Field("waits_watched", "uint64_t", "statistics: light probes armed"),
+    "The write hook (hook_write) fills the write log, but while any memory hook is on "
+    "Unicorn translates every load and store to its slow path.  So it is on only while "
+    "the probes it serves (all but the light ones) skip enough (write_hook_policy in "
+    "fastcpu.c).  While it is off they skip nothing: a pass whose registers repeat "
+    "only counts what it would have skipped (shadow_skipped), to turn the hook on again.",
+    Field("write_hook", "uint64_t", "its handle"),
+    Field("write_hooked", "int32_t", "1: on, and every block translated since has it"),
+    Field("write_flush", "int32_t", "1: deleted before the last slice; flush at the next"),
+    Field("probe_window_end", "int64_t", "clock at which the probes' gain is judged, or -1"),
+    Field("probe_window_skipped", "uint64_t", "general_skipped when the window began..."),
+    Field("probe_window_shadow", "uint64_t", "...and shadow_skipped"),
+    Field("general_skipped", "uint64_t", "statistics: instructions skipped by probes "
+          "that need the write log..."),
+    Field("shadow_skipped", "uint64_t", "...and those they would have skipped without it"),
+    Field("probes_off_since", "int64_t", "clock when the hook went off"),
+    Field("probes_backoff", "int64_t", "how long it stays off at least"),
+    Field("probes_paid", "int32_t", "1: a window gained enough since it went on"),
+    Field("reserved11", "int32_t"),
+    Field("write_hook_changes", "uint64_t", "statistics: times the hook went on or off"),
 )
 FIELDS: tuple[Field, ...] = tuple(item for item in LAYOUT if isinstance(item, Field))
 

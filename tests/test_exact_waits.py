@@ -450,7 +450,7 @@ def test_the_accelerations_did_the_work(programs):
     memory = outcome(programs, "MEMCOUNT", accelerate=True)[1].cpu.fast   # the hook unpinned
     # its passes repeat but for memory: the write hook went off (with no pass skipped
     # then, only counted as a bound) and on again (when the probes would gain), more than once
-    assert memory.write_hook_changes >= 4 and memory.shadow_skipped > 1_000_000
+    assert memory.write_hook_changes >= 4 and memory.shadow_skipped > 100_000
     patched = native_stats("INTPATCH")
     # the INT number written by C (new numbers), and stores of the same number left out
     assert patched.smc_patches > 1_000 and patched.smc_stores - patched.smc_patches > 1_000

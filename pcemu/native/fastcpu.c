@@ -634,6 +634,32 @@ static void wait_arm(struct fast_state *s, int64_t head, int64_t end)
     s->waits_watched++;
 }
 
+/* The state repeats after ``period`` instructions: the whole passes that fit in the
+ * slice (and read the status port as the last one did) are counted as run. */
+static void skip_passes(struct fast_state *s, int64_t period)
+{
+    int64_t passes = (s->budget - s->executed) / period;
+    uint64_t pure = s->pure_calls - s->visit_pure;
+    if (pure > PURE_PER_PASS)
+        passes = 0;
+    if (passes > 0 && s->pass_reads > 0)
+        passes = status_passes(s, passes, period);
+    if (passes <= 0)
+        return;
+    s->executed += passes * period;
+    s->int3_passed += passes * (s->int3_passed - s->visit_int3);
+    s->native_interrupts += passes * (s->native_interrupts - s->visit_native);
+    s->pure_calls += passes * pure;
+    for (int i = 0; i < SERVICE_COUNTERS; i++)
+        s->service_calls[i] += passes * (s->service_calls[i] - s->visit_calls[i]);
+    s->skipped += passes * period;
+    if (s->wait_end < 0)
+        s->general_skipped += (uint64_t)(passes * period);
+    s->loops_skipped++;
+    if (pure && !(faults & FAULT_PURE_COUNTERS))
+        s->on_skip((uint32_t)pure, (uint64_t)passes);
+}
+
 /* A pass through the watched address, before its instruction runs.  If the CPU
  * state (registers and memory) is what it was at the last pass, and nothing
  * outside the CPU took part in between (no port but the status port, no Python
@@ -658,38 +684,22 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
     } else {
         read_probe_regs(uc, regs);
     }
+    /* the write log is complete only with the write hook on (light probes need none) */
+    int logged = s->write_hooked || s->wait_end >= 0 || (faults & FAULT_UNHOOKED_PROBES);
     if (s->visits > 0 && !s->changed
             && memcmp(regs + skip_regs, s->visit_regs + skip_regs, compared - skip_regs) == 0
-            && memory_as_at_last_pass(s)) {
+            && (!logged || memory_as_at_last_pass(s))) {
         int64_t period = s->executed - s->visit_at;
-        int64_t passes = (s->budget - s->executed) / period;
-        if (!s->write_hooked && s->wait_end < 0 && !(faults & FAULT_UNHOOKED_PROBES)) {
-            /* memory unknown without the write log: what would have been skipped */
-            s->shadow_skipped += (uint64_t)(passes * period);
+        if (logged) {
+            skip_passes(s, period);
             probe_end(s);
             return;
         }
-        uint64_t pure = s->pure_calls - s->visit_pure;
-        if (pure > PURE_PER_PASS)
-            passes = 0;
-        if (passes > 0 && s->pass_reads > 0)
-            passes = status_passes(s, passes, period);
-        if (passes > 0) {
-            s->executed += passes * period;
-            s->int3_passed += passes * (s->int3_passed - s->visit_int3);
-            s->native_interrupts += passes * (s->native_interrupts - s->visit_native);
-            s->pure_calls += passes * pure;
-            for (int i = 0; i < SERVICE_COUNTERS; i++)
-                s->service_calls[i] += passes * (s->service_calls[i] - s->visit_calls[i]);
-            s->skipped += passes * period;
-            if (s->wait_end < 0)
-                s->general_skipped += (uint64_t)(passes * period);
-            s->loops_skipped++;
-            if (pure && !(faults & FAULT_PURE_COUNTERS))
-                s->on_skip((uint32_t)pure, (uint64_t)passes);
-        }
-        probe_end(s);
-        return;
+        /* memory unknown: this pass is counted as one that would have been skipped if
+         * memory repeated too, and the probe stays on the loop for the next */
+        s->shadow_skipped += (uint64_t)period;
+        s->probe_began = s->executed;
+        s->visits = 0;
     }
     if (++s->visits > PROBE_VISITS) {
         probe_end(s);

@@ -26,7 +26,7 @@ from bios import bda, video as bios_video
 from pcemu import native
 from pcemu.clock import MAX_MIPS, MIN_MIPS, Clock, Scheduler
 from pcemu.cpu import REGISTERS, Cpu
-from pcemu.devices.cga import SCANLINES, VISIBLE_LINES, CgaCard
+from pcemu.devices.cga import FRAME_HZ, SCANLINES, VISIBLE_LINES, CgaCard
 from pcemu.devices.crtc import Crtc6845
 from pcemu.devices.pic import Pic8259
 from pcemu.devices.pit import Pit8253
@@ -42,6 +42,7 @@ P = ctypes.POINTER(native.FastState)
 I64P = ctypes.POINTER(ctypes.c_int64)
 ENTRY_POINTS = {
     "pcemu_test_cga_status": (ctypes.c_uint32, [P]),
+    "pcemu_test_frame_remainder": (ctypes.c_double, [ctypes.c_double, ctypes.c_double]),
     "pcemu_test_next_timer_due": (ctypes.c_int64, [P, ctypes.c_int64]),
     "pcemu_test_video_set_cursor": (None, [P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32]),
     "pcemu_test_text_cursor_cell": (ctypes.c_int, [P, ctypes.c_uint32, I64P, I64P]),
@@ -124,6 +125,19 @@ def test_the_shared_constants_are_the_owners():
 
 # -- the beam: cga_status against CgaCard._status and BeamClock -----------------------------
 MIPS = st.one_of(st.sampled_from([1.2, 4.77, 0.5, 8.0]), st.floats(MIN_MIPS, MAX_MIPS))
+
+
+@EXAMPLES
+@given(mips=MIPS, frames=st.integers(0, 2**36), offset=st.integers(-3, 3),
+       t=st.integers(0, 2**53 - 1), near_edge=st.booleans())
+def test_the_frame_remainder_is_python_s(mips, frames, offset, t, near_edge):
+    """cga_status's remainder (one division and a fused multiply-add, not fmod) is
+    Python's float remainder, most of all next to a frame's edge, where a quotient off
+    by one would show."""
+    frame = Clock(mips).ips / FRAME_HZ
+    if near_edge:
+        t = max(0, min(2**53 - 1, round(frames * frame) + offset))
+    assert LIB.pcemu_test_frame_remainder(float(t), frame) == float(t) % frame
 
 
 @EXAMPLES

@@ -459,6 +459,21 @@ static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
     s->native_interrupts++;
 }
 
+/* fmod(t, frame) for 0 <= t < 2^53, exactly (the remainder is representable, so the
+ * fused multiply-add of the right quotient gives it unrounded), without fmod's long
+ * division: the quotient from one division is off by at most one, which the sign of
+ * the remainder tells.  At EZT's menu fmod was a tenth of the time. */
+static double frame_remainder(double t, double frame)
+{
+    double k = floor(t / frame);
+    double r = fma(-k, frame, t);
+    if (r < 0)
+        r = fma(-(k - 1), frame, t);
+    else if (r >= frame)
+        r = fma(-(k + 1), frame, t);
+    return r;
+}
+
 static uint32_t cga_status(struct fast_state *s)
 {
     int64_t now = s->clock_now + s->executed;               /* Machine._instr_now */
@@ -468,7 +483,8 @@ static uint32_t cga_status(struct fast_state *s)
     }
     s->beam_reads += 1;
     int64_t t = now + s->beam_reads * INSTRUCTIONS_PER_STATUS_READ;
-    double phase = fmod((double)t, s->frame) / s->frame;
+    double phase = (t >= 0 ? frame_remainder((double)t, s->frame) : fmod((double)t, s->frame))
+                   / s->frame;
     double line_pos = phase * s->scanlines;                  /* CgaCard._status */
     int64_t line = (int64_t)line_pos;
     uint32_t status = 0;
@@ -1399,6 +1415,7 @@ int pcemu_count_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
  * Each reaches one static function that mirrors Python, so that the test can compare
  * the two on the same inputs. */
 uint32_t pcemu_test_cga_status(struct fast_state *s) { return cga_status(s); }
+double pcemu_test_frame_remainder(double t, double frame) { return frame_remainder(t, frame); }
 int64_t pcemu_test_next_timer_due(const struct fast_state *s, int64_t now)
 {
     return next_timer_due(s, now);

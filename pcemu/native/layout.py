@@ -50,7 +50,8 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "int_stale": 2048,       # an INT whose number C wrote takes its old number
           "wait_leaves": 4096,     # a status-port wait's probe stays on when a pass leaves it
           "unhooked_probes": 8192,   # loops skipped while the write hook is off
-          "write_hook_pinned": 16384}  # the write hook never goes off (a switch, not a fault)
+          "write_hook_pinned": 16384,  # the write hook never goes off (a switch, not a fault)
+          "stepwise": 32768}       # status_passes reads the beam pass by pass (a switch)
 
 
 def _graphics_modes() -> tuple[int, ...]:

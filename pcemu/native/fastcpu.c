@@ -1127,6 +1127,177 @@ static void own_block_store(uc_engine *uc, struct fast_state *s, int64_t at)
         s->changed = 1;                       /* a pass with it is no idle pass */
 }
 
+/* A status-port wait (status_wait_end) run here from its IN at ``head``, before that
+ * IN runs, to where it leaves its code or the slice's count ends: each instruction
+ * counted as the code hook counts it, each read answered as hook_in answers it
+ * (cga_status), AL and FLAGS computed as Unicorn computes them (QEMU's flags for
+ * each operation, below), and passes that begin in the state the last one began
+ * in, and would read what it read, computed in leaps (first_other_read).  Then AL,
+ * FLAGS and IP are written, and Unicorn goes on from there in a new block.  At EZT's
+ * menu 9,000 waits a virtual second, most of a few passes, had each run about five
+ * INs in Unicorn (each with its state restored for the hook) before a probe could
+ * skip the rest.  Not with the trap flag, with DX not the status port, or too near
+ * a segment's end; a probe watching is ended (a light one here) or spoilt. */
+static uint32_t parity_flag(uint32_t result)
+{
+    return __builtin_parity(result & 0xFF) ? 0 : FLAG_PF;
+}
+
+static uint32_t sign_zero_parity(uint32_t r)
+{
+    r &= 0xFF;
+    return (r & 0x80 ? FLAG_SF : 0) | (r == 0 ? FLAG_ZF : 0) | parity_flag(r);
+}
+
+#define ARITH_FLAGS (FLAG_CF | FLAG_PF | FLAG_AF | FLAG_ZF | FLAG_SF | FLAG_OF)
+
+static int jump_taken(uint8_t op, uint32_t f)
+{
+    int cf = !!(f & FLAG_CF), zf = !!(f & FLAG_ZF), sf = !!(f & FLAG_SF),
+        of = !!(f & FLAG_OF), pf = !!(f & FLAG_PF);
+    int taken;
+    switch ((op >> 1) & 7) {
+    case 0: taken = of; break;
+    case 1: taken = cf; break;
+    case 2: taken = zf; break;
+    case 3: taken = cf || zf; break;
+    case 4: taken = sf; break;
+    case 5: taken = pf; break;
+    case 6: taken = sf != of; break;
+    default: taken = zf || sf != of; break;
+    }
+    return (op & 1) ? !taken : taken;
+}
+
+/* One instruction of the wait's body (not the IN, not a jump) on AL and FLAGS. */
+static void wait_step(const uint8_t *c, uint32_t *al, uint32_t *flags)
+{
+    uint32_t a = *al, f = *flags & ~(uint32_t)ARITH_FLAGS, r;
+    switch (c[0]) {
+    case 0xA8: *flags = f | sign_zero_parity(a & c[1]); return;          /* TEST AL,imm */
+    case 0x24: *al = a & c[1]; *flags = f | sign_zero_parity(*al); return;  /* AND */
+    case 0x0C: *al = a | c[1]; *flags = f | sign_zero_parity(*al); return;  /* OR */
+    case 0x84: case 0x20: case 0x22: case 0x08: case 0x0A:           /* TEST/AND/OR AL,AL */
+        *flags = f | sign_zero_parity(a);
+        return;
+    case 0x3C:                                                          /* CMP AL,imm */
+        r = (a - c[1]) & 0xFF;
+        *flags = f | sign_zero_parity(r) | (a < c[1] ? FLAG_CF : 0)
+                 | ((a ^ c[1] ^ r) & 0x10 ? FLAG_AF : 0)
+                 | (((a ^ c[1]) & (a ^ r)) & 0x80 ? FLAG_OF : 0);
+        return;
+    }
+    /* D0 /n with AL: shifts and rotates by 1 */
+    uint32_t keep = *flags & ~(uint32_t)(FLAG_CF | FLAG_OF), cf_in = !!(*flags & FLAG_CF), cf;
+    switch ((c[1] >> 3) & 7) {
+    case 0: r = ((a << 1) | (a >> 7)) & 0xFF; cf = r & 1;                /* ROL */
+        *flags = keep | (cf ? FLAG_CF : 0) | (((r >> 7) ^ cf) & 1 ? FLAG_OF : 0);
+        break;
+    case 1: r = ((a >> 1) | (a << 7)) & 0xFF; cf = r >> 7;               /* ROR */
+        *flags = keep | (cf ? FLAG_CF : 0) | (((r >> 6) ^ cf) & 1 ? FLAG_OF : 0);
+        break;
+    case 2: r = ((a << 1) | cf_in) & 0xFF;                               /* RCL */
+        *flags = keep | (a & 0x80 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    case 3: r = (a >> 1) | (cf_in << 7);                                 /* RCR */
+        *flags = keep | (a & 1 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    case 4: r = (a << 1) & 0xFF;                                         /* SHL */
+        *flags = f | sign_zero_parity(r) | (a & 0x80 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    case 5: r = a >> 1;                                                  /* SHR */
+        *flags = f | sign_zero_parity(r) | (a & 1 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    default: r = (a >> 1) | (a & 0x80);                                  /* SAR */
+        *flags = f | sign_zero_parity(r) | (a & 1 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    }
+    *al = r;
+}
+
+static int run_wait(uc_engine *uc, struct fast_state *s, int64_t head, int64_t end)
+{
+    enum { V_EAX, V_EFLAGS, V_EDX, V_IP, V_REGS };
+    static const int ids[V_REGS] = {UC_X86_REG_EAX, UC_X86_REG_EFLAGS, UC_X86_REG_EDX,
+                                    UC_X86_REG_IP};
+    uint64_t v[V_REGS] = {0, 0, 0, 0};
+    void *ptrs[V_REGS] = {&v[0], &v[1], &v[2], &v[3]};
+    uc_reg_read_batch(uc, (int *)ids, ptrs, V_REGS);
+    if ((v[V_EFLAGS] & FLAG_TF) || (int32_t)(v[V_EDX] & 0xFFFF) != s->status_port
+            || (v[V_IP] & 0xFFFF) + (uint64_t)(end - head) > 0xFFFF)
+        return 0;
+    if (s->watch >= 0) {
+        if (s->wait_end >= 0)
+            probe_end(s);             /* a light probe: this is its work */
+        else
+            s->changed = 1;           /* a general one: no idle pass with a wait in it */
+    }
+    uint32_t al = v[V_EAX] & 0xFF, flags = (uint32_t)v[V_EFLAGS];
+    int64_t pc = head, last = s->last_address;
+    int prev = 0;                     /* the last pass's start state and read, if any */
+    uint32_t prev_al = 0, prev_flags = 0, prev_value = 0;
+    int64_t prev_start = 0;
+    for (;;) {
+        if (pc == head) {             /* a pass begins */
+            if (prev && al == prev_al && flags == prev_flags) {
+                int64_t period = s->executed - prev_start;
+                int64_t limit = (s->budget - s->executed) / period;
+                int64_t first = s->clock_now + s->executed + 1;      /* its IN's time */
+                int64_t n = limit > 0 ? first_other_read(s, first + INSTRUCTIONS_PER_STATUS_READ,
+                                                         period, prev_value, limit) : 0;
+                if (n < limit && (faults & FAULT_STATUS_PASSES))
+                    n++;
+                if (n > 0) {
+                    s->executed += n * period;
+                    s->port_reads += n;
+                    s->native_status_reads += (uint64_t)n;
+                    s->skipped_status_reads += (uint64_t)n;
+                    s->skipped += n * period;
+                    s->beam_base = first + (n - 1) * period;
+                    s->beam_reads = 1;
+                }
+                prev = 0;
+            } else {
+                prev = 1;
+                prev_al = al;
+                prev_flags = flags;
+                prev_start = s->executed;
+            }
+        }
+        if (s->executed >= s->budget)
+            break;                    /* as the code hook: this one does not run */
+        s->executed++;
+        last = pc;
+        const uint8_t *c = s->mem + pc;
+        if (c[0] == 0xEC) {           /* IN AL,DX: hook_in */
+            s->port_reads++;
+            s->native_status_reads++;
+            prev_value = al = cga_status(s);
+            pc += 1;
+        } else if (c[0] >= 0x70 && c[0] <= 0x7F) {
+            int64_t next = pc + 2;
+            pc = jump_taken(c[0], flags) ? next + (int8_t)c[1] : next;
+            if (pc != head && (pc < head || pc >= end))
+                break;                /* out of the wait */
+            if (pc == end)
+                break;
+        } else {
+            wait_step(c, &al, &flags);
+            pc += 2;
+        }
+    }
+    if ((faults & FAULT_WAIT_RUN_COUNT) && s->executed > 0)
+        s->executed--;
+    uint64_t eax = (v[V_EAX] & ~(uint64_t)0xFF) | al;
+    uint64_t eflags = flags, ip = ((v[V_IP] & 0xFFFF) + (uint64_t)(pc - head)) & 0xFFFF;
+    uc_reg_write(uc, UC_X86_REG_EAX, &eax);
+    uc_reg_write(uc, UC_X86_REG_EFLAGS, &eflags);
+    uc_reg_write(uc, UC_X86_REG_IP, &ip);
+    s->last_address = last;
+    s->waits_run++;                   /* at the count's end, the code hook stops at pc */
+    return 1;
+}
+
 /* Every block, before its first instruction: where it begins and ends. */
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
@@ -1180,6 +1351,11 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
     if (s->executed >= s->budget) {
         uc_emu_stop(uc);              /* as emu_start's count does: this one does not run */
         return;
+    }
+    if (s->mem[address & 0xFFFFF] == 0xEC && s->status_port >= 0 && !(faults & FAULT_NO_WAIT_RUN)) {
+        int64_t end = status_wait_end(s, here);
+        if (end && run_wait(uc, s, here, end))
+            return;
     }
     s->executed++;
     if (s->smc_count && s->smc_native && smc_listed(s, here))

@@ -51,7 +51,9 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "wait_leaves": 4096,     # a status-port wait's probe stays on when a pass leaves it
           "unhooked_probes": 8192,   # loops skipped while the write hook is off
           "write_hook_pinned": 16384,  # the write hook never goes off (a switch, not a fault)
-          "stepwise": 32768}       # status_passes reads the beam pass by pass (a switch)
+          "stepwise": 32768,       # status_passes reads the beam pass by pass (a switch)
+          "no_wait_run": 65536,    # status-port waits run in Unicorn, probed (a switch)
+          "wait_run_count": 131072}  # a wait run in C counts one instruction less
 
 
 def _graphics_modes() -> tuple[int, ...]:
@@ -75,6 +77,10 @@ CONSTANTS: dict[str, tuple[int, str]] = {
     # pcemu/cpu.py: FLAGS bits, and what a real-mode 286 keeps of FLAGS
     "FLAG_CF": (_cpu.FLAG_CF, "pcemu/cpu.py"),
     "FLAG_ZF": (_cpu.FLAG_ZF, "pcemu/cpu.py"),
+    "FLAG_PF": (_cpu.FLAG_PF, "pcemu/cpu.py"),
+    "FLAG_AF": (_cpu.FLAG_AF, "pcemu/cpu.py"),
+    "FLAG_SF": (_cpu.FLAG_SF, "pcemu/cpu.py"),
+    "FLAG_OF": (_cpu.FLAG_OF, "pcemu/cpu.py"),
     "FLAG_TF": (_cpu.FLAG_TF, "pcemu/cpu.py"),
     "FLAG_IF": (_cpu.FLAG_IF, "pcemu/cpu.py"),
     "FLAGS_286_MASK": (_cpu.FLAGS_286_MASK, "pcemu/cpu.py"),
@@ -338,6 +344,7 @@ LAYOUT: tuple[Field | str, ...] = (
     "are compared.",
     Field("wait_end", "int64_t", "the end of the wait's code while one is watched, or -1"),
     Field("waits_watched", "uint64_t", "statistics: light probes armed"),
+    Field("waits_run", "uint64_t", "statistics: status-port waits run here (run_wait)"),
     "The write hook (hook_write) fills the write log, but while any memory hook is on "
     "Unicorn translates every load and store to its slow path.  So it is on only while "
     "the probes it serves (all but the light ones) skip enough (write_hook_policy in "

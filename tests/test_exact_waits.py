@@ -564,9 +564,9 @@ def test_the_accelerations_did_the_work(programs):
         probed = outcome(programs, "SNOWFREE", accelerate=True)[1].cpu.fast
     assert probed.waits_watched > 500 and probed.loops_skipped > 500
     memory = outcome(programs, "MEMCOUNT", accelerate=True)[1].cpu.fast   # the hook unpinned
-    # its passes repeat but for memory: the write hook went off (with no pass skipped
-    # then, only counted as a bound) and on again (when the probes would gain), more than once
-    assert memory.write_hook_changes >= 4 and memory.shadow_skipped > 100_000
+    # its passes repeat but for memory: the write hook (off at first: no pass skipped, only
+    # counted as a bound) went on when the probes would gain, off when they did not, and on
+    assert memory.write_hook_changes >= 3 and memory.shadow_skipped > 50_000
     patched = native_stats("INTPATCH")
     # the INT number written by C (new numbers), and stores of the same number left out
     assert patched.smc_patches > 1_000 and patched.smc_stores - patched.smc_patches > 1_000

@@ -1494,23 +1494,24 @@ static int halted_at(const struct fast_state *s, int64_t last, int64_t before)
  * translates every load and store to its slow path (a call, a look-up of the memory
  * region, and for a store the guest state restored from the block for the hook): at
  * EZT's menu about a third of the time.  Only the probes that compare memory need it
- * (the light ones of status-port waits change no memory), and many programs' loops
- * never repeat.  So, over windows of PROBE_WINDOW instructions:
- *  - while it is on, a window in which those probes skipped less than 1/PROBE_GAIN of
- *    its instructions takes it off;
- *  - while it is off, the probes still look for loops and count what they would have
- *    skipped if memory repeated too (shadow_skipped, a bound on what they would skip);
- *    once that reaches 1/PROBE_GAIN of a window within one, it goes on again at the
- *    next slice, but not before probes_backoff has passed since it went off, which
- *    doubles (up to PROBES_OFF_MOST) each time it went on and no window paid for it.
- * Taking it off or on makes Unicorn translate everything again (uc_ctl_flush_tb:
- * blocks translated with it would stay slow, without it would miss writes).  A hook
- * deleted is removed at the end of the next emu_start, so that flush waits for the
- * slice after.  This decides only which loops are skipped, never what a run
- * computes: while the hook is off no probe that needs it skips.  Called before each
- * slice, at clock_now. */
+ * (status-port waits change no memory), and many programs' loops never repeat.  So
+ * it is off at the start, and over windows of PROBE_WINDOW instructions:
+ *  - while it is off, the probes still look for loops and count each pass that
+ *    repeats the registers (shadow_skipped, a bound on what they would skip); once
+ *    that reaches 1/PROBE_GAIN of a window within one, it goes on at the next slice,
+ *    but not before probes_backoff has passed since it went off, which doubles (up to
+ *    PROBES_OFF_MOST) each time it went on and no window paid for it;
+ *  - while it is on, PROBES_DRY windows in a row in which those probes skipped less
+ *    than 1/PROBE_GAIN of the instructions take it off.
+ * Putting it on or off makes Unicorn translate everything again (uc_ctl_flush_tb:
+ * blocks translated with it would stay slow, without it would miss writes), a few
+ * milliseconds.  A hook deleted is removed at the end of the next emu_start, so that
+ * flush waits for the slice after.  This decides only which loops are skipped, never
+ * what a run computes: while the hook is off no probe that needs it skips.  Called
+ * before each slice, at clock_now. */
 #define PROBE_WINDOW 240000           /* instructions: a fifth of a virtual second */
 #define PROBE_GAIN 8
+#define PROBES_DRY 4                  /* windows in a row that gain too little */
 #define PROBES_OFF_LEAST (PROBE_WINDOW / 4)
 #define PROBES_OFF_MOST 38400000      /* 32 virtual seconds */
 static void probe_window_start(struct fast_state *s, int64_t now)
@@ -1520,6 +1521,22 @@ static void probe_window_start(struct fast_state *s, int64_t now)
     s->probe_window_shadow = s->shadow_skipped;
 }
 
+static uc_err write_hook_on(uc_engine *uc, struct fast_state *s)
+{
+    uc_hook hook;
+    uc_err err = uc_hook_add(uc, &hook, UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
+    if (err != UC_ERR_OK)
+        return err;
+    s->write_hook = (uint64_t)hook;
+    s->write_hooked = 1;
+    s->write_flush = 0;
+    s->probes_paid = 0;
+    s->probes_dry = 0;
+    uc_ctl_flush_tb(uc);
+    s->write_hook_changes++;
+    return UC_ERR_OK;
+}
+
 static uc_err write_hook_policy(uc_engine *uc, struct fast_state *s)
 {
     int64_t now = s->clock_now;
@@ -1527,26 +1544,22 @@ static uc_err write_hook_policy(uc_engine *uc, struct fast_state *s)
         s->write_flush = 0;
         uc_ctl_flush_tb(uc);
     }
-    if (s->probe_window_end < 0 || (s->write_hooked && (faults & FAULT_WRITE_HOOK_PINNED))) {
+    if (faults & FAULT_WRITE_HOOK_PINNED) {
+        probe_window_start(s, now);
+        return s->write_hooked ? UC_ERR_OK : write_hook_on(uc, s);
+    }
+    if (s->probe_window_end < 0) {
         probe_window_start(s, now);
         return UC_ERR_OK;
     }
     if (!s->write_hooked) {
         uint64_t shadow = s->shadow_skipped - s->probe_window_shadow;
         if (shadow * PROBE_GAIN >= PROBE_WINDOW && now - s->probes_off_since >= s->probes_backoff) {
-            uc_hook hook;
-            uc_err err = uc_hook_add(uc, &hook, UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
-            if (err != UC_ERR_OK)
-                return err;
-            s->write_hook = (uint64_t)hook;
-            s->write_hooked = 1;
-            s->probes_paid = 0;
-            uc_ctl_flush_tb(uc);
-            s->write_hook_changes++;
             probe_window_start(s, now);
-        } else if (now >= s->probe_window_end) {
-            probe_window_start(s, now);
+            return write_hook_on(uc, s);
         }
+        if (now >= s->probe_window_end)
+            probe_window_start(s, now);
         return UC_ERR_OK;
     }
     if (now < s->probe_window_end)
@@ -1556,8 +1569,11 @@ static uc_err write_hook_policy(uc_engine *uc, struct fast_state *s)
     probe_window_start(s, now);
     if ((int64_t)gained * PROBE_GAIN >= window) {
         s->probes_paid = 1;
+        s->probes_dry = 0;
         return UC_ERR_OK;
     }
+    if (++s->probes_dry < PROBES_DRY)
+        return UC_ERR_OK;
     uc_err err = uc_hook_del(uc, (uc_hook)s->write_hook);
     if (err != UC_ERR_OK)
         return err;
@@ -1690,15 +1706,13 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
         err = uc_hook_add(uc, &handles[2], UC_HOOK_INSN, (void *)hook_out, s, 1, 0, UC_X86_INS_OUT);
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[3], UC_HOOK_CODE, (void *)hook_code, s, 1, 0);
-    /* On from the start; write_hook_policy takes it off while it gains too little. */
-    if (err == UC_ERR_OK)
-        err = uc_hook_add(uc, &handles[4], UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
-    s->write_hook = (uint64_t)handles[4];
-    s->write_hooked = err == UC_ERR_OK;
+    /* Off at the start (handles[4] stays 0): write_hook_policy puts it on once the
+     * probes find loops that would repay it. */
+    s->write_hooked = 0;
     s->write_flush = 0;
     s->probe_window_end = -1;
-    s->probes_paid = 1;
-    s->probes_backoff = PROBES_OFF_LEAST;
+    s->probes_off_since = 0;
+    s->probes_backoff = 0;
     return err;
 }
 

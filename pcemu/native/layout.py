@@ -29,7 +29,7 @@ LOG_MARK_BYTES = 0x100000 // 8   # one bit per byte of the 1 MB: "already in the
 PASS_READS = 8             # status-port reads an idle pass may make (a retrace wait makes one)
 PURE_PER_PASS = 64         # pure Python calls a skipped pass may make (machine.PURE_LOG)
 INT3_BREAK_BYTES = 8192    # one bit per offset of the statement breakpoints' segment
-HOOKS = 5                  # the handles pcemu_fast_install fills
+HOOKS = 5                  # the handles pcemu_fast_install may fill
 SMC_SITES = 8              # stores seen to rewrite their own translated block (smc_site)
 # The polling services C answers, in the order of service_calls (SVC_* in C); the
 # machine's NATIVE_SERVICES names them in the same order.
@@ -362,7 +362,7 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("probes_off_since", "int64_t", "clock when the hook went off"),
     Field("probes_backoff", "int64_t", "how long it stays off at least"),
     Field("probes_paid", "int32_t", "1: a window gained enough since it went on"),
-    Field("reserved11", "int32_t"),
+    Field("probes_dry", "int32_t", "windows in a row that gained too little"),
     Field("write_hook_changes", "uint64_t", "statistics: times the hook went on or off"),
 )
 FIELDS: tuple[Field, ...] = tuple(item for item in LAYOUT if isinstance(item, Field))

@@ -140,18 +140,42 @@ class SliceResult:
     executed: int
 
 
+def halted_at(memory, last_address: int, before: int) -> bool:
+    """Did a slice that left IP at ``before`` + 1 end on a HLT?  Only if the last instruction
+    the counter saw, at ``last_address``, was the HLT at ``before`` with its prefixes, if
+    any (LOCK HLT): a slice that ends on its count right after an instruction whose last
+    byte is F4h (JNE -12 is 75 F4) is no HLT.  Unicorn's addresses above 1 MB are the
+    first 64 KB again (A20 is off).  (fastcpu.c halted_at is the same.)"""
+    start = last_address & 0xFFFFF
+    if memory[before] != 0xF4 or not 0 <= before - start <= 14:
+        return False
+    return all(memory[at] in PREFIXES for at in range(start, before))
+
+
+STI = 0xFB
+
+
 class PythonCounter:
     """The instruction counter where the native library cannot be built: a Python code
     hook on every instruction, exact and slow (the C one, fastcpu.c hook_count, does
-    the same).  The slice ends before the instruction that would exceed ``budget``."""
+    the same).  The slice ends before the instruction that would exceed ``budget``, or,
+    with ``if_watch`` set (an IRQ waits for IF), before the first instruction that runs
+    with IF set, unless the one before was an STI (the 286 takes the IRQ only after the
+    instruction that follows an STI)."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
         self.budget = 0
         self.executed = 0
         self.last_address = -1
+        self.if_watch = 0
 
     def hook(self, uc: Uc, address: int, _size: int, _user) -> None:
-        self.last_address = address
+        before, self.last_address = self.last_address, address
+        if self.if_watch and uc.reg_read(X.UC_X86_REG_EFLAGS) & FLAG_IF and not (
+                before >= 0 and self.memory[before & 0xFFFFF] == STI):
+            uc.emu_stop()
+            return
         if self.executed >= self.budget:
             uc.emu_stop()
             return
@@ -208,7 +232,7 @@ class Cpu:
             self.uc.hook_add(UC_HOOK_INSN, self._hook_out, None, 1, 0, X.UC_X86_INS_OUT)
             self.counter = counter(self) if counter is not None else None
             if self.counter is None:
-                self.counter = PythonCounter()
+                self.counter = PythonCounter(memory)
                 self.uc.hook_add(UC_HOOK_CODE, self.counter.hook)
         self._in_slice = False
         self._stop_requested = False
@@ -323,6 +347,11 @@ class Cpu:
         """Instructions executed so far in the running slice (counting the one running,
         whose IN, OUT or INT a hook is handling); 0 between slices."""
         return self.counter.executed if self._in_slice else 0
+
+    def watch_interrupt_flag(self, on: bool) -> None:
+        """An IRQ waits for IF (set before a slice, or during one by an EOI): the slice ends
+        before the first instruction that runs with IF set, where the 286 takes it."""
+        self.counter.if_watch = int(on)
 
     def end_slice_at(self, executed: int) -> None:
         """Something falls due ``executed`` instructions after the running slice's start,
@@ -658,17 +687,9 @@ class Cpu:
         return True
 
     def _just_halted(self) -> bool:
-        """Did the slice end on a HLT?  Unicorn ends emu_start silently after one, IP past
-        it.  Only if the last instruction the counter saw was that HLT with its prefixes,
-        if any (LOCK HLT): a slice that ends on its count right after an instruction
-        whose last byte is F4h (JNE -12 is 75 F4) is no HLT.  (As fastcpu.c halted_at;
-        Unicorn's addresses above 1 MB are the first 64 KB again: A20 is off.)"""
+        """Did the slice end on a HLT?  Unicorn ends emu_start silently after one, IP past it."""
         before = ((self.cs << 4) + ((self.ip - 1) & 0xFFFF)) & 0xFFFFF
-        start = self.counter.last_address & 0xFFFFF
-        mem = self.memory
-        if mem[before] != 0xF4 or not 0 <= before - start <= 14:
-            return False
-        return all(mem[at] in PREFIXES for at in range(start, before))
+        return halted_at(self.memory, self.counter.last_address, before)
 
     def _clear_iopl_nt(self) -> None:
         """A real-mode 286 cannot set FLAGS bits 12-15; Unicorn's POPF and IRET can.
@@ -735,9 +756,13 @@ class Cpu:
         """One instruction, counted in the slice as any other."""
         counter = self.counter
         counter.budget = counter.executed + 1
+        watching, counter.if_watch = counter.if_watch, 0
         if self.fast is not None:
             self._native_lib.pcemu_probe_start(self._fast_ref, -1)
-        self.uc.emu_start(start, 0xFFFFFFFF)
+        try:
+            self.uc.emu_start(start, 0xFFFFFFFF)
+        finally:
+            counter.if_watch = watching
 
     def _forget_code(self, cs: int, ip: int, size: int) -> None:
         start = linear(cs, ip)

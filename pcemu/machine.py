@@ -22,7 +22,7 @@ from bios.context import CallControl, Devices, ServiceContext, Time, Vectors
 from bios.font import install_rom_font
 from bios.state import BiosState
 from pcemu.bus import IoBus
-from pcemu.clock import DEFAULT_MIPS, PIT_HZ, TICKS_PER_DAY, Clock, Scheduler
+from pcemu.clock import DEFAULT_MIPS, PIT_HZ, Clock, Scheduler
 from pcemu.cpu import FLAG_CF, FLAG_IF, STOP_HALT, Cpu
 from pcemu.devices.cga import CgaCard
 from pcemu.devices.cmos import CmosRtc
@@ -55,7 +55,6 @@ log = logging.getLogger("pcemu")
 WAIT, LIVE = romlib.ServiceKind.WAIT, romlib.ServiceKind.LIVE
 MAX_SLICE = 20_000                 # instructions; bounds the latency of host requests
 UNIMPLEMENTED_LOG_LIMIT = 1000     # records of missing services kept (counts are kept for all)
-IF_POLL_SLICE = 64                 # while an IRQ waits for STI
 KEY_GAP_SECONDS = 0.002            # between scancodes on the keyboard's serial line
 IDLE_POLLS = 4                     # polls in a row that mean "only waiting" (inexact skip only)
 # Listener channels that see services: while any listens, no call counts as pure (each
@@ -69,6 +68,7 @@ NATIVE_SERVICES = (("INT 16h key available", None, True), ("INT 1Ah ticks", None
                    ("INT 21h AH=2Ah", "INT 21h AH=2Ah", False),
                    ("INT 10h AH=01h, the same shape", None, False))
 KEY_HOLD_SECONDS = 0.03            # a key is held this long before its break code
+PIC_PORTS = frozenset((0x20, 0x21, 0xA0, 0xA1))
 
 
 class Machine:
@@ -99,7 +99,6 @@ class Machine:
         self._idle_streak = 0
         self._idle_stop = False              # the slice ended because the program only waits
         self._resume_at: int | None = None   # CS:IP where the last slice ended
-        self._if_wait_at: int | None = None  # where the last slice waiting for STI ended
         self._time_bound_steps = False       # step()'s caller tests only the time after it
         self._now_cache: tuple | None = None
         # Pure calls (see pure_answer): this call's verdict, the counters it moved, and
@@ -127,7 +126,7 @@ class Machine:
                        counter=sync.install_counter)
         self.scheduler.on_schedule = self._event_scheduled
         if self.cpu.fast is not None:
-            sync.wire(self, self.cpu.fast, MAX_SLICE, IF_POLL_SLICE)
+            sync.wire(self, self.cpu.fast, MAX_SLICE)
         self.mouse_enabled = mouse
         self.mouse = Mouse(lambda: self.pic.raise_irq(MOUSE_IRQ)) if mouse else None
         self.floppies: dict[int, object] = {}       # drive number -> diskette image
@@ -371,6 +370,19 @@ class Machine:
 
     def _port_out(self, port: int, size: int, value: int) -> None:
         self.bus.write(port, size, value)
+        if port in PIC_PORTS:
+            self._pic_written()
+
+    def _pic_written(self) -> None:
+        """An EOI, a mask or a command was written to an 8259 during a slice: a request it
+        now presents is taken after this OUT if IF is set (the slice ends there), else
+        where the CPU sets IF (as fastcpu.c request_let_through does for its own)."""
+        if not self.pic.pending():
+            return
+        if self.cpu.flags & FLAG_IF:
+            self.cpu.end_slice_at(self.cpu.slice_executed)
+        else:
+            self.cpu.watch_interrupt_flag(True)
 
     # ------------------------------------------------------------------ interrupts
     def _on_interrupt(self, intno: int) -> None:
@@ -640,39 +652,17 @@ class Machine:
         clock = self.clock
         due = self.scheduler.next_due()
         budget = MAX_SLICE if due is None else max(1, min(MAX_SLICE, due - clock.now))
-        if self.pic.withheld() or (not self.cpu.interrupts_enabled and self.pic.pending()):
-            # An IRQ waits for STI, or behind one in service until its EOI: short slices, so
-            # that it is taken soon after, not at the next device event (where a timer IRQ,
-            # higher in priority, would win again and again: a key could wait behind a fast
-            # timer's long handler for good). One that would end where the last ended (a
-            # loop whose length divides the slice, caught each time with IF clear, e.g. in a
-            # service's stub) runs a single instruction instead, so the next end falls
-            # elsewhere and the IRQ is taken once IF is set, as the CPU would take it.
-            # A jump to itself with IF clear never sets IF again: whole slices there change
-            # nothing but the clock, which slices of one instruction would move as far.
-            here = self.cpu.linear_ip
-            if self._jumps_to_itself(here):
-                self._if_wait_at = None
-            else:
-                budget = min(budget, 1 if here == self._if_wait_at else IF_POLL_SLICE)
-                self._if_wait_at = here
-        else:
-            self._if_wait_at = None
+        # An IRQ the PIC presents while IF is clear is taken where the CPU sets IF (after
+        # the instruction that follows an STI); one behind another in service, after the
+        # EOI that lets it through (_pic_written, fastcpu.c request_let_through).
         cpu = self.cpu
+        cpu.watch_interrupt_flag(not cpu.interrupts_enabled and self.pic.pending())
         if cpu.fast is not None:
             sync.prepare_slice(self, cpu.fast)
         try:
             self._run_slice(cpu, budget)
         finally:
             cpu.forget_snapshot()
-
-    def _jumps_to_itself(self, at: int) -> bool:
-        """JMP $ (short or near) at linear address ``at``."""
-        mem = self.memory
-        first = mem[at]
-        if first == 0xEB:
-            return mem[(at + 1) & 0xFFFFF] == 0xFE
-        return first == 0xE9 and mem[(at + 1) & 0xFFFFF] == 0xFD and mem[(at + 2) & 0xFFFFF] == 0xFF
 
     def _run_slice(self, cpu: Cpu, budget: int) -> None:
         clock = self.clock

@@ -98,14 +98,19 @@ TIMER_582HZ_ON = """
     sti
 """
 
-TIMER_582HZ_OFF = """
-    cli
+# Channel 0 back to the BIOS's rate (mode 3, 65536), and interrupts on.
+BIOS_TIMER_RATE = """
     mov al, 0x36
     out 0x43, al
     xor al, al
     out 0x40, al
     out 0x40, al
     sti
+"""
+
+TIMER_582HZ_OFF = """
+    cli
+""" + BIOS_TIMER_RATE + """
     push ds
     mov dx, word ptr [old_off]
     mov ds, word ptr [old_seg]

@@ -21,89 +21,24 @@ import pytest
 from pcemu import Machine, native
 from pcemu.clock import PIT_HZ, Clock
 from pcemu.native import sync
-from tests.machine_helpers import END, PRINT_HEX, com_program
+from tests.machine_helpers import (BIOS_TIMER_RATE, END, PRINT_HEX, TIMER_582HZ_OFF,
+                                   TIMER_582HZ_ON, TIMER_582HZ_WORDS, com_program)
 
 DEFAULT_IPS = Clock().ips
-RELOAD = 0x0400                   # PIT clocks to the first IRQ 0 after the reload
+RELOAD = 0x0800                   # PIT clocks of TIMER_582HZ_ON's period
 NOPS = 600                        # instructions between two latches of channel 0
 
-PROGRAMS = {
-    # Channel 0 reloaded in mode 2 with RELOAD, then a loop of 3 instructions counts
-    # its passes until our INT 08h handler has run once.
-    "RELOAD": """
-    mov ax, 0x3508
-    int 0x21
-    mov word ptr [old_off], bx
-    mov word ptr [old_seg], es
-    mov ax, 0x2508
-    mov dx, handler
-    int 0x21
-    xor si, si
-    cli
-    mov al, 0x34
-    out 0x43, al
-    mov al, %d
-    out 0x40, al
-    mov al, %d
-    out 0x40, al
-    sti
-count:
-    inc si
-    cmp word ptr [ticks], 0
-    je count
-    cli
-    mov al, 0x36
-    out 0x43, al
-    xor al, al
-    out 0x40, al
-    out 0x40, al
-    sti
-    push ds
-    mov dx, word ptr [old_off]
-    mov ds, word ptr [old_seg]
-    mov ax, 0x2508
-    int 0x21
-    pop ds
-    mov ax, si
-    call print_hex
-""" % (RELOAD & 0xFF, RELOAD >> 8) + END + PRINT_HEX + """
-handler:
-    push ax
-    inc word ptr cs:[ticks]
-    mov al, 0x20
-    out 0x20, al
-    pop ax
-    iret
-ticks:
-    .word 0
-old_off:
-    .word 0
-old_seg:
-    .word 0
-""",
-    # Channel 0 in mode 2 (counts down by one a PIT clock), latched before and after
-    # NOPS NOPs with interrupts off: the count that passed between the two latches.
-    "LATCH": """
+# Channel 0 in mode 2 (it counts down by one a PIT clock), with interrupts off (and
+# BIOS_TIMER_RATE puts the BIOS's back).  `latch` returns channel 0's count in AX.
+MODE2 = """
     cli
     mov al, 0x34
     out 0x43, al
     xor al, al
     out 0x40, al
     out 0x40, al
-    call latch
-    mov bx, ax
-""" + "    nop\n" * NOPS + """
-    call latch
-    sub bx, ax
-    mov al, 0x36
-    out 0x43, al
-    xor al, al
-    out 0x40, al
-    out 0x40, al
-    sti
-    mov ax, bx
-    call print_hex
-""" + END + PRINT_HEX + """
+"""
+LATCH = """
 latch:
     xor al, al
     out 0x43, al
@@ -112,20 +47,127 @@ latch:
     in al, 0x40
     xchg al, ah
     ret
-""",
-    # The LATCH measurement around 50 INT 60h calls to an IRET of ours, with interrupts
-    # off: the count that passed.  A host that stops the slice at each call must not
-    # change it.
+"""
+
+PROGRAMS = {
+    # The music runtime's timer (channel 0 reloaded with 0800h, our INT 08h handler),
+    # then a loop of 3 instructions counts its passes until the handler has run once.
+    "RELOAD": "    xor si, si\n" + TIMER_582HZ_ON + """
+count:
+    inc si
+    cmp word ptr [ticks], 0
+    je count
+""" + TIMER_582HZ_OFF + """
+    mov ax, si
+    call print_hex
+""" + END + PRINT_HEX + """
+handler:
+    push ax
+    inc word ptr cs:[ticks]
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+""" + TIMER_582HZ_WORDS,
+    # channel 0 latched before and after NOPS NOPs: the count that passed between
+    "LATCH": MODE2 + """
+    call latch
+    mov bx, ax
+""" + "    nop\n" * NOPS + """
+    call latch
+    sub bx, ax
+""" + BIOS_TIMER_RATE + """
+    mov ax, bx
+    call print_hex
+""" + END + PRINT_HEX + LATCH,
+    # IF kept clear past a period of the music timer (IRQ 0 waits), then STI and INC SIs:
+    # the handler notes SI at its first entry after the STI
+    "STI": TIMER_582HZ_ON + """
+wait:
+    cmp word ptr [ticks], 2
+    jb wait
+    cli
+    mov cx, 3000
+spin:
+    loop spin
+    xor si, si
+    mov word ptr [seen], 0xffff
+    sti
+""" + "    inc si\n" * 20 + TIMER_582HZ_OFF + """
+    mov ax, word ptr [seen]
+    call print_hex
+""" + END + PRINT_HEX + """
+handler:
+    cmp word ptr cs:[seen], 0xffff
+    jne counted
+    mov word ptr cs:[seen], si
+counted:
+    push ax
+    inc word ptr cs:[ticks]
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+seen:
+    .word 0
+""" + TIMER_582HZ_WORDS,
+    # A handler that sets IF and runs past a period before its EOI (IRQ 0 falls due while
+    # in service): the next IRQ 0 enters right after the EOI's OUT, before the INC SIs;
+    # the nested entry notes SI
+    "EOI": TIMER_582HZ_ON + """
+wait:
+    cmp word ptr [ticks], 2
+    jb wait
+    mov byte ptr [phase], 1
+nested:
+    cmp byte ptr [phase], 3
+    jne nested
+""" + TIMER_582HZ_OFF + """
+    mov ax, word ptr [seen]
+    call print_hex
+""" + END + PRINT_HEX + """
+handler:
+    push ax
+    cmp byte ptr cs:[phase], 1
+    jne quick
+    mov byte ptr cs:[phase], 2
+    sti
+    push cx
+    mov cx, 3000
+long:
+    loop long
+    pop cx
+    xor si, si
+    mov al, 0x20
+    out 0x20, al
+    inc si
+    inc si
+    inc si
+    pop ax
+    iret
+quick:
+    cmp byte ptr cs:[phase], 2
+    jne counted
+    mov word ptr cs:[seen], si
+    mov byte ptr cs:[phase], 3
+counted:
+    inc word ptr cs:[ticks]
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+seen:
+    .word 0xffff
+phase:
+    .byte 0
+""" + TIMER_582HZ_WORDS,
+    # the same measurement around 50 INT 60h calls to an IRET of ours: a host that
+    # stops the slice at each call must not change it
     "STOPS": """
     mov ax, 0x2560
     mov dx, handler
     int 0x21
-    cli
-    mov al, 0x34
-    out 0x43, al
-    xor al, al
-    out 0x40, al
-    out 0x40, al
+""" + MODE2 + """
     call latch
     mov bx, ax
     mov cx, 50
@@ -134,23 +176,10 @@ calls:
     loop calls
     call latch
     sub bx, ax
-    mov al, 0x36
-    out 0x43, al
-    xor al, al
-    out 0x40, al
-    out 0x40, al
-    sti
+""" + BIOS_TIMER_RATE + """
     mov ax, bx
     call print_hex
-""" + END + PRINT_HEX + """
-latch:
-    xor al, al
-    out 0x43, al
-    in al, 0x40
-    mov ah, al
-    in al, 0x40
-    xchg al, ah
-    ret
+""" + END + PRINT_HEX + LATCH + """
 handler:
     iret
 """,
@@ -232,3 +261,24 @@ def test_a_reload_mid_slice_shortens_the_slice_on_both_machines(folder):
     for mips in (1.2, 4.77):
         counts = {printed(folder, "RELOAD", mips=mips, **options) for options in MACHINES.values()}
         assert len(counts) == 1, (mips, counts)
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_an_irq_waiting_for_if_is_taken_after_the_instruction_that_follows_sti(folder, machine):
+    assert printed(folder, "STI", **MACHINES[machine]) == 1
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_an_irq_behind_one_in_service_is_taken_right_after_the_eoi(folder, machine):
+    assert printed(folder, "EOI", **MACHINES[machine]) == 0
+
+
+def test_the_python_counter_watches_if_as_the_c_one(folder, monkeypatch):
+    python_counter(monkeypatch)
+    assert printed(folder, "STI", accelerate=False) == 1
+
+
+@needs_native
+def test_an_eoi_in_c_that_lets_nothing_through_is_caught(folder):
+    with native.faults("eoi_late"):
+        assert printed(folder, "EOI") != 0

@@ -56,6 +56,7 @@ ENTRY_POINTS = {
     "pcemu_test_port_out": (None, [ctypes.c_void_p, P, ctypes.c_uint32, ctypes.c_int,
                                    ctypes.c_uint32]),
     "pcemu_test_insn_length": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_uint32]),
+    "pcemu_test_halted_at": (ctypes.c_int, [P, ctypes.c_int64, ctypes.c_int64]),
 }
 if LIB is not None:
     for _name, (_restype, _argtypes) in ENTRY_POINTS.items():
@@ -292,15 +293,17 @@ PIC_OPS = st.lists(st.one_of(
 
 
 @EXAMPLES
-@given(ops=PIC_OPS, imr=st.integers(0, 255))
+@given(ops=PIC_OPS, imr=st.integers(0, 255), interrupts_on=st.booleans())
 @example(ops=[("irq", 5, 0), ("ack", 0, 0), ("irq", 2, 0), ("ack", 0, 0), ("irq", 0, 0),
               ("ack", 0, 0), ("out", 0x20, 0x20), ("out", 0x20, 0x0B), ("in", 0x20, 0),
               ("out", 0x20, 0x20), ("out", 0x21, 0xFE), ("in", 0x21, 0), ("out", 0x20, 0x20)],
-         imr=0)                                        # nested interrupts, ended one by one
-def test_the_master_8259_ends_interrupts_and_masks_as_python_does(ops, imr):
+         imr=0, interrupts_on=True)                    # nested interrupts, ended one by one
+def test_the_master_8259_ends_interrupts_and_masks_as_python_does(ops, imr, interrupts_on):
     """C answers port 20h EOIs and port 21h outside initialisation in the cells it shares
     with Pic8259 (the rest goes to Python, as through Machine's bus); Python's own 8259
-    gets every access.  The two must stay equal, and C must stop running slices on
+    gets every access.  The two must stay equal; after each, a request the PIC now
+    presents must be let through as Machine._pic_written does (the slice ends after the
+    OUT with IF set, else the IF watch starts); and C must stop running slices on
     when a request other than IRQ 0 is unmasked, as sync.prepare_chain would."""
     py, shared = Pic8259(0x20, 0x08), Pic8259(0x20, 0x08)
     py.imr = shared.imr = imr
@@ -320,15 +323,22 @@ def test_the_master_8259_ends_interrupts_and_masks_as_python_does(ops, imr):
     s.on_in = ctypes.cast(in_cb, ctypes.c_void_p).value
     s.master_isr, s.master_imr, s.master_init = (
         ctypes.addressof(cell) for cell in (shared.isr_cell, shared.imr_cell, shared.init_cell))
-    uc = Uc(UC_ARCH_X86, UC_MODE_16)._uch
+    engine = Uc(UC_ARCH_X86, UC_MODE_16)               # (kept: C reads its FLAGS)
+    engine.reg_write(X.UC_X86_REG_EFLAGS, 0x0202 if interrupts_on else 0x0002)
+    uc = engine._uch
     for op, port, value in ops:
         if op == "out":
-            s.chain, s.other_irr = 1, shared.irr & ~1
+            s.chain, s.irq0_pending, s.other_irr = 1, shared.irr & 1, shared.irr & ~1
+            s.budget, s.executed, s.if_watch = 1000, 7, 0
             native_path = (port == 0x20 and value == 0x20) or (port == 0x21 and not shared.initialising)
             LIB.pcemu_test_port_out(uc, s, port, 1, value)
             py.write(port, value)
-            if native_path and port == 0x21:
+            if native_path and port == 0x21 and s.budget == 1000:
                 assert s.chain == (not py.irr & ~py.imr & ~1)
+            if native_path:
+                presents = py.highest_pending() is not None
+                assert (s.budget == 7 and not s.chain) == (presents and interrupts_on)
+                assert s.if_watch == (presents and not interrupts_on)
         elif op == "in":
             assert LIB.pcemu_test_port_in(uc, s, port, 1) == py.read(port)
         elif op == "irq":
@@ -696,3 +706,23 @@ def test_every_opcode_and_operand_form_is_measured_as_capstone_does():
                 wrong.append((code[:2].hex(), length, found.size))
     assert unknown == set()
     assert wrong == []
+
+
+# -- HLT: halted_at against cpu.halted_at ------------------------------------------------------
+@EXAMPLES
+@given(code=st.lists(st.sampled_from([0xF4, 0xF0, 0x2E, 0xF3, 0x75, 0x90]), min_size=1,
+                     max_size=16).map(bytes),
+       at=st.sampled_from([0, 0x1234, MEGABYTE - 16]), above_1mb=st.booleans(),
+       last=st.integers(0, 15), before=st.integers(0, 15))
+@example(code=bytes.fromhex("f0f4"), at=0x1234, above_1mb=False, last=0, before=1)   # LOCK HLT
+@example(code=bytes.fromhex("75f4"), at=0x1234, above_1mb=False, last=0, before=1)   # JNE -12
+@example(code=bytes.fromhex("f4"), at=0x1234, above_1mb=True, last=0, before=0)      # FFFF:xxxx
+def test_a_hlt_is_seen_as_python_sees_it(code, at, above_1mb, last, before):
+    from pcemu.cpu import halted_at
+    memory = (ctypes.c_uint8 * MEGABYTE)()
+    ctypes.memmove(ctypes.addressof(memory) + at, code, len(code))
+    s = native.FastState(mem=ctypes.addressof(memory))
+    last_address = at + last + (MEGABYTE if above_1mb and at < 0x10000 else 0)
+    expected = halted_at(memory, last_address, at + before)
+    event("halted" if expected else "not halted")
+    assert bool(LIB.pcemu_test_halted_at(s, last_address, at + before)) == expected

@@ -333,8 +333,9 @@ def test_idle_loops_are_skipped_and_nothing_else_is(tmp_path):
 # channel 0 to 582 Hz as the BASIC runtime does for music, waits for 200 ticks,
 # then keeps IF clear for longer than a period 100 times (IRQ 0 waits for STI),
 # masks IRQ 0 for a while, makes its handler re-enable interrupts and run long
-# before its EOI (IRQ 0 falls due while in service), and finally puts the timer
-# and the vector back.  It prints its tick count and a sum of the counts seen at
+# before its EOI (IRQ 0 falls due while in service, and is taken right after the
+# EOI; the handler stays shorter than a period, or each would nest in the last as on
+# an AT, until the stack ran out), and finally puts the timer and the vector back.  It prints its tick count and a sum of the counts seen at
 # each STI; the run must be the same instruction for instruction.
 TIMER = """
     mov ax, 0x40
@@ -388,7 +389,7 @@ handler:
     je done
     sti
     push cx
-    mov cx, 3000
+    mov cx, 800
 long_handler:
     loop long_handler
     pop cx
@@ -409,8 +410,8 @@ def test_timer_slices_run_on_in_c_exactly_as_the_slice_loop_runs_them(tmp_path):
     printed = printed_by(m, "TIMER")
     assert len(printed) == 8 and int(printed[:4], 16) >= 250
     # C ran the slices between the ticks, took the ticks and waited for STI itself
-    assert native.chained_slices > 500 and native.chain_irq0s > 250
-    assert native.chain_sti_waits > 100
+    assert native.chained_slices > 300 and native.chain_irq0s > 250
+    assert native.chain_sti_waits >= 100          # one at each of the 100 STIs at least
 
 
 ORIGINALS = {

@@ -12,11 +12,14 @@ INSTRUCTIONS_PER_STATUS_READ = 4     # a typical IN/TEST/JZ polling loop
 
 
 class BeamClock:
-    """Where the beam is, for the status port: virtual time plus the reads made in this slice.
+    """Where the beam is, for the status port, at the instruction reading it.
 
-    Virtual time only moves between CPU slices, so a loop polling for retrace
-    would otherwise see one frozen value for a whole slice; each read advances
-    the beam as long as a polling loop iteration takes, deterministically.
+    ``instructions_now`` is exact to the instruction (Machine._instr_now), so a
+    polling loop sees the beam move pass by pass.  Reads at one same instant (a
+    service of ours reading twice) each see it INSTRUCTIONS_PER_STATUS_READ further
+    on, as a polling loop would; a read from a program is always at a new instant,
+    and sees the beam as at now + INSTRUCTIONS_PER_STATUS_READ (fastcpu.c cga_status
+    computes the same).
     """
 
     def __init__(self, instructions_now: Callable[[], int], frame_instructions: float) -> None:

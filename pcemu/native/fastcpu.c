@@ -381,8 +381,8 @@ static int rom_service_run_whole(uc_engine *uc, struct fast_state *s, uint32_t i
 {
     int64_t trap = intno == 0x16 ? s->keyboard_trap : intno == 0x1A ? s->timeofday_trap
                  : intno == 0x21 ? s->dos_trap : -1;
-    if (trap < 0 || (faults & FAULT_NO_RUN_WHOLE))
-        return 0;
+    if (trap < 0 || (faults & FAULT_NO_RUN_WHOLE) || s->if_watch)
+        return 0;                     /* (the stub's STI would let a waiting IRQ in) */
     int waiting = intno != 0x1A;
     int64_t entry = waiting ? trap - 1 : trap, stub = waiting ? 4 : 2;
     const uint8_t *mem = s->mem;
@@ -1223,7 +1223,10 @@ static int run_wait(uc_engine *uc, struct fast_state *s, int64_t head, int64_t e
     uint64_t v[V_REGS] = {0, 0, 0, 0};
     void *ptrs[V_REGS] = {&v[0], &v[1], &v[2], &v[3]};
     uc_reg_read_batch(uc, (int *)ids, ptrs, V_REGS);
-    if ((v[V_EFLAGS] & FLAG_TF) || (int32_t)(v[V_EDX] & 0xFFFF) != s->status_port
+    /* an IRQ waiting for IF is taken at the next instruction (hook_code): not with IF
+     * set then (with IF clear it stays clear: no instruction of a wait sets it) */
+    if ((v[V_EFLAGS] & FLAG_TF) || (s->if_watch && (v[V_EFLAGS] & FLAG_IF))
+            || (int32_t)(v[V_EDX] & 0xFFFF) != s->status_port
             || (v[V_IP] & 0xFFFF) + (uint64_t)(end - head) > 0xFFFF)
         return 0;
     if (s->watch >= 0) {
@@ -1324,6 +1327,16 @@ static int self_jump(const struct fast_state *s, uint64_t address)
     return b == 0xE9 && m[(address + 1) & 0xFFFFF] == 0xFD && m[(address + 2) & 0xFFFFF] == 0xFF;
 }
 
+/* With if_watch set (an IRQ waits for the CPU to set IF), before each instruction:
+ * has IF been set, so that the CPU takes the IRQ here?  Not right after an STI
+ * (at ``before``): the 286 takes it only after the instruction that follows. */
+static int interrupts_open(uc_engine *uc, const struct fast_state *s, int64_t before)
+{
+    uint64_t flags = 0;
+    uc_reg_read(uc, UC_X86_REG_EFLAGS, &flags);
+    return (flags & FLAG_IF) && !(before >= 0 && s->mem[before & 0xFFFFF] == 0xFB);
+}
+
 /* Every instruction, before it runs: count it, end the slice, watch for idle loops.
  * A new probe is armed where a jump back lands (a loop's head, most likely). */
 static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -1331,6 +1344,10 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
     struct fast_state *s = user;
     int64_t here = (int64_t)address, before = s->last_address;
     s->last_address = here;
+    if (s->if_watch && interrupts_open(uc, s, before)) {
+        uc_emu_stop(uc);              /* the IRQ is taken before this one runs */
+        return;
+    }
     if (here == before && s->smc_native && !self_jump(s, address))
         note_smc_site(uc, s, here);
     if (s->watch >= 0 && s->wait_end >= 0 && (here < s->watch || here >= s->wait_end)
@@ -1363,13 +1380,15 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
 }
 
 /* The reference machine's only hook: count every instruction and end the slice on its
- * budget, as hook_code does (and as emu_start's own count would), and remember the
- * last instruction (a HLT ran only if it was the last one). */
+ * budget or where an IRQ waiting for IF is taken, as hook_code does (emu_start's own
+ * count is the same kind of hook), and remember the last instruction (a HLT ran only
+ * if it was the last one). */
 static void hook_count(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
     struct fast_state *s = user;
+    int64_t before = s->last_address;
     s->last_address = (int64_t)address;
-    if (s->executed >= s->budget) {
+    if ((s->if_watch && interrupts_open(uc, s, before)) || s->executed >= s->budget) {
         uc_emu_stop(uc);
         return;
     }
@@ -1426,8 +1445,7 @@ static int64_t next_timer_due(const struct fast_state *s, int64_t now)
  * next step would do, here (Python's 8259 has no other request than IRQ 0).
  * Returns the next slice's budget, or 0 when another event is due or the
  * chain has run its span: Python's turn. */
-static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_t here,
-                        uint64_t flags)
+static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, uint64_t flags)
 {
     if ((s->other_due >= 0 && s->other_due <= now) || (s->chain_end >= 0 && now >= s->chain_end))
         return 0;
@@ -1438,11 +1456,9 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_
         s->timer_due = next_timer_due(s, now);
         s->chain_fires++;
     }
-    /* InterruptControllers.pending: IRQ 0 requested, unmasked, not in service;
-     * .withheld: requested and unmasked behind itself in service (until the EOI) */
-    int requested = s->irq0_pending && !(*s->master_imr & 1);
-    int withheld = requested && (*s->master_isr & 1);
-    int waiting = requested && !withheld;
+    /* InterruptControllers.pending: IRQ 0 requested, unmasked, not in service (one
+     * behind itself in service waits for the EOI: request_let_through) */
+    int waiting = s->irq0_pending && !(*s->master_imr & 1) && !(*s->master_isr & 1);
     if (waiting && (flags & FLAG_IF)) {                      /* _deliver_hardware_interrupt */
         s->irq0_pending = 0;
         if (!s->auto_eoi)
@@ -1459,15 +1475,9 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, int64_
     int64_t budget = s->max_slice;
     if (due >= 0 && due - now < budget)
         budget = due - now > 1 ? due - now : 1;
-    if (waiting || withheld) {        /* IRQ 0 waits for STI or its EOI: short slices, as step does */
-        int64_t wait = here == s->if_wait_at ? 1 : s->if_poll_slice;
-        if (wait < budget)
-            budget = wait;
-        s->if_wait_at = here;
+    s->if_watch = waiting;            /* IRQ 0 waits for IF: the slice ends where it is set */
+    if (waiting)
         s->chain_sti_waits++;
-    } else {
-        s->if_wait_at = -1;
-    }
     return budget;
 }
 
@@ -1659,12 +1669,43 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         if (!s->chain || *halted || s->executed < budget)
             return UC_ERR_OK;
         int64_t here = (int64_t)((((cs & 0xFFFF) << 4) + (ip & 0xFFFF)) & 0xFFFFF);
-        int64_t next = chain_on(uc, s, s->clock_now + budget, here, flags);
+        int64_t next = chain_on(uc, s, s->clock_now + budget, flags);
         if (next == 0)
             return UC_ERR_OK;
         s->chain_instructions += budget;
         watch = here;
         budget = next;
+    }
+}
+
+/* Pic8259.highest_pending on the master: is a request presented to the CPU now? */
+static int master_presents(const struct fast_state *s)
+{
+    int32_t requests = ((s->irq0_pending ? 1 : 0) | s->other_irr) & ~*s->master_imr & 0xFF;
+    int32_t in_service = *s->master_isr;
+    for (int line = 0; line < 8; line++) {
+        if (in_service & (1 << line))
+            return 0;
+        if (requests & (1 << line))
+            return 1;
+    }
+    return 0;
+}
+
+/* After an EOI or a mask written here (Machine._pic_written): a request the PIC now
+ * presents is taken after this OUT if IF is set (the slice ends), else where the CPU
+ * sets IF (the IF watch). */
+static void request_let_through(uc_engine *uc, struct fast_state *s)
+{
+    if ((faults & FAULT_EOI_LATE) || !master_presents(s))
+        return;
+    uint64_t flags = 0;
+    uc_reg_read(uc, UC_X86_REG_EFLAGS, &flags);
+    if (flags & FLAG_IF) {
+        s->budget = s->executed;      /* hook_code stops before the next instruction */
+        s->chain = 0;                 /* Python's to present */
+    } else {
+        s->if_watch = 1;
     }
 }
 
@@ -1678,6 +1719,7 @@ static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, voi
             int32_t isr = *s->master_isr;
             *s->master_isr = isr & (isr - 1);
             s->native_eois++;
+            request_let_through(uc, s);
             return;
         }
         if (port == PIC_MASTER_DATA && *s->master_init == 0) {
@@ -1685,6 +1727,7 @@ static void hook_out(uc_engine *uc, uint32_t port, int size, uint32_t value, voi
             s->native_mask_accesses++;
             if (s->other_irr & ~value & 0xFF)
                 s->chain = 0;         /* a request unmasked: Python's to present */
+            request_let_through(uc, s);
             return;
         }
     }
@@ -1772,4 +1815,8 @@ int64_t pcemu_test_status_passes(struct fast_state *s, int64_t passes, int64_t p
     int64_t done = status_passes(s, passes, period);
     guess_bias = 0;
     return done;
+}
+int pcemu_test_halted_at(const struct fast_state *s, int64_t last, int64_t before)
+{
+    return halted_at(s, last, before);
 }

@@ -49,11 +49,12 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "smc_single": 1024,      # a store into its own block answered in C counted once
           "int_stale": 2048,       # an INT whose number C wrote takes its old number
           "wait_leaves": 4096,     # a status-port wait's probe stays on when a pass leaves it
-          "unhooked_probes": 8192,   # loops skipped while the write hook is off
-          "write_hook_pinned": 16384,  # the write hook never goes off (a switch, not a fault)
-          "stepwise": 32768,       # status_passes reads the beam pass by pass (a switch)
-          "no_wait_run": 65536,    # status-port waits run in Unicorn, probed (a switch)
-          "wait_run_count": 131072}  # a wait run in C counts one instruction less
+          "eoi_late": 8192,        # an EOI or mask written in C never lets a request through
+          "unhooked_probes": 16384,  # loops skipped while the write hook is off
+          "write_hook_pinned": 32768,  # the write hook never goes off (a switch, not a fault)
+          "stepwise": 65536,       # status_passes reads the beam pass by pass (a switch)
+          "no_wait_run": 131072,   # status-port waits run in Unicorn, probed (a switch)
+          "wait_run_count": 262144}  # a wait run in C counts one instruction less
 
 
 def _graphics_modes() -> tuple[int, ...]:
@@ -256,7 +257,8 @@ LAYOUT: tuple[Field | str, ...] = (
     "IRQ 0 at its due time as Machine._run_slice and step would.",
     Field("chain", "int32_t", "1: allowed (Python re-decides after each of its calls)"),
     Field("irq0_pending", "int32_t", "the master's IRR bit 0..."),
-    Field("other_irr", "int32_t", "...and its others, which C never changes"),
+    Field("other_irr", "int32_t", "...and its others, which C never changes (both shared "
+          "before each slice and after each Python call: an EOI here may present them)"),
     Field("max_slice", "int64_t", "machine.MAX_SLICE"),
     Field("timer_due", "int64_t", "instruction count of the next IRQ 0, or -1"),
     Field("other_due", "int64_t", "the next other device event, or -1 (none)"),
@@ -265,19 +267,18 @@ LAYOUT: tuple[Field | str, ...] = (
     Field("pit_reload", "int64_t", "...and its period, in PIT clocks"),
     Field("irq0_vector", "int32_t", "the master 8259's vector base"),
     Field("auto_eoi", "int32_t", "the master acknowledges without setting ISR"),
-    Field("if_poll_slice", "int64_t", "machine.IF_POLL_SLICE"),
-    Field("if_wait_at", "int64_t", "Machine._if_wait_at, or -1"),
     Field("chain_end", "int64_t", "no slice starts at or after this count (-1: any may)"),
     Field("slice_budget", "int64_t", "out: the budget of the slice that ended last"),
     Field("chain_instructions", "int64_t", "out: instructions of the slices run before it..."),
     Field("chain_fires", "uint64_t", "...and the IRQ 0s raised there"),
     Field("chained_slices", "uint64_t", "statistics: slices run on, IRQ 0s delivered,"),
-    Field("chain_irq0s", "uint64_t", "and short slices waiting for STI"),
+    Field("chain_irq0s", "uint64_t", "and slices with the IF watch"),
     Field("chain_sti_waits", "uint64_t"),
     Field("master_imr", "int32_t *", "the master 8259's mask register (a C int)..."),
     Field("master_init", "int32_t *", "...and its initialisation step, 0 when running"),
     Field("pic_native", "int32_t"),
-    Field("reserved5", "int32_t"),
+    Field("if_watch", "int32_t", "1: an IRQ waits for IF; the counting hook ends the slice "
+          "before the first instruction that runs with IF set (not right after an STI)"),
     Field("native_mask_accesses", "uint64_t", "statistics"),
     "Pure Python calls: a service that reports it changed nothing and read only what "
     "cannot change before the slice ends (Machine.pure_answer) sets pure_call; such a "

@@ -87,6 +87,7 @@ def install_counter(cpu: "Cpu"):
     if lib is None:
         return None
     state = native.FastState()
+    state.mem = cpu.memory.address                # (interrupts_open looks for an STI)
     cpu._c_handles = (ctypes.c_size_t * native.HOOKS)()
     err = lib.pcemu_count_install(cpu._uch, ctypes.byref(state), cpu._c_handles)
     if err:
@@ -94,13 +95,13 @@ def install_counter(cpu: "Cpu"):
     return state
 
 
-def wire(m: "Machine", fast, max_slice: int, if_poll_slice: int) -> None:
+def wire(m: "Machine", fast, max_slice: int) -> None:
     """What the C hooks share with the machine for good: the master 8259's registers,
     the slice sizes and the clock rate, and the calls that keep the two in step."""
     master = m.pic.master
     fast.master_isr, fast.master_imr, fast.master_init = (
         ctypes.addressof(cell) for cell in (master.isr_cell, master.imr_cell, master.init_cell))
-    fast.max_slice, fast.if_poll_slice, fast.ips = max_slice, if_poll_slice, m.clock.ips
+    fast.max_slice, fast.ips = max_slice, m.clock.ips
     m.cpu.on_chain_absorb = lambda fast: absorb_chain(m, fast)
     m.cpu.on_pure_calls_skipped = m._pure_calls_skipped
     m.cpu.on_irq_delivered = m._irq_delivered
@@ -114,6 +115,7 @@ def prepare_slice(m: "Machine", fast) -> None:
         m._native_watched = watched
         m.cpu.native_vectors(NATIVE_VECTORS - watched)
     fast.clock_now = m.clock.now
+    share_requests(m, fast)
     # stores that rewrite their own block answered in C, unless a Python hook watches
     fast.smc_native = not m.cpu.has_python_hooks
     prepare_chain(m, fast)
@@ -155,8 +157,6 @@ def prepare_chain(m: "Machine", fast) -> None:
     fast.other_due = -1 if other is None else other
     fast.pit_start, fast.pit_reload = channel.start, channel.reload
     fast.irq0_vector, fast.auto_eoi = master.vector_base, master.auto_eoi
-    fast.irq0_pending, fast.other_irr = master.irr & 1, master.irr & ~1
-    fast.if_wait_at = -1 if m._if_wait_at is None else m._if_wait_at
     # a caller that looks after every step (a replay window paces there) gets one
     # at least every MAX_SLICE (fast.max_slice) instructions, as before C ran on
     fast.chain_end = -1 if m._time_bound_steps else m.clock.now + fast.max_slice
@@ -187,8 +187,17 @@ def permit_services(m: "Machine", fast) -> None:
         fast.date_al = (now.weekday() + 1) % 7
 
 
+def share_requests(m: "Machine", fast) -> None:
+    """The master 8259's requests, for C's EOIs and masks (request_let_through) and its
+    IRQ 0s: only C changes them during a slice (IRQ 0), or a Python call, after which
+    they are shared again."""
+    irr = m.pic.master.irr
+    fast.irq0_pending, fast.other_irr = irr & 1, irr & ~1
+
+
 def after_python(m: "Machine", fast) -> None:
     """After a Python handler inside a slice: what may C do now?"""
+    share_requests(m, fast)
     if fast.chain:
         chain_after_python(m, fast)
     permit_services(m, fast)
@@ -208,7 +217,6 @@ def absorb_chain(m: "Machine", fast) -> None:
     """C ran slices on by itself: the clock to the start of its current one, IRQ 0's
     request and the wait for STI as C left them, and IRQ 0 rescheduled if C raised it."""
     m.clock.now = fast.clock_now
-    m._if_wait_at = None if fast.if_wait_at < 0 else fast.if_wait_at
     master = m.pic.master
     master.irr = (master.irr & ~1) | fast.irq0_pending
     if fast.chain_fires:

@@ -1136,8 +1136,9 @@ static void own_block_store(uc_engine *uc, struct fast_state *s, int64_t at)
  * FLAGS and IP are written, and Unicorn goes on from there in a new block.  At EZT's
  * menu 9,000 waits a virtual second, most of a few passes, had each run about five
  * INs in Unicorn (each with its state restored for the hook) before a probe could
- * skip the rest.  Not with the trap flag, with DX not the status port, or too near
- * a segment's end; a probe watching is ended (a light one here) or spoilt. */
+ * skip the rest.  Not with the trap flag, while an IRQ waits for IF with IF set, with
+ * DX not the status port, or too near a segment's end; a probe watching is ended (a
+ * light one here) or spoilt. */
 static uint32_t parity_flag(uint32_t result)
 {
     return __builtin_parity(result & 0xFF) ? 0 : FLAG_PF;

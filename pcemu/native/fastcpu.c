@@ -595,14 +595,19 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
     return s->on_in(uc, port, size, 0);
 }
 
-static void read_probe_regs(uc_engine *uc, uint8_t *out)
+/* The first ``count`` of probe_ids into ``out``, 16 bytes each. */
+static void read_probe_regs(uc_engine *uc, uint8_t *out, int count)
 {
     void *ptrs[PROBE_REGS];
-    memset(out, 0, PROBE_REGS * 16);   /* narrow registers fill only their low bytes */
-    for (int i = 0; i < PROBE_REGS; i++)
+    memset(out, 0, (size_t)count * 16);   /* narrow registers fill only their low bytes */
+    for (int i = 0; i < count; i++)
         ptrs[i] = out + 16 * i;
-    uc_reg_read_batch(uc, (int *)probe_ids, ptrs, PROBE_REGS);
+    uc_reg_read_batch(uc, (int *)probe_ids, ptrs, count);
 }
+
+/* probe_ids up to GS: what a pass counted as shadow_skipped compares (a bound for the
+ * write hook's policy, never a skip: the x87 and SSE registers cost most to read) */
+#define SHADOW_REGS 16
 
 /* Every byte written since the last pass holds the value it had then. */
 static int memory_as_at_last_pass(struct fast_state *s)
@@ -819,11 +824,14 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
         skip_regs = skip_regs ? 16 : 0;
         if (*(uint64_t *)(regs + 16) & FLAG_TF)
             s->changed = 1;           /* a trap after each instruction */
-    } else {
-        read_probe_regs(uc, regs);
     }
     /* the write log is complete only with the write hook on (light probes need none) */
     int logged = s->write_hooked || s->wait_end >= 0 || (faults & FAULT_UNHOOKED_PROBES);
+    if (s->wait_end < 0) {
+        int count = logged ? PROBE_REGS : SHADOW_REGS;
+        read_probe_regs(uc, regs, count);
+        compared = (size_t)count * 16;
+    }
     if (s->visits > 0 && !s->changed
             && memcmp(regs + skip_regs, s->visit_regs + skip_regs, compared - skip_regs) == 0
             && (!logged || memory_as_at_last_pass(s))) {

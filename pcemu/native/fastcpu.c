@@ -1378,7 +1378,9 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
         uc_emu_stop(uc);              /* as emu_start's count does: this one does not run */
         return;
     }
-    if (s->mem[address & 0xFFFFF] == 0xEC && s->status_port >= 0 && !(faults & FAULT_NO_WAIT_RUN)) {
+    /* IN AL,DX is one byte: its size first, not a look at guest memory for every instruction */
+    if (size == 1 && s->mem[address & 0xFFFFF] == 0xEC && s->status_port >= 0
+            && !(faults & FAULT_NO_WAIT_RUN)) {
         int64_t end = status_wait_end(s, here);
         if (end && run_wait(uc, s, here, end))
             return;

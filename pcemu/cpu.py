@@ -171,14 +171,15 @@ class PythonCounter:
         self.if_watch = 0
 
     def hook(self, uc: Uc, address: int, _size: int, _user) -> None:
-        before, self.last_address = self.last_address, address
+        before = self.last_address
         if self.if_watch and uc.reg_read(X.UC_X86_REG_EFLAGS) & FLAG_IF and not (
                 before >= 0 and self.memory[before & 0xFFFFF] == STI):
-            uc.emu_stop()
+            uc.emu_stop()                 # (last_address stays the last that ran)
             return
         if self.executed >= self.budget:
             uc.emu_stop()
             return
+        self.last_address = address
         self.executed += 1
 
 
@@ -347,6 +348,13 @@ class Cpu:
         """Instructions executed so far in the running slice (counting the one running,
         whose IN, OUT or INT a hook is handling); 0 between slices."""
         return self.counter.executed if self._in_slice else 0
+
+    @property
+    def after_sti(self) -> bool:
+        """The last instruction of the slice that just ended was an STI: the 286 runs one
+        more before it takes an interrupt."""
+        last = self.counter.last_address
+        return last >= 0 and self.memory[last & 0xFFFFF] == STI
 
     def watch_interrupt_flag(self, on: bool) -> None:
         """An IRQ waits for IF (set before a slice, or during one by an EOI): the slice ends

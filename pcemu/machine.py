@@ -99,6 +99,7 @@ class Machine:
         self._idle_streak = 0
         self._idle_stop = False              # the slice ended because the program only waits
         self._resume_at: int | None = None   # CS:IP where the last slice ended
+        self._sti_shadow = False             # a slice ended right after an STI, IRQ waiting
         self._time_bound_steps = False       # step()'s caller tests only the time after it
         self._now_cache: tuple | None = None
         # Pure calls (see pure_answer): this call's verdict, the counters it moved, and
@@ -652,6 +653,8 @@ class Machine:
         clock = self.clock
         due = self.scheduler.next_due()
         budget = MAX_SLICE if due is None else max(1, min(MAX_SLICE, due - clock.now))
+        if self._sti_shadow:              # the instruction after an STI, then the IRQ
+            budget, self._sti_shadow = 1, False
         # An IRQ the PIC presents while IF is clear is taken where the CPU sets IF (after
         # the instruction that follows an STI); one behind another in service, after the
         # EOI that lets it through (_pic_written, fastcpu.c request_let_through).
@@ -703,6 +706,9 @@ class Machine:
 
     def _deliver_hardware_interrupt(self) -> None:
         if not self.cpu.interrupts_enabled:
+            return
+        if self.cpu.after_sti and self.pic.pending():
+            self._sti_shadow = True       # the 286 runs one more instruction first
             return
         vector = self.pic.acknowledge()
         if vector is not None:

@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from pcemu import Machine, native
+from pcemu import Machine, keys, native
 from pcemu.clock import PIT_HZ, Clock
 from pcemu.native import sync
 from tests.machine_helpers import (BIOS_TIMER_RATE, END, PRINT_HEX, TIMER_582HZ_OFF,
@@ -81,7 +81,8 @@ handler:
     call print_hex
 """ + END + PRINT_HEX + LATCH,
     # IF kept clear past a period of the music timer (IRQ 0 waits), then STI and INC SIs:
-    # the handler notes SI at its first entry after the STI
+    # the handler notes SI at its first entry after the STI (the OUT to port 80h, which
+    # nothing decodes, marks the instruction before the STI for the test)
     "STI": TIMER_582HZ_ON + """
 wait:
     cmp word ptr [ticks], 2
@@ -92,6 +93,7 @@ spin:
     loop spin
     xor si, si
     mov word ptr [seen], 0xffff
+    out 0x80, al
     sti
 """ + "    inc si\n" * 20 + TIMER_582HZ_OFF + """
     mov ax, word ptr [seen]
@@ -271,6 +273,32 @@ def test_an_irq_waiting_for_if_is_taken_after_the_instruction_that_follows_sti(f
 @pytest.mark.parametrize("machine", MACHINES)
 def test_an_irq_behind_one_in_service_is_taken_right_after_the_eoi(folder, machine):
     assert printed(folder, "EOI", **MACHINES[machine]) == 0
+
+
+@pytest.mark.parametrize("machine", MACHINES)
+def test_a_slice_that_ends_right_after_sti_lets_the_next_instruction_run_first(folder, machine):
+    """The slice made to end exactly after the STI (a host's run to that instruction):
+    the IRQ is still taken after the INC SI that follows, as in one slice."""
+    def started(options):
+        m = Machine(host_dirs={"C": folder}, **options)
+        m.type("C:{ENTER}")
+        for action in keys.parse_script("STI{ENTER}"):      # queued, nothing run yet
+            m.send_keys(action.codes)
+        return m
+    m = started(MACHINES[machine])
+    marks = []
+    m.bus.watchers.append(lambda direction, port, value: marks.append(m._instr_now())
+                          if (direction, port) == ("out", 0x80) else None)
+    m.run_until(condition=lambda m: bool(marks), max_ticks=18.2 * 5)
+    after_sti = marks[0] + 1                    # the OUT's count, then the STI's
+    m = started(MACHINES[machine])
+    m._run_until_instruction(after_sti)
+    assert m.cpu.after_sti                      # the slice did end right after the STI...
+    assert m.pic.pending()                      # ...and the IRQ was not taken there
+    exits = []
+    m.events.exit.connect(lambda *args: exits.append(args))
+    m.run_until(condition=lambda m: bool(exits), max_ticks=18.2 * 5)
+    assert re.findall(r"\b([0-9A-F]{4})\b", m.screen_text_flat())[-1] == "0001"
 
 
 def test_the_python_counter_watches_if_as_the_c_one(folder, monkeypatch):

@@ -131,7 +131,7 @@ def sweep_command(count: int, seconds: float, seed: int, human: str | None, jobs
     reseeds = [r for r in results if r.at_reseed]
     if reseeds:
         click.echo(f"{len(reseeds)} more equal up to a key's RANDOMIZE TIMER (the time of day is "
-                   f"not modelled with sound on); frames equal in all: {sum(r.frames_equal for r in results)} of "
+                   f"not modelled where frames are not paced); frames equal in all: {sum(r.frames_equal for r in results)} of "
                    f"{sum(r.frames for r in results)}, over {sum(r.games for r in results)} games")
     for r in results:
         if not r.equal:

@@ -94,12 +94,15 @@ class Meteors:
         self.policy = None
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
         self.keys_handled = 0             # in this step
-        # the BIOS tick the program is in (timing.py): modelled with sound off
+        # the BIOS tick the program is in (timing.py), with sound off and on
         self.ticks = timing.FrameClock(s.time, int(not s.sound) + int(s.demo))
-        self.ticks_modelled = not s.sound
+        self.ticks_modelled = True
+        self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
         self.game_tick = 0                # the tick at line 510 of this game
-        self.startup_blocks: int | None = None
-        self.high_scores: list[int] = []  # the table's scores (line 5370), as entered
+        self.table_rows = 0               # the high-score table's rows shown (line 5370)
+        self.table_file = "missing"       # METEORS.SCR: missing, written, read
+        self.step_cost = 0                # the last step's instructions (timing.py)
+        self.straight = False             # the meteor's path is straight (lines 980-1090)
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -145,16 +148,21 @@ class Meteors:
         self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
         self.meteor_char = METEOR_CHARS[self.fnr(14) - 1]
         self.score, self.ds = -2, 2
+        if self.games > 1:
+            self.ticks.work_done(timing.GAME_TO_T0)
         self.game_tick = self.ticks.now
         self.events.append({"event": "game_start", "game": self.games, "level": self.level,
                             "char": self.meteor_char, "rnd": self.random.state})
         self.frames = 0
         self.new_game_screen()
+        placing = 0
         while True:
+            placing += 1
             self.px = self.fnr(40) + 20
             self.py = self.fnr(8) + 16
             if self.screen.char(self.py, self.px) == SPACE:
                 break
+        self.ticks.work_done(timing.BLOCKS_TO_METEOR + timing.PLACING * placing)
         self.screen.put(self.py, self.px, PLAYER)
         self.flag = False
         try:
@@ -171,22 +179,43 @@ class Meteors:
             self.high = self.score
         self.events.append({"event": "game_over", "game": self.games, "score": self.score,
                             "high": self.high, "frames": self.frames, "tick": self.game_ticks()})
-        self.ticks.pause()                          # line 1640: GOSUB 1700
+        self.ticks.work_done(timing.GAME_OVER)
+        self.ticks.pause(timing.PAUSE_TO_TABLE)      # line 1640: GOSUB 1700
         self.level = 0
         self.prob = mbf.ZERO
         self.high_score_table()
-        self.ticks.pause()                          # line 1670: GOSUB 1700
+        self.ticks.pause(timing.PAUSE_TO_GAME)       # line 1670: GOSUB 1700
 
     def high_score_table(self) -> None:
-        """GOSUB 5370: a score above 0 that ranks in the top 10 asks for a name (line
-        5770; not in demo mode, line 5840), which the tracer types."""
-        if self.demo_on or self.score <= 0:
-            return
-        rank = 1 + sum(1 for s in self.high_scores if s >= self.score)
-        if rank > 10:
-            return
-        self.high_scores.append(self.score)
-        self.ticks.name_typed()
+        """GOSUB 5370: what it costs (its screen has no part in the trace).  METEORS.SCR
+        is read once, the first time it exists (after the first name); the table's count
+        (DGROUP:10C6) comes from that read alone, so it shows at most 2 rows.  A score
+        above 0 asks for a name (not in demo mode, line 5840), which the tracer types,
+        and the table is saved (timing.py)."""
+        work = timing.TABLE + timing.TABLE_ROW * self.table_rows
+        if self.table_file == "missing":
+            work += timing.TABLE_MISSING
+        elif self.table_file == "written":
+            work += timing.TABLE_READ
+            self.table_file = "read"
+        if not self.demo_on and self.score > 0:
+            self.table_rows = min(self.table_rows + 1, 2)
+            name = timing.NAME + (timing.SAVED + timing.TABLE_ROW) * self.table_rows
+            if self.table_file == "missing":
+                self.table_file = "written"
+            if self.sound:                 # lines 5860 (after WHILE PLAY(0)) and 6000
+                masked = timing.SOUND_MASKED
+                self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
+                self.ticks.wait_play(0)
+                self.ticks.sound("table")
+                self.ticks.work_done(timing.NAME_SOUNDS - masked)
+                self.ticks.sound("table")
+                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked)
+                self.ticks.sound("saved")
+                work = timing.SAVED_SOUND
+            else:
+                work += name
+        self.ticks.work_done(work)
 
     def game_ticks(self) -> int:
         return self.ticks.since(self.game_tick)
@@ -195,7 +224,7 @@ class Meteors:
     def new_game_screen(self) -> None:
         """GOSUB 3370."""
         if self.games <= 1:
-            self.startup_blocks = self.ticks.show()
+            self.ticks.show()
             if self.colour:
                 for _ in range(8):                 # line 4310: each row of the title
                     self.rnd()
@@ -243,7 +272,9 @@ class Meteors:
 
     def draw_blocks(self) -> None:
         """GOSUB 3820."""
+        choices = 0
         while True:
+            choices += 1
             if mbf.compare(self.rnd(), C(0.25)) < 0:
                 blk = self.int_rnd(C(39), C(180))
             elif mbf.compare(self.rnd(), MBF.from_hex("66 66 66 80")) < 0:
@@ -270,12 +301,9 @@ class Meteors:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
         self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
-        if self.startup_blocks is not None:      # the tracer's keys set the phase
-            self.ticks.now += self.startup_blocks
-            self.ticks.work = timing.AFTER_WAIT
-            self.startup_blocks = None
-        else:
-            self.ticks.blocks_drawn(self.bottom_row - self.top_row + 1)
+        self.ticks.work_done(timing.BLOCKS + timing.BLOCK_ROW * (self.bottom_row - self.top_row + 1)
+                             + timing.BLOCK_CHOICE * choices + timing.BLOCKS_COLOUR * self.colour
+                             + timing.HIGH_SCORE * (self.high > MIN_INT))
         self.screen.color(7, 0)
         self.flag = False
         if self.top_row > self.py or self.bottom_row < self.py:
@@ -323,11 +351,13 @@ class Meteors:
         self.events.append({"event": "meteor", "from": [int(self.x1.to_float()), 1],
                             "to": [int(self.x2.to_float()), int(self.y2.to_float())],
                             "rnd": self.random.state})
-        self.ticks.work_done(timing.NEW_METEOR + timing.METEOR_RETRY * (tries - 3))
+        first = timing.FIRST_METEOR if self.frames == 0 else timing.NEW_METEOR
+        self.ticks.work_done(first + timing.METEOR_TRY * tries)
 
     def meteor(self) -> None:
         """GOSUB 780 (the clamps of lines 790-820 never act on these values)."""
         self.flag = False
+        self.straight = False
         if mbf.compare(self.rnd(), TENTH) < 0:
             return self.straight_meteor()
         n = mbf.from_int(self.fnr(2) + 1)
@@ -346,6 +376,8 @@ class Meteors:
 
     def straight_meteor(self) -> None:
         """Lines 980-1090."""
+        self.ticks.work_done(timing.STRAIGHT)
+        self.straight = True
         n = mbf.add(mbf.mul(self.rnd(), FIVE), TWO)
         dx = mbf.sub(self.x2, self.x1)
         dy = mbf.sub(self.y2, self.y1)
@@ -382,8 +414,10 @@ class Meteors:
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:
         self.keys_handled = 0
+        self.anchor = "start"
         self.one_step()
-        self.ticks.work_done(timing.STEP + timing.KEY_HANDLER * self.keys_handled)
+        if not self.sound:                 # with sound on its notes' waits did (note_played)
+            self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled)
 
     def one_step(self) -> None:
         self.total_frames += 1
@@ -405,13 +439,16 @@ class Meteors:
             self.key_pressed(self.pending.pop(0))
         if self.demo_on:
             self.player.decide()
+        self.step_cost = timing.STEP
         if self.direction:
             self.move()
+            self.step_cost += timing.MOVE + timing.ATE * ("ate" in self.frame)
         check_hit = True
         if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
             if mbf.compare(self.rnd(), RND_999) < 0:
                 check_hit = False
         if check_hit and abs(mx - self.px) < 2 and abs(my - self.py) < 2:
+            self.step_cost += timing.HIT_STEP - timing.STEP + timing.HIT + timing.HIT_COLOUR * self.colour
             return self.player_hit()
         self.absorbed = False
         if self.screen.char(my, mx) == self.block:
@@ -421,6 +458,7 @@ class Meteors:
         my = min(my, 24)
         self.mx, self.my = mbf.from_int(mx), mbf.from_int(my)
         if self.absorbed:
+            self.step_cost += timing.ABSORBED
             self.screen.color(self.fnr(7) + 8 if self.colour else 15, 0)
             self.screen.put(my, mx, self.meteor_char)
             self.screen.color(7, 0)
@@ -433,6 +471,22 @@ class Meteors:
     def sound_effect(self, name: str) -> None:
         if self.sound and self.frame is not None:
             self.frame.setdefault("sound", []).append(name)
+        if self.sound and name != "level":
+            self.note_played(name)
+
+    def note_played(self, name: str) -> None:
+        """Sound on: the step's work up to this SOUND, the note, WHILE PLAY(0): WEND."""
+        kind = "ate" if name.startswith("ate") else name
+        work = timing.TO_SOUND[(self.anchor, kind)]
+        if self.anchor == "start":
+            work += timing.KEY_HANDLER * self.keys_handled
+            if kind in ("fall", "absorbed", "hit") and self.direction:
+                work += timing.MOVE
+        self.ticks.work_done(work - timing.SOUND_MASKED)
+        self.ticks.sound(name)
+        self.ticks.work_done(timing.SOUND_TO_PLAY[kind])
+        self.ticks.wait_play(timing.SOUND_EXIT[kind])
+        self.anchor = kind
 
     def player_hit(self) -> None:
         """Lines 1420-1570."""
@@ -507,8 +561,8 @@ class Meteors:
                 return
             if not self.ticks_modelled:
                 raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
-                                 "the time of day is not modelled with sound on or unpaced frames")
-            self.random.randomize_timer(*self.ticks.time_of_day())
+                                 "the time of day is not modelled where frames are not paced")
+            self.random.randomize_timer(*self.ticks.time_of_day_after(timing.KEY_TO_TIMER))
             self.direction = name
             self.frame["key"] = name
             self.frame["reseed"] = True
@@ -549,7 +603,16 @@ class Meteors:
         if self.on_tick is not None:
             self.on_tick(self)
         if self.countdown > 0:
+            if wait:                       # (a level screen's own pace goes on to its blocks)
+                self.ticks.work_done(timing.ABSORBED_PACE_TO_STEP if self.absorbed else
+                                     timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
             return
+        if self.sound:
+            self.ticks.work_done(timing.LEVEL_SOUND - timing.SOUND_MASKED)
+            self.ticks.sound("level")
+            self.ticks.work_done(timing.LEVEL_SOUND_TO_EVENT)
+        else:
+            self.ticks.work_done(timing.LEVEL_TO_EVENT)
         self.sound_effect("level")
         self.level -= 1
         if self.level < 1:
@@ -557,4 +620,6 @@ class Meteors:
         self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
         self.events.append({"event": "level", "level": self.level, "score": self.score,
                             "tick": self.game_ticks()})
+        self.ticks.work_done(timing.LEVEL_EVENT_TO_T0 + timing.SOUND_LEVEL_EVENT_TO_T0 * self.sound)
         self.level_screen()
+        self.ticks.work_done(timing.CAUGHT if self.flag else timing.BLOCKS_TO_STEP)

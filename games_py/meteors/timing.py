@@ -9,17 +9,21 @@ depending on the time of day.
 
 This module gives the TIMER the program reads at an absolute BIOS tick count,
 the tick at which such a wait ends, and ``FrameClock``: the tick the program is in
-from RANDOMIZE TIMER on, with sound off.  Every wait of the program is on TIMER
-(line 222's calibration, the frame's pace, the two-second pauses of a game's end),
-so each ends just after a tick; between waits the program's work is estimated in
-instructions, which only matters where it passes a tick: a level screen, and the
-steps and new meteor that follow one with no wait between.  The start-up show and
-the name prompt take a fixed number of ticks with the tracer's keys.  With sound on
-the music timer moves the BIOS ticks (docs/meteors-internals.md, section 6): not
-modelled.
+from RANDOMIZE TIMER on.  It follows the program's work between its waits in
+instructions (the costs below, measured on the exact machine from the instruction
+counts at the statements' INT 3s) and the device events that work meets: with
+sound off the BIOS ticks at 18.2 Hz, with sound on the music timer's 582 Hz
+interrupts, one in 32 of which is a BIOS tick, while a note plays.  The waits
+on TIMER (line 222's calibration, the frame's pace, the two-second pauses of a
+game's end) end just after a tick, those on PLAY(0) just after the interrupt that
+starts the last note.  Where a wait ends inside a tick varies by 1,300
+instructions (where the polling loop was), which no cost model resolves: a piece
+of work that ends that close to a tick, or a SOUND that close to the end of the
+note playing, can come out either way (docs/meteors-internals.md, section 6).
 """
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 from games_py.qbasic import mbf, rng
@@ -75,54 +79,220 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # What the tracer's key script costs before the first game (original.py): F1 (sound
 # off) and F2 (demo), each followed by {TICKS:20}, then the space that ends PRESS ANY
 # KEY (line 3560).  For 0, 1 or 2 function keys: the ticks from the end of line 222's
-# wait to the level screen's T0 (line 3232), and the ticks the first blocks then take
-# before the first frame.  Measured on the original at 30 start times each (the show
-# itself waits on TIMER and PLAY, so its length is fixed in ticks); see
-# docs/meteors-internals.md, section 6.
-STARTUP = {0: (35, 0), 1: (55, 1), 2: (76, 1)}
+# wait to the level screen's T0 (line 3232; the show waits on TIMER and PLAY, so its
+# length is fixed in ticks), and how far into that tick T0 is read.  Measured on the
+# original; see docs/meteors-internals.md, section 6.
+STARTUP = {0: (35, 900), 1: (55, 9_500), 2: (76, 9_500)}
+# With no function key (sound on) the show's last note plays at T0: this many interrupts
+# of it are left, the last was this long before.
+SHOW_NOTE_LEFT = 12
+SHOW_NOTE_PHASE = 900
+
 # The work between two waits, in instructions (1.2 MIPS: a tick is 65,910), measured
-# on the original with sound off: a wait on TIMER ends and reads T0 this far into the
-# tick (1,000 to 2,100: where the loop was when the tick came); a level screen (lines
-# 3670-4030, from the countdown's T0 to the next step) takes LEVEL_SCREEN plus a row of
-# blocks (four PRINT STRING$(14, BLOCK)) each; a step (lines 1110-1400: median 3,300
-# of 1,261 in human sessions, 1,700 to 17,000) and an arrow key's ON KEY handler in it
-# (median 6,500 more, of 299), a new meteor (lines 1400 -> 630-720 -> 1110) and a retry
-# of line 630-680's choice of path take about these.  Only sequences with no wait
-# between (a level screen, then the meteor's extra step and a new meteor) can pass a
-# tick, so only they need the estimate.
+# on the exact machine with sound off: the BASIC lines each piece runs, from the
+# instruction counts at the statements' INT 3s of 24 human sessions (6,600 frames).
+# Only work with no wait between (a level screen and the steps and meteor after it,
+# a game's end and start) can pass a tick, so only there does the estimate matter;
+# the spread of each piece is a few hundred instructions (the BIOS tick's and the
+# keyboard's interrupt handlers, PRINT's digits), the spread of where a wait ends is
+# 1,300.
 TICK_INSTRUCTIONS = 65_910
-AFTER_WAIT = 1_500
-LEVEL_SCREEN = 20_700
-BLOCK_ROW = 4_007
-STEP = 3_300
-KEY_HANDLER = 6_500                         # ON KEY(11-14) run in the step (lines 4930-5070)
-NEW_METEOR = 6_100
-METEOR_RETRY = 850
-# Between the two pauses of a game's end: the high-score table asks the name (line
-# 5910), which the tracer types (PLAYER and Enter) at once, at that statement.
-NAME_TICKS = 7
+PACE_CHECK = 1_050          # line 3231 when it need not wait: one evaluation of its condition
+AFTER_WAIT = 1_540          # line 3232 this far into the tick that ended line 3231's wait (960-2,254)
+PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
+STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)
+ABSORBED_PACE_TO_STEP = 3_810  # ... after an absorbed meteor (line 940: GOTO 1100)
+STEP = 1_810                # 1110 -> 3231: INKEY$, the hit and block checks, the meteor's PRINT
+MOVE = 1_550                # D$ <> "": GOSUB 2830
+ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
+ABSORBED = 4_060            # line 1300: the meteor's colour, the score
+KEY_TO_TIMER = 800          # 1110 -> the TIMER of an arrow key's RANDOMIZE TIMER (line 4940 ...)
+KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
+NEW_METEOR = 3_460          # after a path's extra step: RETURN, lines 720-730, 590-630
+FIRST_METEOR = 2_240        # the game's first (from line 630), both to line 1110 ...
+METEOR_TRY = 825            # ... plus one pass of lines 630-680 each (3 at least)
+STRAIGHT = 1_160            # lines 990-1000: the straight path's SQR and divisions
+LEVEL_TO_EVENT = 3_840      # 3232 -> 3330: a level's end (the trace's level event there) ...
+LEVEL_EVENT_TO_T0 = 7_490   # ... and on to its screen's T0 (3330-3710)
+BLOCKS = 7_680              # 3232 -> 4000: the level screen from T0 on (3232-3970) ...
+BLOCK_ROW = 4_007           # ... plus a row of blocks (four PRINT STRING$(14, BLOCK)) ...
+BLOCK_CHOICE = 645          # ... and a draw of the block's character (line 3840) ...
+BLOCKS_COLOUR = 345         # ... and COLOR INT(RND*5+2) ...
+HIGH_SCORE = 2_640          # ... and HIGH SCORE printed (from a game's end on)
+BLOCKS_TO_STEP = 880        # 4000 -> 1110 after a level change
+BLOCKS_TO_METEOR = 3_000    # 4000 -> 630 in a new game ...
+PLACING = 900               # ... plus a pass of line 540 (the player's place) each
+HIT_STEP = 870              # 1110 -> 1420 (besides the move, a bite, keys)
+HIT = 5_080                 # 1420 -> 1620 (the trace's game over): the bang, the word
+HIT_COLOUR = 680
+CAUGHT = 620                # 4000 -> 1620: new blocks caught the player (line 4030)
+GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause's T = TIMER
+# A game's end: line 1710's two-second waits end this far into their ticks (the first
+# where the high-score table follows, the second at line 1680); the table (lines
+# 5370-6550) costs TABLE plus its file and rows: METEORS.SCR is missing until the first
+# name is saved, then read once (its one record); DGROUP:10C6, the table's count, comes
+# only from that read, so the table never shows more than 2 rows in a session.  A name
+# (a score above 0) is typed by the tracer at the prompt and takes NAME plus SAVED a
+# record written.
+PAUSE_TO_TABLE = 1_650
+PAUSE_TO_GAME = 3_550
+TABLE = 13_500
+TABLE_MISSING = 21_860      # OPEN of the missing file, its error
+TABLE_READ = 12_930         # OPEN, INPUT # of its record
+TABLE_ROW = 10_076          # lines 6450-6540: a row shown
+NAME = 75_000               # lines 5780-5950 (the keys: 14 bytes at 2 ms) and 5960-6180, 6220-6350
+SAVED = 5_040
+GAME_TO_T0 = 8_940          # 1680 -> 3232: lines 430-510, 3370-3710
+
+
+# With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
+# runtime's queue; with the queue empty it points INT 8 at the runtime's handler and
+# loads PIT channel 0 with 0800h (582 Hz).  The handler takes the next note at the
+# first interrupt and counts it down (so a note of D interrupts takes D + 1 from a
+# fresh start and D behind another), chains to the BIOS (a tick) when its own counter
+# DGROUP:0416, decremented at each interrupt, comes to 0 mod 32, and with the queue
+# empty restores the BIOS vector and loads channel 0 with 0 (the next BIOS tick a whole
+# period later).  ``WHILE PLAY(0): WEND`` after each SOUND ends when the note starts.
+IPS = 1_200_000                              # pcemu's default speed
+MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 Hz interrupts
+TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
+RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
+MUSIC_HANDLER = 70                           # instructions a 582 Hz interrupt takes from the program
+BIOS_HANDLER = 100                           # and the BIOS's INT 8 (a tick, or chained)
+NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
+         "level": 132, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
+SOUND_MASKED = 210                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
+PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
+COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the first game (sound on)
+
+
+# Where a step's sounds are, with sound on, in instructions from the last place the
+# program went on after a wait: the step's start (line 1110; plus its keys' handlers),
+# a bite's sound (line 3120 after its PLAY(0) wait), an absorbed meteor's (line 1360).
+TO_SOUND = {("start", "fall"): 2_660, ("start", "ate"): 2_257, ("start", "absorbed"): 6_500,
+            ("ate", "fall"): 5_300, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
+            ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
+SOUND_TO_PLAY = {"fall": 61, "ate": 34, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
+SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 300}  # the note's start -> on
+LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to line 3330 ...
+LEVEL_SOUND_TO_EVENT = 80
+SOUND_LEVEL_EVENT_TO_T0 = 145   # ... and to T0 (more than LEVEL_EVENT_TO_T0 with sound on)
+TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
+NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
+SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
+
+
+def after_wait(waited: float) -> int:
+    """Where line 3232 starts after the tick that ended line 3231's wait, by how long the
+    loop had run: a tick in its first passes (with sound on, a chained one soon after
+    the note started) ends it sooner (measured: medians 1,250, 1,450, 1,540)."""
+    if waited < 7_000:
+        return 1_250
+    if waited < 9_000:
+        return 1_450
+    return AFTER_WAIT
 
 
 class FrameClock:
-    """The BIOS tick the program is in, as the Python game follows it (sound off):
-    every wait of the program is on TIMER, so it ends just after a tick, and the work
-    between two waits is known to fit in the tick it starts in, or to pass one."""
+    """The BIOS tick the program is in, as the Python game follows it: the program's
+    work between waits (``work_done``, the costs above) in instructions, the device
+    events it meets (BIOS ticks at 18.2 Hz, or the music's 582 Hz interrupts), and the
+    waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
     def __init__(self, start: tuple[int, int, int, int], function_keys: int) -> None:
         self.clock = DosTime(start)
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
-        self.work = AFTER_WAIT                      # instructions into the tick, about
         self.function_keys = function_keys
+        self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
+        self.bios_due: float | None = TICK          # channel 0 at 18.2 Hz: the next BIOS tick
+        self.playing = False                        # the runtime's handler is in INT 8
+        self.interrupt_due = 0.0
+        self.note_left = 0
+        self.queue: list[int] = []
+        self.counter = 0                            # DGROUP:0416
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
+
+    def time_of_day_after(self, instructions: float) -> tuple[int, int, int, int]:
+        """The time of day a TIMER read this much later sees (the work itself is counted
+        where the caller counts it)."""
+        ahead = copy.copy(self)
+        ahead.queue = list(self.queue)
+        ahead.work_done(instructions)
+        return ahead.time_of_day()
 
     def since(self, tick: int) -> int:
         """BIOS ticks from ``tick`` to now as the tick count at 0040:006C shows them
         (it starts again at 0 at midnight)."""
         return self.now % TICKS_PER_DAY - tick % TICKS_PER_DAY
+
+    # -- the devices ------------------------------------------------------------------
+    def _next_event(self) -> float | None:
+        if self.playing:
+            return self.interrupt_due
+        return self.bios_due
+
+    def _fire(self) -> float:
+        """The next device event: returns its time."""
+        if not self.playing:
+            at = self.bios_due
+            self.bios_due = at + TICK
+            self.now += 1
+            return at
+        at = self.interrupt_due
+        self.interrupt_due = at + MUSIC_PERIOD
+        self.counter = (self.counter - 1) & 31
+        if self.counter == 0:
+            self.now += 1                           # chained to the BIOS
+        if self.note_left > 0:
+            self.note_left -= 1
+        if self.note_left == 0:
+            if self.queue:
+                self.note_left = self.queue.pop(0)
+            else:
+                self.playing = False
+                self.bios_due = at + RELOAD + TICK
+        return at
+
+    def work_done(self, instructions: float) -> None:
+        """Work with no wait (its interrupts' handlers take their time from it)."""
+        end = self.t + instructions
+        while (due := self._next_event()) is not None and due <= end:
+            music, ticks = self.playing, self.now
+            self._fire()
+            end += (MUSIC_HANDLER if music else 0) + (BIOS_HANDLER if self.now != ticks else 0)
+        self.t = end
+
+    def _run_until(self, done) -> float:
+        """Wait (polling) until ``done()`` after a device event: that event's time."""
+        while True:
+            at = self._fire()
+            if done():
+                return at
+
+    # -- what the program does ----------------------------------------------------------
+    def sound(self, note: str) -> None:
+        """SOUND f, D with music in the background, ``SOUND_MASKED`` instructions before
+        it queues the note: the runtime masks IRQ 0 for them, so an interrupt that falls
+        due then (the end of the note playing) comes after the note is queued.  The timer
+        is started if the queue was idle (a note of no length too: two interrupts)."""
+        self.t += SOUND_MASKED
+        if self.playing:
+            self.queue.append(NOTES[note])
+        else:
+            self.playing, self.bios_due = True, None
+            self.interrupt_due = self.t + MUSIC_PERIOD
+            self.note_left, self.queue = 0, [NOTES[note]]
+        self.work_done(0)
+
+    def wait_play(self, after: float = PLAY_EXIT) -> None:
+        """WHILE PLAY(0): WEND: until the last note queued has started."""
+        if self.queue:
+            self.t = self._run_until(lambda: not self.queue)
+            self.work_done(after)
 
     def calibrate(self) -> bool:
         """Line 222: WHILE ABS(TIMER - T) < .1 counts loop passes; line 225: FAST when
@@ -131,38 +301,39 @@ class FrameClock:
         in the first: then FAST is false and the frames are not paced at all."""
         start = self.now
         self.now = wait_ends(self.clock, self.now, self.now, CALIBRATION)
+        self.t, self.bios_due = float(AFTER_WAIT), TICK
         self.fast = self.now - start >= 2
         return self.fast
 
-    def show(self) -> int:
-        """The start-up show and PRESS ANY KEY (game 1): to the level screen's T0;
-        returns the ticks its blocks take."""
-        ticks, blocks = STARTUP[self.function_keys]
+    def show(self) -> None:
+        """The start-up show and PRESS ANY KEY (game 1), to the level screen's T0.  With
+        sound on its last note still plays there."""
+        ticks, offset = STARTUP[self.function_keys]
         self.now += ticks
-        self.work = AFTER_WAIT
-        return blocks
+        self.t, self.bios_due = float(offset), TICK
+        if self.function_keys == 0:
+            self.playing, self.bios_due = True, None
+            self.interrupt_due = offset - SHOW_NOTE_PHASE + MUSIC_PERIOD
+            self.note_left, self.queue = SHOW_NOTE_LEFT, []
+            self.counter = (COUNTER_AT_GAME + SHOW_NOTE_LEFT) & 31
 
     def pace(self, wait: bool = True) -> None:
         """Lines 3231-3232 (no wait when T0 = -1, a level screen's)."""
         if wait and self.t0 is not None:
-            ends = wait_ends(self.clock, self.t0, self.now)
-            if ends > self.now:
-                self.now, self.work = ends, AFTER_WAIT
+            t0 = self.clock.timer(self.t0)
+            if not waited_enough(self.clock.timer(self.now), t0):
+                entered = self.t
+                at = self._run_until(lambda: waited_enough(self.clock.timer(self.now), t0))
+                self.t = at
+                self.work_done(after_wait(at - entered))
+            else:
+                self.work_done(PACE_CHECK)          # the loop's condition, once
         self.t0 = self.now
 
-    def work_done(self, instructions: int) -> None:
-        """Work with no wait: the tick it ends in."""
-        self.work += instructions
-        self.now += self.work // TICK_INSTRUCTIONS
-        self.work %= TICK_INSTRUCTIONS
-
-    def blocks_drawn(self, rows: int) -> None:
-        self.work_done(LEVEL_SCREEN + BLOCK_ROW * rows)
-
-    def pause(self) -> None:
-        """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end)."""
-        self.now = wait_ends(self.clock, self.now, self.now, PAUSE)
-        self.work = AFTER_WAIT
-
-    def name_typed(self) -> None:
-        self.now += NAME_TICKS
+    def pause(self, after: int) -> None:
+        """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end); ``after``: how far
+        past its last tick the next statement starts."""
+        self.wait_play(0)                           # WHILE PLAY(0): WEND first
+        start = self.clock.timer(self.now)
+        self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE))
+        self.work_done(after)

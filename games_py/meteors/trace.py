@@ -42,12 +42,12 @@ def start_event(s: Settings, rnd_seed: int, source: str, **more) -> dict:
 
 
 def metadata_keys(s: Settings, fast: bool = True) -> list[str]:
-    """The frames' ticks are compared in sound-off human sessions with paced frames.
-    Not with sound on (the music timer's interrupts are not modelled), nor with frames
-    not paced (FAST false, line 225: a start in the day's last tick), nor in demo mode,
-    where a level screen and the computer's moves can pass a tick by a few hundred
-    instructions that the estimate of timing.py does not resolve."""
-    compared = not s.sound and fast and not s.demo
+    """The frames' ticks are compared in human sessions with paced frames (sound off
+    and on).  Not with frames not paced (FAST false, line 225: a start in the day's
+    last tick), nor in demo mode, where the computer's moves cost 4,000 to 12,000
+    instructions a step by what the demo player looks at, which timing.py does not
+    estimate."""
+    compared = fast and not s.demo
     return METADATA_KEYS + ([] if compared else TICKS)
 
 
@@ -63,5 +63,5 @@ def parse_time(text: str) -> tuple[int, int, int, int]:
         raise ValueError(f"{text!r} is not a time of day")
     return h, m, s, hs
 
-# fields never compared (the start line's metadata keys add the frames' ticks with sound on)
+# fields never compared (the start line's metadata keys add the frames' ticks where not modelled)
 UNMODELLED = ("fast", "seconds", "frames", "bios_tick")

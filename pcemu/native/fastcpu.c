@@ -1355,6 +1355,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
     s->last_address = here;
     if (s->if_watch && interrupts_open(uc, s, before)) {
         uc_emu_stop(uc);              /* the IRQ is taken before this one runs */
+        s->last_address = before;     /* (the last that ran: Cpu.after_sti, halted_at) */
         return;
     }
     if (here == before && s->smc_native && !self_jump(s, address))
@@ -1376,6 +1377,7 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
     }
     if (s->executed >= s->budget) {
         uc_emu_stop(uc);              /* as emu_start's count does: this one does not run */
+        s->last_address = before;
         return;
     }
     /* IN AL,DX is one byte: its size first, not a look at guest memory for every instruction */
@@ -1401,6 +1403,7 @@ static void hook_count(uc_engine *uc, uint64_t address, uint32_t size, void *use
     s->last_address = (int64_t)address;
     if ((s->if_watch && interrupts_open(uc, s, before)) || s->executed >= s->budget) {
         uc_emu_stop(uc);
+        s->last_address = before;     /* the last instruction that ran */
         return;
     }
     s->executed++;
@@ -1470,7 +1473,10 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, uint64
     /* InterruptControllers.pending: IRQ 0 requested, unmasked, not in service (one
      * behind itself in service waits for the EOI: request_let_through) */
     int waiting = s->irq0_pending && !(*s->master_imr & 1) && !(*s->master_isr & 1);
-    if (waiting && (flags & FLAG_IF)) {                      /* _deliver_hardware_interrupt */
+    /* a slice that ended right after an STI: the 286 runs one more instruction first
+     * (Machine._deliver_hardware_interrupt) */
+    int after_sti = s->last_address >= 0 && s->mem[s->last_address & 0xFFFFF] == 0xFB;
+    if (waiting && (flags & FLAG_IF) && !after_sti) {        /* _deliver_hardware_interrupt */
         s->irq0_pending = 0;
         if (!s->auto_eoi)
             *s->master_isr |= 1;
@@ -1486,6 +1492,10 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, uint64
     int64_t budget = s->max_slice;
     if (due >= 0 && due - now < budget)
         budget = due - now > 1 ? due - now : 1;
+    if (waiting && (flags & FLAG_IF)) {
+        s->if_watch = 0;              /* the instruction after the STI, then IRQ 0 */
+        return 1;
+    }
     s->if_watch = waiting;            /* IRQ 0 waits for IF: the slice ends where it is set */
     if (waiting)
         s->chain_sti_waits++;

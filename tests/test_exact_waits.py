@@ -345,6 +345,134 @@ h61:
     add di, 3
     iret
 """,
+    # status-port waits of every kind C runs itself (fastcpu.c run_wait: each operation
+    # on AL and FLAGS, each conditional jump); after each, FLAGS and AL are added up, so
+    # that a flag computed otherwise than Unicorn computes it shows in the sums
+    "WAITOPS": """
+    mov dx, 0x3da
+    xor si, si
+    xor di, di
+    mov cx, 20
+again:
+w1:
+    in al, dx
+    cmp al, 1
+    je w1
+    call sum
+w2:
+    in al, dx
+    shr al, 1
+    jnc w2
+    call sum
+w3:
+    in al, dx
+    ror al, 1
+    shl al, 1
+    jc w3
+    call sum
+w4:
+    in al, dx
+    ror al, 1
+    rol al, 1
+    jnc w4
+    call sum
+w5:
+    in al, dx
+    ror al, 1
+    jo w5
+    call sum
+w6:
+    in al, dx
+    sar al, 1
+    jnc w6
+    call sum
+w7:
+    in al, dx
+    and al, 9
+    cmp al, 1
+    jne w7
+    call sum
+w8:
+    in al, dx
+    or al, al
+    jpe w8
+    call sum
+w9:
+    in al, dx
+    ror al, 1
+    rcl al, 1
+    jnc w9
+    call sum
+w10:
+    in al, dx
+    rcr al, 1
+    jb w10
+    call sum
+w11:
+    in al, dx
+    test al, al
+    jnz w11
+    call sum
+w12:
+    in al, dx
+    cmp al, 8
+    jl w12
+    call sum
+w13:
+    in al, dx
+    cmp al, 2
+    jg w13
+    call sum
+w14:
+    in al, dx
+    or al, 0x40
+    cmp al, 0x41
+    jbe w14
+    call sum
+w15:
+    in al, dx
+    and al, al
+    jo w15
+    jz w15
+    call sum
+    dec cx
+    jz finish
+    jmp again
+finish:
+    mov ax, si
+    call print_hex
+    mov ax, di
+    call print_hex
+""" + END + PRINT_HEX + """
+sum:
+    pushf
+    pop bx
+    add si, bx
+    add di, ax
+    rol di, 1
+    ret
+""",
+    # a count kept in memory for 18 ticks: each pass leaves the registers as they were
+    # and the memory not (a probe must see the write: the write hook, which C takes off
+    # while the probes gain too little, must be on whenever a probe compares memory)
+    "MEMCOUNT": PROLOGUE + """
+    mov bx, word ptr es:[0x6c]
+    add bx, 18
+count:
+    add word ptr [low], 1
+    adc word ptr [high], 0
+    cmp bx, word ptr es:[0x6c]
+    jne count
+    mov ax, word ptr [high]
+    call print_hex
+    mov ax, word ptr [low]
+    call print_hex
+""" + END + PRINT_HEX + """
+low:
+    .word 0
+high:
+    .word 0
+""",
 }
 
 # the acceleration each program leans on, and a fault that breaks it
@@ -353,15 +481,24 @@ BROKEN_BY = {
     "DELAY": ["regs_ignored"],
     "TICKWAIT": ["native_answers", "regs_ignored"],
     "DOSTIME": ["native_answers", "regs_ignored"],
-    "RETRACE": ["status_passes", "regs_ignored"],
+    "RETRACE": ["status_passes", "regs_ignored", "wait_run_count"],
     "RTCPOLL": ["ports_idle"],
     "DOSPOLL": ["pure_counters", "all_calls_pure"],
     "HLTWAIT": [],
     "FASTTICK": ["timer_early"],
     "SELFMOD": ["repeats"],
-    "SNOWFREE": ["status_passes", "wait_leaves"],
+    "SNOWFREE": ["status_passes", "wait_leaves", "wait_run_count"],
     "INTPATCH": ["smc_single", "int_stale"],
+    "MEMCOUNT": ["unhooked_probes"],
+    "WAITOPS": ["wait_run_count"],
 }
+# faults of the probes' comparisons are injected with the write hook kept on (else they
+# would act only while C judges the probes worth it); "unhooked_probes" is the hook's own;
+# "wait_leaves" breaks the probe of a status-port wait, which C otherwise runs itself
+SWITCHES = {fault: () if fault == "unhooked_probes"
+            else ("write_hook_pinned", "no_wait_run") if fault == "wait_leaves"
+            else ("write_hook_pinned",)
+            for faults in BROKEN_BY.values() for fault in faults}
 
 
 def outcome(folder, program: str, accelerate: bool) -> tuple:
@@ -388,12 +525,16 @@ def programs(tmp_path_factory):
 
 @needs_native
 @pytest.mark.parametrize("program", list(PROGRAMS))
-@pytest.mark.parametrize("stubs", ["run-whole", "trapped"])
+@pytest.mark.parametrize("stubs", ["run-whole", "trapped", "write-hook-pinned", "waits-probed"])
 def test_each_waiting_style_runs_as_on_the_reference_machine(programs, program, stubs):
     """("trapped": C does not run the ROM's service stubs whole, so the INT FEh trap
-    inside each is answered by C or Python as the stub runs.)"""
+    inside each is answered by C or Python as the stub runs; "write-hook-pinned": the
+    write hook never goes off, so every probe that finds a loop may skip it;
+    "waits-probed": status-port waits run in Unicorn and are probed, not run in C.)"""
     expected = reference(programs, program)
-    with native.faults(*(["no_run_whole"] if stubs == "trapped" else [])):
+    switch = {"trapped": ["no_run_whole"], "write-hook-pinned": ["write_hook_pinned"],
+              "waits-probed": ["no_wait_run"]}
+    with native.faults(*switch.get(stubs, [])):
         got, m = outcome(programs, program, accelerate=True)
     assert m.cpu.fast is not None
     assert got == expected
@@ -406,18 +547,26 @@ def test_the_accelerations_did_the_work(programs):
     """The waits above are answered or skipped in C, not only run (else the equivalence
     would compare Python with Python)."""
     def native_stats(program):
-        return outcome(programs, program, accelerate=True)[1].cpu.fast
+        with native.faults("write_hook_pinned"):   # short programs: C would not judge it yet
+            return outcome(programs, program, accelerate=True)[1].cpu.fast
     keys = native_stats("KEYPOLLS")
     assert keys.service_calls[0] > 10_000                 # INT 16h AH=01h answered in C
     retrace = native_stats("RETRACE")
-    # retrace waits computed, not run (only while bit 0, the scan line's blanking, holds)
-    assert retrace.skipped_status_reads > 400
+    # retrace waits run in C, their passes computed in leaps (while the retrace holds)
+    assert retrace.waits_run > 8 and retrace.skipped_status_reads > 400
     dos = native_stats("DOSPOLL")
     assert dos.pure_calls > 1_000                          # AH=0Bh: pure calls, passes skipped
     timer = native_stats("DOSTIME")
     assert timer.service_calls[2] > 1_000 and timer.skipped > 10_000   # 2Ch in C, idle skipped
     snow = native_stats("SNOWFREE")
-    assert snow.waits_watched > 500 and snow.loops_skipped > 500    # retrace waits computed
+    assert snow.waits_run > 1_000 and snow.skipped_status_reads > 1_000   # waits run in C
+    with native.faults("no_wait_run"):                                 # or probed, and skipped
+        probed = outcome(programs, "SNOWFREE", accelerate=True)[1].cpu.fast
+    assert probed.waits_watched > 500 and probed.loops_skipped > 500
+    memory = outcome(programs, "MEMCOUNT", accelerate=True)[1].cpu.fast   # the hook unpinned
+    # its passes repeat but for memory: the write hook (off at first: no pass skipped, only
+    # counted as a bound) went on when the probes would gain, off when they did not, and on
+    assert memory.write_hook_changes >= 3 and memory.shadow_skipped > 50_000
     patched = native_stats("INTPATCH")
     # the INT number written by C (new numbers), and stores of the same number left out
     assert patched.smc_patches > 1_000 and patched.smc_stores - patched.smc_patches > 1_000
@@ -427,7 +576,7 @@ def test_the_accelerations_did_the_work(programs):
 @pytest.mark.parametrize("program,fault", [(p, f) for p, faults in BROKEN_BY.items() for f in faults])
 def test_a_broken_acceleration_is_caught(programs, program, fault):
     expected = reference(programs, program)
-    with native.faults(fault):
+    with native.faults(fault, *SWITCHES[fault]):
         try:
             got, _m = outcome(programs, program, accelerate=True)
         except ScriptTimeout as stuck:          # a phantom loop may never let it finish

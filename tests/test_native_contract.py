@@ -26,7 +26,7 @@ from bios import bda, video as bios_video
 from pcemu import native
 from pcemu.clock import MAX_MIPS, MIN_MIPS, Clock, Scheduler
 from pcemu.cpu import REGISTERS, Cpu
-from pcemu.devices.cga import SCANLINES, VISIBLE_LINES, CgaCard
+from pcemu.devices.cga import FRAME_HZ, SCANLINES, VISIBLE_LINES, CgaCard
 from pcemu.devices.crtc import Crtc6845
 from pcemu.devices.pic import Pic8259
 from pcemu.devices.pit import Pit8253
@@ -42,6 +42,9 @@ P = ctypes.POINTER(native.FastState)
 I64P = ctypes.POINTER(ctypes.c_int64)
 ENTRY_POINTS = {
     "pcemu_test_cga_status": (ctypes.c_uint32, [P]),
+    "pcemu_test_frame_remainder": (ctypes.c_double, [ctypes.c_double, ctypes.c_double]),
+    "pcemu_test_status_passes": (ctypes.c_int64, [P, ctypes.c_int64, ctypes.c_int64,
+                                                  ctypes.c_int64]),
     "pcemu_test_next_timer_due": (ctypes.c_int64, [P, ctypes.c_int64]),
     "pcemu_test_video_set_cursor": (None, [P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32]),
     "pcemu_test_text_cursor_cell": (ctypes.c_int, [P, ctypes.c_uint32, I64P, I64P]),
@@ -128,6 +131,19 @@ MIPS = st.one_of(st.sampled_from([1.2, 4.77, 0.5, 8.0]), st.floats(MIN_MIPS, MAX
 
 
 @EXAMPLES
+@given(mips=MIPS, frames=st.integers(0, 2**36), offset=st.integers(-3, 3),
+       t=st.integers(0, 2**53 - 1), near_edge=st.booleans())
+def test_the_frame_remainder_is_python_s(mips, frames, offset, t, near_edge):
+    """cga_status's remainder (one division and a fused multiply-add, not fmod) is
+    Python's float remainder, most of all next to a frame's edge, where a quotient off
+    by one would show."""
+    frame = Clock(mips).ips / FRAME_HZ
+    if near_edge:
+        t = max(0, min(2**53 - 1, round(frames * frame) + offset))
+    assert LIB.pcemu_test_frame_remainder(float(t), frame) == float(t) % frame
+
+
+@EXAMPLES
 @given(mips=MIPS, start=st.integers(0, 2**40),
        steps=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 50_000), st.integers(0, 40)),
                       min_size=1, max_size=40))
@@ -147,6 +163,44 @@ def test_cga_status_reads_the_beam_as_python_does(mips, start, steps):
         s.clock_now, s.executed = now.clock.now, now.cpu.slice_executed
         assert LIB.pcemu_test_cga_status(s) == card._status()
         assert (s.beam_base, s.beam_reads) == (card.beam._base, card.beam.reads)
+
+
+@EXAMPLES
+@given(mips=MIPS, clock=st.integers(0, 2**40), executed=st.integers(0, 20_000),
+       period=st.integers(1, 300), data=st.data(), passes=st.integers(1, 20_000),
+       own_values=st.booleans(), bias=st.one_of(st.just(0), st.integers(-40, 40)))
+def test_status_passes_in_leaps_reads_as_read_by_read(mips, clock, executed, period, data,
+                                                     passes, own_values, bias):
+    """status_passes searches the passes for the first that reads otherwise, from a
+    guess (here also a wrong one, by ``bias`` passes); reading them one by one (the
+    switch "stepwise") gives the same count and leaves the beam and counters the same."""
+    offsets = sorted(data.draw(st.sets(st.integers(0, period - 1), min_size=1,
+                                       max_size=min(3, period))))
+    def state():
+        s = native.FastState(frame=Clock(mips).ips / FRAME_HZ, scanlines=SCANLINES,
+                             visible_lines=VISIBLE_LINES, clock_now=clock, executed=executed,
+                             beam_base=clock + executed - period + offsets[-1], beam_reads=1,
+                             pass_reads=len(offsets))
+        for i, offset in enumerate(offsets):
+            s.pass_offsets[i] = offset
+        return s
+    values = []
+    for offset in offsets:                # what the first pass reads, or any values
+        probe = state()
+        probe.executed, probe.beam_base = executed + offset, -1
+        values.append(LIB.pcemu_test_cga_status(probe) if own_values
+                      else data.draw(st.sampled_from([0, 1, 8, 9])))
+    results = []
+    for switch in ([], ["stepwise"]):
+        s = state()
+        for i, value in enumerate(values):
+            s.pass_values[i] = value
+        with native.faults(*switch):
+            done = LIB.pcemu_test_status_passes(s, passes, period, bias)
+        results.append((done, s.beam_base, s.beam_reads, s.port_reads, s.native_status_reads,
+                        s.skipped_status_reads, s.executed))
+        event(f"passes computed: {'none' if done == 0 else 'all' if done == passes else 'some'}")
+    assert results[0] == results[1]
 
 
 @pytest.mark.parametrize("mips", [1.2, 4.77, 0.3])

@@ -459,6 +459,61 @@ static void hook_interrupt(uc_engine *uc, uint32_t intno, void *user)
     s->native_interrupts++;
 }
 
+/* fmod(t, frame) for 0 <= t < 2^53, exactly (the remainder is representable, so the
+ * fused multiply-add of the right quotient gives it unrounded), without fmod's long
+ * division: the quotient from one division is off by at most one, which the sign of
+ * the remainder tells.  At EZT's menu fmod was a tenth of the time. */
+static double frame_remainder(double t, double frame, double *quotient)
+{
+    double k = floor(t / frame);
+    double r = fma(-k, frame, t);
+    if (r < 0)
+        r = fma(-(k -= 1), frame, t);
+    else if (r >= frame)
+        r = fma(-(k += 1), frame, t);
+    *quotient = k;
+    return r;
+}
+
+/* The beam at beam time ``t`` (CgaCard._status): the status port's bits, and where it
+ * is: the frame's number, and a stretch of the frame over which those bits hold (a
+ * visible line's display or blanking part, or one of the vertical blanking's three
+ * parts), numbered in the order the beam crosses them; ``ahead`` is how far the
+ * stretch still goes, in scan lines (a guess for status_passes, never trusted). */
+struct beam {
+    uint32_t status;
+    double frame_no;
+    int64_t stretch;
+    double ahead;
+};
+
+static struct beam beam_at(const struct fast_state *s, int64_t t)
+{
+    struct beam b;
+    double phase = (t >= 0 ? frame_remainder((double)t, s->frame, &b.frame_no)
+                           : fmod((double)t, s->frame)) / s->frame;
+    if (t < 0)
+        b.frame_no = -1;              /* never in a run: the clock starts at 0 */
+    double line_pos = phase * s->scanlines;
+    int64_t line = (int64_t)line_pos;
+    int late = line_pos - (double)line > 0.8;
+    int64_t top = s->visible_lines;
+    b.status = 0;
+    if (line >= top || late)
+        b.status |= 0x01;
+    if (top + 24 <= line && line < top + 40)
+        b.status |= 0x08;
+    if (line < top) {
+        b.stretch = 2 * line + late;
+        b.ahead = (double)line + (late ? 1.0 : 0.8) - line_pos;
+    } else {
+        b.stretch = 2 * top + (line < top + 24 ? 0 : line < top + 40 ? 1 : 2);
+        b.ahead = (double)(line < top + 24 ? top + 24 : line < top + 40 ? top + 40
+                                                          : s->scanlines) - line_pos;
+    }
+    return b;
+}
+
 static uint32_t cga_status(struct fast_state *s)
 {
     int64_t now = s->clock_now + s->executed;               /* Machine._instr_now */
@@ -467,16 +522,7 @@ static uint32_t cga_status(struct fast_state *s)
         s->beam_reads = 0;
     }
     s->beam_reads += 1;
-    int64_t t = now + s->beam_reads * INSTRUCTIONS_PER_STATUS_READ;
-    double phase = fmod((double)t, s->frame) / s->frame;
-    double line_pos = phase * s->scanlines;                  /* CgaCard._status */
-    int64_t line = (int64_t)line_pos;
-    uint32_t status = 0;
-    if (line >= s->visible_lines || line_pos - (double)line > 0.8)
-        status |= 0x01;
-    if (s->visible_lines + 24 <= line && line < s->visible_lines + 40)
-        status |= 0x08;
-    return status;
+    return beam_at(s, now + s->beam_reads * INSTRUCTIONS_PER_STATUS_READ).status;
 }
 
 
@@ -549,14 +595,19 @@ static uint32_t hook_in(uc_engine *uc, uint32_t port, int size, void *user)
     return s->on_in(uc, port, size, 0);
 }
 
-static void read_probe_regs(uc_engine *uc, uint8_t *out)
+/* The first ``count`` of probe_ids into ``out``, 16 bytes each. */
+static void read_probe_regs(uc_engine *uc, uint8_t *out, int count)
 {
     void *ptrs[PROBE_REGS];
-    memset(out, 0, PROBE_REGS * 16);   /* narrow registers fill only their low bytes */
-    for (int i = 0; i < PROBE_REGS; i++)
+    memset(out, 0, (size_t)count * 16);   /* narrow registers fill only their low bytes */
+    for (int i = 0; i < count; i++)
         ptrs[i] = out + 16 * i;
-    uc_reg_read_batch(uc, (int *)probe_ids, ptrs, PROBE_REGS);
+    uc_reg_read_batch(uc, (int *)probe_ids, ptrs, count);
 }
+
+/* probe_ids up to GS: what a pass counted as shadow_skipped compares (a bound for the
+ * write hook's policy, never a skip: the x87 and SSE registers cost most to read) */
+#define SHADOW_REGS 16
 
 /* Every byte written since the last pass holds the value it had then. */
 static int memory_as_at_last_pass(struct fast_state *s)
@@ -572,8 +623,16 @@ static int memory_as_at_last_pass(struct fast_state *s)
  * exactly the values the last pass read?  Pass j (from 0) would begin at
  * executed + j * period and make its reads where the last pass made them
  * (pass_offsets).  Those passes are computed, not run: the beam ends as their
- * reads would have left it. */
-static int64_t status_passes(struct fast_state *s, int64_t passes, int64_t period)
+ * reads would have left it.
+ *
+ * Read by read this is status_passes_stepwise.  Faster, and the same: the beam's
+ * place (its frame and stretch, beam_at) only moves forward with time, and the
+ * status is a function of it, so every read between two reads at one place reads
+ * what they read.  So for each read of the pass, the passes are searched for the
+ * first whose read is somewhere else, starting from where the beam's speed says the
+ * stretch ends; at that new place the status may still be the same (a line's
+ * blanking, then the vertical blanking), and the search goes on from there. */
+static int64_t status_passes_stepwise(struct fast_state *s, int64_t passes, int64_t period)
 {
     int64_t done = 0, executed = s->executed;
     for (; done < passes; done++) {
@@ -594,6 +653,90 @@ static int64_t status_passes(struct fast_state *s, int64_t passes, int64_t perio
             s->beam_base = base;
             s->beam_reads = beam_reads;
             break;
+        }
+    }
+    return done;
+}
+
+/* Added to status_passes' guesses by tests/test_native_contract.py (a wrong guess must
+ * cost time only); 0 in every real run. */
+static int64_t guess_bias;
+
+static int same_place(struct beam a, struct beam b)
+{
+    return a.frame_no == b.frame_no && a.stretch == b.stretch;
+}
+
+/* Of the reads at beam times first + j * period, j = 0 .. limit - 1: the first j
+ * that does not read ``value``, or limit. */
+static int64_t first_other_read(const struct fast_state *s, int64_t first, int64_t period,
+                                uint32_t value, int64_t limit)
+{
+    int64_t j = 0;
+    while (j < limit) {
+        struct beam at = beam_at(s, first + j * period);
+        if (at.status != value)
+            return j;
+        /* lo: a pass known to read at this place; hi: one known not to, or limit */
+        int64_t lo = j, hi = limit;
+        double lines_per_instruction = s->scanlines / s->frame;
+        double guess = at.ahead / lines_per_instruction / (double)period;
+        int64_t g = j + 1 + (guess < (double)limit ? (int64_t)guess : limit) + guess_bias;
+        if (g <= j)
+            g = j + 1;
+        if (g < limit) {
+            if (same_place(beam_at(s, first + g * period), at)) {
+                lo = g;               /* further than guessed: leaps, doubling */
+                for (int64_t step = 1;; step *= 2) {
+                    if (lo + step >= limit)
+                        break;
+                    if (!same_place(beam_at(s, first + (lo + step) * period), at)) {
+                        hi = lo + step;
+                        break;
+                    }
+                    lo += step;
+                }
+            } else {
+                hi = g;
+            }
+        }
+        if (hi - lo > 1) {            /* the guess is most often right: the pass before hi */
+            if (same_place(beam_at(s, first + (hi - 1) * period), at))
+                lo = hi - 1;
+            else
+                hi = hi - 1;
+        }
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (same_place(beam_at(s, first + mid * period), at))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        j = hi;
+    }
+    return limit;
+}
+
+static int64_t status_passes(struct fast_state *s, int64_t passes, int64_t period)
+{
+    int64_t start = s->clock_now + s->executed;             /* the first pass begins */
+    int64_t done;
+    /* each read's time differs from the last read's (BeamClock.reads stays 1), and none
+     * is before the clock's start: else read by read */
+    if (start + s->pass_offsets[0] <= s->beam_base || start < 0 || (faults & FAULT_STEPWISE)) {
+        done = status_passes_stepwise(s, passes, period);
+    } else {
+        done = passes;
+        for (int i = 0; i < s->pass_reads && done > 0; i++)
+            done = first_other_read(s, start + s->pass_offsets[i] + INSTRUCTIONS_PER_STATUS_READ,
+                                    period, s->pass_values[i], done);
+        if (done < passes && (faults & FAULT_STATUS_PASSES))
+            done++;                   /* the injected fault: the pass that differs, skipped too */
+        if (done > 0) {               /* the beam as the last read left it */
+            s->port_reads += done * s->pass_reads;
+            s->beam_base = start + (done - 1) * period + s->pass_offsets[s->pass_reads - 1];
+            s->beam_reads = 1;
         }
     }
     s->native_status_reads += (uint64_t)(done * s->pass_reads);
@@ -634,6 +777,32 @@ static void wait_arm(struct fast_state *s, int64_t head, int64_t end)
     s->waits_watched++;
 }
 
+/* The state repeats after ``period`` instructions: the whole passes that fit in the
+ * slice (and read the status port as the last one did) are counted as run. */
+static void skip_passes(struct fast_state *s, int64_t period)
+{
+    int64_t passes = (s->budget - s->executed) / period;
+    uint64_t pure = s->pure_calls - s->visit_pure;
+    if (pure > PURE_PER_PASS)
+        passes = 0;
+    if (passes > 0 && s->pass_reads > 0)
+        passes = status_passes(s, passes, period);
+    if (passes <= 0)
+        return;
+    s->executed += passes * period;
+    s->int3_passed += passes * (s->int3_passed - s->visit_int3);
+    s->native_interrupts += passes * (s->native_interrupts - s->visit_native);
+    s->pure_calls += passes * pure;
+    for (int i = 0; i < SERVICE_COUNTERS; i++)
+        s->service_calls[i] += passes * (s->service_calls[i] - s->visit_calls[i]);
+    s->skipped += passes * period;
+    if (s->wait_end < 0)
+        s->general_skipped += (uint64_t)(passes * period);
+    s->loops_skipped++;
+    if (pure && !(faults & FAULT_PURE_COUNTERS))
+        s->on_skip((uint32_t)pure, (uint64_t)passes);
+}
+
 /* A pass through the watched address, before its instruction runs.  If the CPU
  * state (registers and memory) is what it was at the last pass, and nothing
  * outside the CPU took part in between (no port but the status port, no Python
@@ -655,33 +824,28 @@ static void probe_visit(uc_engine *uc, struct fast_state *s)
         skip_regs = skip_regs ? 16 : 0;
         if (*(uint64_t *)(regs + 16) & FLAG_TF)
             s->changed = 1;           /* a trap after each instruction */
-    } else {
-        read_probe_regs(uc, regs);
+    }
+    /* the write log is complete only with the write hook on (light probes need none) */
+    int logged = s->write_hooked || s->wait_end >= 0 || (faults & FAULT_UNHOOKED_PROBES);
+    if (s->wait_end < 0) {
+        int count = logged ? PROBE_REGS : SHADOW_REGS;
+        read_probe_regs(uc, regs, count);
+        compared = (size_t)count * 16;
     }
     if (s->visits > 0 && !s->changed
             && memcmp(regs + skip_regs, s->visit_regs + skip_regs, compared - skip_regs) == 0
-            && memory_as_at_last_pass(s)) {
+            && (!logged || memory_as_at_last_pass(s))) {
         int64_t period = s->executed - s->visit_at;
-        int64_t passes = (s->budget - s->executed) / period;
-        uint64_t pure = s->pure_calls - s->visit_pure;
-        if (pure > PURE_PER_PASS)
-            passes = 0;
-        if (passes > 0 && s->pass_reads > 0)
-            passes = status_passes(s, passes, period);
-        if (passes > 0) {
-            s->executed += passes * period;
-            s->int3_passed += passes * (s->int3_passed - s->visit_int3);
-            s->native_interrupts += passes * (s->native_interrupts - s->visit_native);
-            s->pure_calls += passes * pure;
-            for (int i = 0; i < SERVICE_COUNTERS; i++)
-                s->service_calls[i] += passes * (s->service_calls[i] - s->visit_calls[i]);
-            s->skipped += passes * period;
-            s->loops_skipped++;
-            if (pure && !(faults & FAULT_PURE_COUNTERS))
-                s->on_skip((uint32_t)pure, (uint64_t)passes);
+        if (logged) {
+            skip_passes(s, period);
+            probe_end(s);
+            return;
         }
-        probe_end(s);
-        return;
+        /* memory unknown: this pass is counted as one that would have been skipped if
+         * memory repeated too, and the probe stays on the loop for the next */
+        s->shadow_skipped += (uint64_t)period;
+        s->probe_began = s->executed;
+        s->visits = 0;
     }
     if (++s->visits > PROBE_VISITS) {
         probe_end(s);
@@ -971,6 +1135,181 @@ static void own_block_store(uc_engine *uc, struct fast_state *s, int64_t at)
         s->changed = 1;                       /* a pass with it is no idle pass */
 }
 
+/* A status-port wait (status_wait_end) run here from its IN at ``head``, before that
+ * IN runs, to where it leaves its code or the slice's count ends: each instruction
+ * counted as the code hook counts it, each read answered as hook_in answers it
+ * (cga_status), AL and FLAGS computed as Unicorn computes them (QEMU's flags for
+ * each operation, below), and passes that begin in the state the last one began
+ * in, and would read what it read, computed in leaps (first_other_read).  Then AL,
+ * FLAGS and IP are written, and Unicorn goes on from there in a new block.  At EZT's
+ * menu 9,000 waits a virtual second, most of a few passes, had each run about five
+ * INs in Unicorn (each with its state restored for the hook) before a probe could
+ * skip the rest.  Not with the trap flag, while an IRQ waits for IF with IF set, with
+ * DX not the status port, or too near a segment's end; a probe watching is ended (a
+ * light one here) or spoilt. */
+static uint32_t parity_flag(uint32_t result)
+{
+    return __builtin_parity(result & 0xFF) ? 0 : FLAG_PF;
+}
+
+static uint32_t sign_zero_parity(uint32_t r)
+{
+    r &= 0xFF;
+    return (r & 0x80 ? FLAG_SF : 0) | (r == 0 ? FLAG_ZF : 0) | parity_flag(r);
+}
+
+#define ARITH_FLAGS (FLAG_CF | FLAG_PF | FLAG_AF | FLAG_ZF | FLAG_SF | FLAG_OF)
+
+static int jump_taken(uint8_t op, uint32_t f)
+{
+    int cf = !!(f & FLAG_CF), zf = !!(f & FLAG_ZF), sf = !!(f & FLAG_SF),
+        of = !!(f & FLAG_OF), pf = !!(f & FLAG_PF);
+    int taken;
+    switch ((op >> 1) & 7) {
+    case 0: taken = of; break;
+    case 1: taken = cf; break;
+    case 2: taken = zf; break;
+    case 3: taken = cf || zf; break;
+    case 4: taken = sf; break;
+    case 5: taken = pf; break;
+    case 6: taken = sf != of; break;
+    default: taken = zf || sf != of; break;
+    }
+    return (op & 1) ? !taken : taken;
+}
+
+/* One instruction of the wait's body (not the IN, not a jump) on AL and FLAGS. */
+static void wait_step(const uint8_t *c, uint32_t *al, uint32_t *flags)
+{
+    uint32_t a = *al, f = *flags & ~(uint32_t)ARITH_FLAGS, r;
+    switch (c[0]) {
+    case 0xA8: *flags = f | sign_zero_parity(a & c[1]); return;          /* TEST AL,imm */
+    case 0x24: *al = a & c[1]; *flags = f | sign_zero_parity(*al); return;  /* AND */
+    case 0x0C: *al = a | c[1]; *flags = f | sign_zero_parity(*al); return;  /* OR */
+    case 0x84: case 0x20: case 0x22: case 0x08: case 0x0A:           /* TEST/AND/OR AL,AL */
+        *flags = f | sign_zero_parity(a);
+        return;
+    case 0x3C:                                                          /* CMP AL,imm */
+        r = (a - c[1]) & 0xFF;
+        *flags = f | sign_zero_parity(r) | (a < c[1] ? FLAG_CF : 0)
+                 | ((a ^ c[1] ^ r) & 0x10 ? FLAG_AF : 0)
+                 | (((a ^ c[1]) & (a ^ r)) & 0x80 ? FLAG_OF : 0);
+        return;
+    }
+    /* D0 /n with AL: shifts and rotates by 1 */
+    uint32_t keep = *flags & ~(uint32_t)(FLAG_CF | FLAG_OF), cf_in = !!(*flags & FLAG_CF), cf;
+    switch ((c[1] >> 3) & 7) {
+    case 0: r = ((a << 1) | (a >> 7)) & 0xFF; cf = r & 1;                /* ROL */
+        *flags = keep | (cf ? FLAG_CF : 0) | (((r >> 7) ^ cf) & 1 ? FLAG_OF : 0);
+        break;
+    case 1: r = ((a >> 1) | (a << 7)) & 0xFF; cf = r >> 7;               /* ROR */
+        *flags = keep | (cf ? FLAG_CF : 0) | (((r >> 6) ^ cf) & 1 ? FLAG_OF : 0);
+        break;
+    case 2: r = ((a << 1) | cf_in) & 0xFF;                               /* RCL */
+        *flags = keep | (a & 0x80 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    case 3: r = (a >> 1) | (cf_in << 7);                                 /* RCR */
+        *flags = keep | (a & 1 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    case 4: r = (a << 1) & 0xFF;                                         /* SHL */
+        *flags = f | sign_zero_parity(r) | (a & 0x80 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    case 5: r = a >> 1;                                                  /* SHR */
+        *flags = f | sign_zero_parity(r) | (a & 1 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    default: r = (a >> 1) | (a & 0x80);                                  /* SAR */
+        *flags = f | sign_zero_parity(r) | (a & 1 ? FLAG_CF : 0) | ((a ^ r) & 0x80 ? FLAG_OF : 0);
+        break;
+    }
+    *al = r;
+}
+
+static int run_wait(uc_engine *uc, struct fast_state *s, int64_t head, int64_t end)
+{
+    enum { V_EAX, V_EFLAGS, V_EDX, V_IP, V_REGS };
+    static const int ids[V_REGS] = {UC_X86_REG_EAX, UC_X86_REG_EFLAGS, UC_X86_REG_EDX,
+                                    UC_X86_REG_IP};
+    uint64_t v[V_REGS] = {0, 0, 0, 0};
+    void *ptrs[V_REGS] = {&v[0], &v[1], &v[2], &v[3]};
+    uc_reg_read_batch(uc, (int *)ids, ptrs, V_REGS);
+    /* an IRQ waiting for IF is taken at the next instruction (hook_code): not with IF
+     * set then (with IF clear it stays clear: no instruction of a wait sets it) */
+    if ((v[V_EFLAGS] & FLAG_TF) || (s->if_watch && (v[V_EFLAGS] & FLAG_IF))
+            || (int32_t)(v[V_EDX] & 0xFFFF) != s->status_port
+            || (v[V_IP] & 0xFFFF) + (uint64_t)(end - head) > 0xFFFF)
+        return 0;
+    if (s->watch >= 0) {
+        if (s->wait_end >= 0)
+            probe_end(s);             /* a light probe: this is its work */
+        else
+            s->changed = 1;           /* a general one: no idle pass with a wait in it */
+    }
+    uint32_t al = v[V_EAX] & 0xFF, flags = (uint32_t)v[V_EFLAGS];
+    int64_t pc = head, last = s->last_address;
+    int prev = 0;                     /* the last pass's start state and read, if any */
+    uint32_t prev_al = 0, prev_flags = 0, prev_value = 0;
+    int64_t prev_start = 0;
+    for (;;) {
+        if (pc == head) {             /* a pass begins */
+            if (prev && al == prev_al && flags == prev_flags) {
+                int64_t period = s->executed - prev_start;
+                int64_t limit = (s->budget - s->executed) / period;
+                int64_t first = s->clock_now + s->executed + 1;      /* its IN's time */
+                int64_t n = limit > 0 ? first_other_read(s, first + INSTRUCTIONS_PER_STATUS_READ,
+                                                         period, prev_value, limit) : 0;
+                if (n < limit && (faults & FAULT_STATUS_PASSES))
+                    n++;
+                if (n > 0) {
+                    s->executed += n * period;
+                    s->port_reads += n;
+                    s->native_status_reads += (uint64_t)n;
+                    s->skipped_status_reads += (uint64_t)n;
+                    s->skipped += n * period;
+                    s->beam_base = first + (n - 1) * period;
+                    s->beam_reads = 1;
+                }
+                prev = 0;
+            } else {
+                prev = 1;
+                prev_al = al;
+                prev_flags = flags;
+                prev_start = s->executed;
+            }
+        }
+        if (s->executed >= s->budget)
+            break;                    /* as the code hook: this one does not run */
+        s->executed++;
+        last = pc;
+        const uint8_t *c = s->mem + pc;
+        if (c[0] == 0xEC) {           /* IN AL,DX: hook_in */
+            s->port_reads++;
+            s->native_status_reads++;
+            prev_value = al = cga_status(s);
+            pc += 1;
+        } else if (c[0] >= 0x70 && c[0] <= 0x7F) {
+            int64_t next = pc + 2;
+            pc = jump_taken(c[0], flags) ? next + (int8_t)c[1] : next;
+            if (pc != head && (pc < head || pc >= end))
+                break;                /* out of the wait */
+            if (pc == end)
+                break;
+        } else {
+            wait_step(c, &al, &flags);
+            pc += 2;
+        }
+    }
+    if ((faults & FAULT_WAIT_RUN_COUNT) && s->executed > 0)
+        s->executed--;
+    uint64_t eax = (v[V_EAX] & ~(uint64_t)0xFF) | al;
+    uint64_t eflags = flags, ip = ((v[V_IP] & 0xFFFF) + (uint64_t)(pc - head)) & 0xFFFF;
+    uc_reg_write(uc, UC_X86_REG_EAX, &eax);
+    uc_reg_write(uc, UC_X86_REG_EFLAGS, &eflags);
+    uc_reg_write(uc, UC_X86_REG_IP, &ip);
+    s->last_address = last;
+    s->waits_run++;                   /* at the count's end, the code hook stops at pc */
+    return 1;
+}
+
 /* Every block, before its first instruction: where it begins and ends. */
 static void hook_block(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
@@ -1040,6 +1379,13 @@ static void hook_code(uc_engine *uc, uint64_t address, uint32_t size, void *user
         uc_emu_stop(uc);              /* as emu_start's count does: this one does not run */
         s->last_address = before;
         return;
+    }
+    /* IN AL,DX is one byte: its size first, not a look at guest memory for every instruction */
+    if (size == 1 && s->mem[address & 0xFFFFF] == 0xEC && s->status_port >= 0
+            && !(faults & FAULT_NO_WAIT_RUN)) {
+        int64_t end = status_wait_end(s, here);
+        if (end && run_wait(uc, s, here, end))
+            return;
     }
     s->executed++;
     if (s->smc_count && s->smc_native && smc_listed(s, here))
@@ -1175,6 +1521,105 @@ static int halted_at(const struct fast_state *s, int64_t last, int64_t before)
     return 1;
 }
 
+/* The write hook's cost and gain.  While any memory hook is installed, Unicorn
+ * translates every load and store to its slow path (a call, a look-up of the memory
+ * region, and for a store the guest state restored from the block for the hook): at
+ * EZT's menu about a third of the time.  Only the probes that compare memory need it
+ * (status-port waits change no memory), and many programs' loops never repeat.  So
+ * it is off at the start, and over windows of PROBE_WINDOW instructions:
+ *  - while it is off, the probes still look for loops and count each pass that
+ *    repeats the registers (shadow_skipped, a bound on what they would skip); once
+ *    that reaches 1/PROBE_GAIN of a window within one, it goes on at the next slice,
+ *    but not before probes_backoff has passed since it went off, which doubles (up to
+ *    PROBES_OFF_MOST) each time it went on and no window paid for it;
+ *  - while it is on, PROBES_DRY windows in a row in which those probes skipped less
+ *    than 1/PROBE_GAIN of the instructions take it off.
+ * Putting it on or off makes Unicorn translate everything again (uc_ctl_flush_tb:
+ * blocks translated with it would stay slow, without it would miss writes), a few
+ * milliseconds.  A hook deleted is removed at the end of the next emu_start, so that
+ * flush waits for the slice after.  This decides only which loops are skipped, never
+ * what a run computes: while the hook is off no probe that needs it skips.  Called
+ * before each slice, at clock_now. */
+#define PROBE_WINDOW 240000           /* instructions: a fifth of a virtual second */
+#define PROBE_GAIN 8
+#define PROBES_DRY 4                  /* windows in a row that gain too little */
+#define PROBES_OFF_LEAST (PROBE_WINDOW / 4)
+#define PROBES_OFF_MOST 38400000      /* 32 virtual seconds */
+static void probe_window_start(struct fast_state *s, int64_t now)
+{
+    s->probe_window_end = now + PROBE_WINDOW;
+    s->probe_window_skipped = s->general_skipped;
+    s->probe_window_shadow = s->shadow_skipped;
+}
+
+static uc_err write_hook_on(uc_engine *uc, struct fast_state *s)
+{
+    uc_hook hook;
+    uc_err err = uc_hook_add(uc, &hook, UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
+    if (err != UC_ERR_OK)
+        return err;
+    s->write_hook = (uint64_t)hook;
+    s->write_hooked = 1;
+    s->write_flush = 0;
+    s->probes_paid = 0;
+    s->probes_dry = 0;
+    uc_ctl_flush_tb(uc);
+    s->write_hook_changes++;
+    return UC_ERR_OK;
+}
+
+static uc_err write_hook_policy(uc_engine *uc, struct fast_state *s)
+{
+    int64_t now = s->clock_now;
+    if (s->write_flush) {
+        s->write_flush = 0;
+        uc_ctl_flush_tb(uc);
+    }
+    if (faults & FAULT_WRITE_HOOK_PINNED) {
+        probe_window_start(s, now);
+        return s->write_hooked ? UC_ERR_OK : write_hook_on(uc, s);
+    }
+    if (s->probe_window_end < 0) {
+        probe_window_start(s, now);
+        return UC_ERR_OK;
+    }
+    if (!s->write_hooked) {
+        uint64_t shadow = s->shadow_skipped - s->probe_window_shadow;
+        if (shadow * PROBE_GAIN >= PROBE_WINDOW && now - s->probes_off_since >= s->probes_backoff) {
+            probe_window_start(s, now);
+            return write_hook_on(uc, s);
+        }
+        if (now >= s->probe_window_end)
+            probe_window_start(s, now);
+        return UC_ERR_OK;
+    }
+    if (now < s->probe_window_end)
+        return UC_ERR_OK;
+    int64_t window = now - (s->probe_window_end - PROBE_WINDOW);
+    uint64_t gained = s->general_skipped - s->probe_window_skipped;
+    probe_window_start(s, now);
+    if ((int64_t)gained * PROBE_GAIN >= window) {
+        s->probes_paid = 1;
+        s->probes_dry = 0;
+        return UC_ERR_OK;
+    }
+    if (++s->probes_dry < PROBES_DRY)
+        return UC_ERR_OK;
+    uc_err err = uc_hook_del(uc, (uc_hook)s->write_hook);
+    if (err != UC_ERR_OK)
+        return err;
+    s->write_hooked = 0;
+    s->write_flush = 1;
+    s->watch = -1;
+    if (s->probes_paid)
+        s->probes_backoff = PROBES_OFF_LEAST;
+    else if (s->probes_backoff < PROBES_OFF_MOST)
+        s->probes_backoff *= 2;
+    s->probes_off_since = now;
+    s->write_hook_changes++;
+    return UC_ERR_OK;
+}
+
 /* One slice, as Cpu.run does it with the binding's emu_start: run from CS:IP for
  * ``budget`` instructions, watching ``watch`` for an idle loop; then read the
  * registers named by ``snap_ids`` into ``snap`` (FLAGS last), clear FLAGS bits
@@ -1205,6 +1650,9 @@ int pcemu_run_slice(uc_engine *uc, struct fast_state *s, int64_t budget, int64_t
         s->slice_budget = budget;
         s->last_address = -1;         /* a slice that begins where the last one stopped
                                        * runs that instruction for the first time */
+        uc_err policy = write_hook_policy(uc, s);
+        if (policy != UC_ERR_OK)
+            return policy;
         pcemu_probe_start(s, watch);
         if (s->smc_count && !s->block_hooked) {
             /* a store rewrote its own block: from now on the block hook says where each
@@ -1322,9 +1770,13 @@ int pcemu_fast_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
         err = uc_hook_add(uc, &handles[2], UC_HOOK_INSN, (void *)hook_out, s, 1, 0, UC_X86_INS_OUT);
     if (err == UC_ERR_OK)
         err = uc_hook_add(uc, &handles[3], UC_HOOK_CODE, (void *)hook_code, s, 1, 0);
-    /* Always installed: adding and removing it around each probe measured no cheaper. */
-    if (err == UC_ERR_OK)
-        err = uc_hook_add(uc, &handles[4], UC_HOOK_MEM_WRITE, (void *)hook_write, s, 1, 0);
+    /* Off at the start (handles[4] stays 0): write_hook_policy puts it on once the
+     * probes find loops that would repay it. */
+    s->write_hooked = 0;
+    s->write_flush = 0;
+    s->probe_window_end = -1;
+    s->probes_off_since = 0;
+    s->probes_backoff = 0;
     return err;
 }
 
@@ -1339,6 +1791,11 @@ int pcemu_count_install(uc_engine *uc, struct fast_state *s, uc_hook *handles)
  * Each reaches one static function that mirrors Python, so that the test can compare
  * the two on the same inputs. */
 uint32_t pcemu_test_cga_status(struct fast_state *s) { return cga_status(s); }
+double pcemu_test_frame_remainder(double t, double frame)
+{
+    double quotient;
+    return frame_remainder(t, frame, &quotient);
+}
 int64_t pcemu_test_next_timer_due(const struct fast_state *s, int64_t now)
 {
     return next_timer_due(s, now);
@@ -1372,6 +1829,14 @@ void pcemu_test_port_out(uc_engine *uc, struct fast_state *s, uint32_t port, int
     hook_out(uc, port, size, value, s);
 }
 int pcemu_test_insn_length(const uint8_t *mem, uint32_t at) { return insn_length(mem, at); }
+int64_t pcemu_test_status_passes(struct fast_state *s, int64_t passes, int64_t period,
+                                 int64_t bias)
+{
+    guess_bias = bias;
+    int64_t done = status_passes(s, passes, period);
+    guess_bias = 0;
+    return done;
+}
 int pcemu_test_halted_at(const struct fast_state *s, int64_t last, int64_t before)
 {
     return halted_at(s, last, before);

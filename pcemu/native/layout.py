@@ -29,7 +29,7 @@ LOG_MARK_BYTES = 0x100000 // 8   # one bit per byte of the 1 MB: "already in the
 PASS_READS = 8             # status-port reads an idle pass may make (a retrace wait makes one)
 PURE_PER_PASS = 64         # pure Python calls a skipped pass may make (machine.PURE_LOG)
 INT3_BREAK_BYTES = 8192    # one bit per offset of the statement breakpoints' segment
-HOOKS = 5                  # the handles pcemu_fast_install fills
+HOOKS = 5                  # the handles pcemu_fast_install may fill
 SMC_SITES = 8              # stores seen to rewrite their own translated block (smc_site)
 # The polling services C answers, in the order of service_calls (SVC_* in C); the
 # machine's NATIVE_SERVICES names them in the same order.
@@ -49,7 +49,12 @@ FAULTS = {"status_passes": 1,      # one status-port pass too many computed
           "smc_single": 1024,      # a store into its own block answered in C counted once
           "int_stale": 2048,       # an INT whose number C wrote takes its old number
           "wait_leaves": 4096,     # a status-port wait's probe stays on when a pass leaves it
-          "eoi_late": 8192}        # an EOI or mask written in C never lets a request through
+          "eoi_late": 8192,        # an EOI or mask written in C never lets a request through
+          "unhooked_probes": 16384,  # loops skipped while the write hook is off
+          "write_hook_pinned": 32768,  # the write hook never goes off (a switch, not a fault)
+          "stepwise": 65536,       # status_passes reads the beam pass by pass (a switch)
+          "no_wait_run": 131072,   # status-port waits run in Unicorn, probed (a switch)
+          "wait_run_count": 262144}  # a wait run in C counts one instruction less
 
 
 def _graphics_modes() -> tuple[int, ...]:
@@ -73,6 +78,10 @@ CONSTANTS: dict[str, tuple[int, str]] = {
     # pcemu/cpu.py: FLAGS bits, and what a real-mode 286 keeps of FLAGS
     "FLAG_CF": (_cpu.FLAG_CF, "pcemu/cpu.py"),
     "FLAG_ZF": (_cpu.FLAG_ZF, "pcemu/cpu.py"),
+    "FLAG_PF": (_cpu.FLAG_PF, "pcemu/cpu.py"),
+    "FLAG_AF": (_cpu.FLAG_AF, "pcemu/cpu.py"),
+    "FLAG_SF": (_cpu.FLAG_SF, "pcemu/cpu.py"),
+    "FLAG_OF": (_cpu.FLAG_OF, "pcemu/cpu.py"),
     "FLAG_TF": (_cpu.FLAG_TF, "pcemu/cpu.py"),
     "FLAG_IF": (_cpu.FLAG_IF, "pcemu/cpu.py"),
     "FLAGS_286_MASK": (_cpu.FLAGS_286_MASK, "pcemu/cpu.py"),
@@ -336,6 +345,26 @@ LAYOUT: tuple[Field | str, ...] = (
     "are compared.",
     Field("wait_end", "int64_t", "the end of the wait's code while one is watched, or -1"),
     Field("waits_watched", "uint64_t", "statistics: light probes armed"),
+    Field("waits_run", "uint64_t", "statistics: status-port waits run here (run_wait)"),
+    "The write hook (hook_write) fills the write log, but while any memory hook is on "
+    "Unicorn translates every load and store to its slow path.  So it is on only while "
+    "the probes it serves (all but the light ones) skip enough (write_hook_policy in "
+    "fastcpu.c).  While it is off they skip nothing: a pass whose registers repeat "
+    "only counts what it would have skipped (shadow_skipped), to turn the hook on again.",
+    Field("write_hook", "uint64_t", "its handle"),
+    Field("write_hooked", "int32_t", "1: on, and every block translated since has it"),
+    Field("write_flush", "int32_t", "1: deleted before the last slice; flush at the next"),
+    Field("probe_window_end", "int64_t", "clock at which the probes' gain is judged, or -1"),
+    Field("probe_window_skipped", "uint64_t", "general_skipped when the window began..."),
+    Field("probe_window_shadow", "uint64_t", "...and shadow_skipped"),
+    Field("general_skipped", "uint64_t", "statistics: instructions skipped by probes "
+          "that need the write log..."),
+    Field("shadow_skipped", "uint64_t", "...and those they would have skipped without it"),
+    Field("probes_off_since", "int64_t", "clock when the hook went off"),
+    Field("probes_backoff", "int64_t", "how long it stays off at least"),
+    Field("probes_paid", "int32_t", "1: a window gained enough since it went on"),
+    Field("probes_dry", "int32_t", "windows in a row that gained too little"),
+    Field("write_hook_changes", "uint64_t", "statistics: times the hook went on or off"),
 )
 FIELDS: tuple[Field, ...] = tuple(item for item in LAYOUT if isinstance(item, Field))
 

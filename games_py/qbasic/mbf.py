@@ -19,6 +19,10 @@ program hashes the bytes of a zero (``RANDOMIZE TIMER`` at 00:00:00.00), so
 every operation here takes the FAC as its first argument and returns the
 FAC's new contents, stale bytes included.  Which operand is the FAC follows
 the call site (the runtime has one entry point per arrangement).
+
+``counting_paths`` counts which way the routines went (their loops' passes and the
+branches whose instruction counts differ), so that what the runtime spends on
+given values can be modelled (games_py/meteors/polling.py).
 """
 from __future__ import annotations
 

@@ -272,7 +272,7 @@ def test_the_pace_loops_passes_cost_what_the_runtime_spends_on_their_values() ->
     tracer.process.at_offset(0x1D87, lambda: marks.append(("pass", m._instr_now(), tracer._bios_ticks())))
     tracer.process.at_line(3232, lambda: marks.append(("T0", m._instr_now(), tracer._bios_ticks())))
     interrupts: list[int] = []
-    m.events.irq.connect(lambda vector, now: interrupts.append(m._instr_now()))
+    m.events.irq.connect(lambda vector, now: interrupts.append(now))
     tracer.run()
     clock = timing.DosTime(settings.time)
     measured, expected, t0 = [], [], None

@@ -329,6 +329,7 @@ class Cpu:
 
     def _native_irq(self, vector: int) -> None:
         try:
+            self.on_chain_absorb(self.fast)   # the machine's clock at this slice's start
             self.on_irq_delivered(vector, self.fast.clock_now)
         except BaseException as exc:          # noqa: BLE001 - re-raised after emu_start
             if self.uc._hook_exception is None:

@@ -163,6 +163,16 @@ seen:
 phase:
     .byte 0
 """ + TIMER_582HZ_WORDS,
+    # 10 BIOS ticks waited for in a loop on the tick count (C runs the slices on)
+    "TICKS": """
+    mov ax, 0x40
+    mov es, ax
+    mov bx, word ptr es:[0x6c]
+    add bx, 10
+spin:
+    cmp word ptr es:[0x6c], bx
+    jb spin
+""" + END,
     # the same measurement around 50 INT 60h calls to an IRET of ours: a host that
     # stops the slice at each call must not change it
     "STOPS": """
@@ -310,3 +320,15 @@ def test_the_python_counter_watches_if_as_the_c_one(folder, monkeypatch):
 def test_an_eoi_in_c_that_lets_nothing_through_is_caught(folder):
     with native.faults("eoi_late"):
         assert printed(folder, "EOI") != 0
+
+
+def test_an_irq_listener_sees_the_machine_at_the_time_of_the_irq(folder):
+    """IRQ 0s that C takes while running slices on (the music timer's) reach ``irq``
+    listeners with the machine's clock brought to that time, as Python's own do."""
+    m = Machine(host_dirs={"C": folder})
+    seen = []
+    m.events.irq.connect(lambda vector, now: seen.append((now, m._instr_now())))
+    m.type("C:{ENTER}TICKS{ENTER}")
+    m.run(12)
+    assert m.cpu.fast is None or m.cpu.fast.chain_irq0s >= 8
+    assert len(seen) >= 10 and all(now == time for now, time in seen)

@@ -1464,6 +1464,7 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, uint64
     if ((s->other_due >= 0 && s->other_due <= now) || (s->chain_end >= 0 && now >= s->chain_end))
         return 0;
     s->clock_now = now;
+    s->executed = 0;                  /* the next slice's: the time an irq listener sees */
     s->chained_slices++;
     if (s->timer_due >= 0 && s->timer_due <= now) {          /* _timer_fired */
         s->irq0_pending = 1;

@@ -49,6 +49,16 @@ latch:
     ret
 """
 
+# The end of our INT 08h handlers: count the interrupt in `ticks`, EOI, IRET.
+COUNT_TICK = """
+    push ax
+    inc word ptr cs:[ticks]
+    mov al, 0x20
+    out 0x20, al
+    pop ax
+    iret
+"""
+
 PROGRAMS = {
     # The music runtime's timer (channel 0 reloaded with 0800h, our INT 08h handler),
     # then a loop of 3 instructions counts its passes until the handler has run once.
@@ -62,13 +72,7 @@ count:
     call print_hex
 """ + END + PRINT_HEX + """
 handler:
-    push ax
-    inc word ptr cs:[ticks]
-    mov al, 0x20
-    out 0x20, al
-    pop ax
-    iret
-""" + TIMER_582HZ_WORDS,
+""" + COUNT_TICK + TIMER_582HZ_WORDS,
     # channel 0 latched before and after NOPS NOPs: the count that passed between
     "LATCH": MODE2 + """
     call latch
@@ -104,13 +108,7 @@ handler:
     jne counted
     mov word ptr cs:[seen], si
 counted:
-    push ax
-    inc word ptr cs:[ticks]
-    mov al, 0x20
-    out 0x20, al
-    pop ax
-    iret
-seen:
+""" + COUNT_TICK + """seen:
     .word 0
 """ + TIMER_582HZ_WORDS,
     # A handler that sets IF and runs past a period before its EOI (IRQ 0 falls due while

@@ -2,9 +2,9 @@
 
 The master clock counts instructions.  Inside a slice the time of an instruction is
 ``now`` plus the instructions the slice has executed so far (Machine._instr_now), so a
-device a program reads or programs sees the very instruction count of that IN or OUT.  Every other notion of time (PIT input
-clocks, BIOS ticks, seconds, the time of day) is derived from it, so two runs
-with the same inputs see exactly the same times.  ``Scheduler`` keeps device
+device a program reads or programs sees the very instruction count of that IN or OUT.
+Every other notion of time (PIT input clocks, BIOS ticks, seconds, the time of day)
+is derived from it, so two runs with the same inputs see exactly the same times.  ``Scheduler`` keeps device
 events (timer interrupts, key arrivals) ordered by the instruction count at
 which they fall due; the machine sizes each CPU slice to end on the next one.
 """

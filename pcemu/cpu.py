@@ -155,6 +155,12 @@ def halted_at(memory, last_address: int, before: int) -> bool:
 STI = 0xFB
 
 
+def follows_sti(memory, last_address: int) -> bool:
+    """The instruction that ran last, at ``last_address`` (-1: none known), was an STI: the
+    286 takes an interrupt only after the one that follows it (fastcpu.c follows_sti)."""
+    return last_address >= 0 and memory[last_address & 0xFFFFF] == STI
+
+
 class PythonCounter:
     """The instruction counter where the native library cannot be built: a Python code
     hook on every instruction, exact and slow (the C one, fastcpu.c hook_count, does
@@ -172,8 +178,8 @@ class PythonCounter:
 
     def hook(self, uc: Uc, address: int, _size: int, _user) -> None:
         before = self.last_address
-        if self.if_watch and uc.reg_read(X.UC_X86_REG_EFLAGS) & FLAG_IF and not (
-                before >= 0 and self.memory[before & 0xFFFFF] == STI):
+        if self.if_watch and uc.reg_read(X.UC_X86_REG_EFLAGS) & FLAG_IF and not follows_sti(
+                self.memory, before):
             uc.emu_stop()                 # (last_address stays the last that ran)
             return
         if self.executed >= self.budget:
@@ -354,8 +360,7 @@ class Cpu:
     def after_sti(self) -> bool:
         """The last instruction of the slice that just ended was an STI: the 286 runs one
         more before it takes an interrupt."""
-        last = self.counter.last_address
-        return last >= 0 and self.memory[last & 0xFFFFF] == STI
+        return follows_sti(self.memory, self.counter.last_address)
 
     def watch_interrupt_flag(self, on: bool) -> None:
         """An IRQ waits for IF (set before a slice, or during one by an EOI): the slice ends

@@ -64,6 +64,19 @@ _Static_assert(sizeof(probe_ids) / sizeof(probe_ids[0]) == PROBE_REGS,
 #define REARMS 32
 /* Faults a test injects (FAULT_* bits, pcemu.native.faults); 0 in every real run. */
 static int faults;
+
+/* The 286's prefix bytes (cpu.PREFIXES): segment overrides, LOCK, REPNE, REP. */
+static int is_prefix(uint8_t b)
+{
+    return b == 0x26 || b == 0x2E || b == 0x36 || b == 0x3E || b == 0xF0 || b == 0xF2 || b == 0xF3;
+}
+
+/* The instruction that ran last, at ``last`` (-1: none known), was an STI: the 286
+ * takes an interrupt only after the one that follows it (cpu.follows_sti). */
+static int follows_sti(const struct fast_state *s, int64_t last)
+{
+    return last >= 0 && s->mem[last & 0xFFFFF] == 0xFB;
+}
 void pcemu_set_faults(int bits) { faults = bits; }
 
 /* While a probe watches: remember the value each byte had at the last pass,
@@ -1006,8 +1019,7 @@ static int insn_length(const uint8_t *mem, uint32_t at)
     uint8_t op;
     for (int prefixes = 0;; prefixes++) {
         op = mem[p & 0xFFFFF];
-        if (op != 0x26 && op != 0x2E && op != 0x36 && op != 0x3E && op != 0xF0 && op != 0xF2
-                && op != 0xF3)
+        if (!is_prefix(op))
             break;
         if (prefixes == 4)
             return 0;
@@ -1343,7 +1355,7 @@ static int interrupts_open(uc_engine *uc, const struct fast_state *s, int64_t be
 {
     uint64_t flags = 0;
     uc_reg_read(uc, UC_X86_REG_EFLAGS, &flags);
-    return (flags & FLAG_IF) && !(before >= 0 && s->mem[before & 0xFFFFF] == 0xFB);
+    return (flags & FLAG_IF) && !follows_sti(s, before);
 }
 
 /* Every instruction, before it runs: count it, end the slice, watch for idle loops.
@@ -1476,7 +1488,7 @@ static int64_t chain_on(uc_engine *uc, struct fast_state *s, int64_t now, uint64
     int waiting = s->irq0_pending && !(*s->master_imr & 1) && !(*s->master_isr & 1);
     /* a slice that ended right after an STI: the 286 runs one more instruction first
      * (Machine._deliver_hardware_interrupt) */
-    int after_sti = s->last_address >= 0 && s->mem[s->last_address & 0xFFFFF] == 0xFB;
+    int after_sti = follows_sti(s, s->last_address);
     if (waiting && (flags & FLAG_IF) && !after_sti) {        /* _deliver_hardware_interrupt */
         s->irq0_pending = 0;
         if (!s->auto_eoi)
@@ -1513,12 +1525,9 @@ static int halted_at(const struct fast_state *s, int64_t last, int64_t before)
     int64_t start = last & 0xFFFFF;
     if (s->mem[before] != 0xF4 || start > before || before - start > 14)
         return 0;
-    for (int64_t at = start; at < before; at++) {
-        uint8_t b = s->mem[at];
-        if (b != 0x26 && b != 0x2E && b != 0x36 && b != 0x3E && b != 0xF0 && b != 0xF2
-                && b != 0xF3)
+    for (int64_t at = start; at < before; at++)
+        if (!is_prefix(s->mem[at]))
             return 0;
-    }
     return 1;
 }
 

@@ -215,7 +215,7 @@ def chain_after_python(m: "Machine", fast) -> None:
 
 def absorb_chain(m: "Machine", fast) -> None:
     """C ran slices on by itself: the clock to the start of its current one, IRQ 0's
-    request and the wait for STI as C left them, and IRQ 0 rescheduled if C raised it."""
+    request as C left it, and IRQ 0 rescheduled if C raised it."""
     m.clock.now = fast.clock_now
     master = m.pic.master
     master.irr = (master.irr & ~1) | fast.irq0_pending

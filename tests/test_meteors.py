@@ -115,7 +115,7 @@ def test_the_first_game_starts_on_the_ticks_of_its_timer_waits(start) -> None:
     assert game_start["bios_tick"] - clock.start_tick == calibrated - clock.start_tick
     ticks, t0_offset = timing.STARTUP[1]         # F1 (sound off), then the space
     # the first level screen's 14 rows of blocks pass the tick of T0
-    blocks = (t0_offset + timing.BLOCKS + 14 * timing.BLOCK_ROW) // timing.TICK_INSTRUCTIONS
+    blocks = int((t0_offset + timing.BLOCKS + 14 * timing.BLOCK_ROW) // timing.TICK)
     assert blocks == 1
     assert next(e for e in events if e["event"] == "frame")["tick"] == ticks + blocks
 

@@ -90,7 +90,6 @@ SHOW_NOTE_PHASE = 900
 # the spread of each piece is a few hundred instructions (the BIOS tick's and the
 # keyboard's interrupt handlers, PRINT's digits); where line 3231's wait ends is
 # computed pass by pass (polling.py).
-TICK_INSTRUCTIONS = 65_910
 AFTER_WAIT = 1_540          # line 222's wait ends this far into its tick (the model's start)
 PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
 STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from games_py.meteors import demo, timing, trace
 from games_py.meteors.screen import Screen
-from games_py.qbasic import mbf, rng
+from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
 
 C = MBF.from_float
@@ -103,6 +103,7 @@ class Meteors:
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
         self.step_cost = 0                # the last step's instructions (timing.py)
         self.straight = False             # the meteor's path is straight (lines 980-1090)
+        self.cost_log: list | None = None   # (piece, last pass, instructions): for measuring the model
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -318,83 +319,118 @@ class Meteors:
 
     # -- the meteor ---------------------------------------------------------------------
     def choose_meteor(self) -> None:
-        """Lines 630-690."""
-        x, y = mbf.from_int(self.px), mbf.from_int(self.py)
+        """Lines 630-690: each pass of each line costs what its statements' runtime calls
+        spend on its values (runtime_cost) besides its fixed part (timing.py)."""
         self.y1 = ONE
-        tries = 0
-        while True:
-            tries += 1
-            a = mbf.sub(x, mbf.mul(self.rnd(), TWENTY))
-            self.x1 = mbf.int_(mbf.add(a, mbf.mul(self.rnd(), TWENTY)))
-            if not (mbf.compare(self.x1, ONE) < 0 or mbf.compare(self.x1, EIGHTY) > 0):
+        work = 0 if self.frames == 0 else timing.NEW_METEOR
+        while True:                                    # line 630, IF at 640
+            with mbf.counting_paths() as paths:
+                x = mbf.from_int(self.px)
+                a = mbf.sub(x, mbf.mul(self.rnd(), TWENTY))
+                self.x1 = mbf.int_(mbf.add(a, mbf.mul(self.rnd(), TWENTY)))
+                outside = (mbf.compare(self.x1, ONE) < 0) | (mbf.compare(self.x1, EIGHTY) > 0)
+            work += self._pass_cost("x1", not outside, paths)
+            if not outside:
                 break
-        spread = mbf.from_int(15 - self.level)
-        while True:
-            tries += 1
-            r1 = self.rnd()
-            d = mbf.sub(r1, self.rnd())
-            self.x2 = mbf.int_(mbf.add(x, mbf.mul(spread, d)))
-            if mbf.compare(self.x1, self.x2) == 0:
-                continue
-            if not (mbf.compare(self.x2, ONE) < 0 or mbf.compare(self.x2, EIGHTY) > 0):
+        while True:                                    # line 650, IF at 660
+            with mbf.counting_paths() as paths:
+                x = mbf.from_int(self.px)
+                spread = mbf.from_int(15 - self.level)
+                r1 = self.rnd()
+                d = mbf.sub(r1, self.rnd())
+                self.x2 = mbf.int_(mbf.add(x, mbf.mul(spread, d)))
+                same = mbf.compare(self.x2, self.x1) == 0
+                outside = not same and (mbf.compare(self.x2, ONE) < 0) | (mbf.compare(self.x2, EIGHTY) > 0)
+            work += self._pass_cost("x2_same" if same else "x2", not (same or outside), paths)
+            if not (same or outside):
                 break
-        low = mbf.from_int(18 - self.level)
-        while True:
-            tries += 1
-            r1 = self.rnd()
-            p = mbf.mul(mbf.mul(r1, self.rnd()), TWENTY_FOUR)
-            self.y2 = mbf.int_(mbf.add(y, p))
-            if mbf.compare(self.y2, self.y1) <= 0:
-                continue
-            if not (mbf.compare(low, self.y2) > 0 or mbf.compare(self.y2, TWENTY_FOUR) > 0):
+        while True:                                    # line 680, IF at 690
+            with mbf.counting_paths() as paths:
+                y = mbf.from_int(self.py)
+                r1 = self.rnd()
+                p = mbf.mul(mbf.mul(r1, self.rnd()), TWENTY_FOUR)
+                self.y2 = mbf.int_(mbf.add(y, p))
+                above = mbf.compare(self.y2, self.y1) <= 0
+                outside = not above and (mbf.compare(mbf.from_int(18 - self.level), self.y2) > 0) \
+                    | (mbf.compare(self.y2, TWENTY_FOUR) > 0)
+            work += self._pass_cost("y2_above" if above else "y2", not (above or outside), paths)
+            if not (above or outside):
                 break
         self.events.append({"event": "meteor", "from": [int(self.x1.to_float()), 1],
                             "to": [int(self.x2.to_float()), int(self.y2.to_float())],
                             "rnd": self.random.state})
-        first = timing.FIRST_METEOR if self.frames == 0 else timing.NEW_METEOR
-        self.ticks.work_done(first + timing.METEOR_TRY * tries)
+        self.ticks.work_done(work)
+
+    def _pass_cost(self, kind: str, last: bool, paths) -> int:
+        """A pass of lines 630-700: its fixed part, and what the runtime spent on its values."""
+        cost = timing.METEOR_PASS[kind, last] + runtime_cost.instructions(paths)
+        if self.cost_log is not None:
+            self.cost_log.append((kind, last, cost))
+        return cost
 
     def meteor(self) -> None:
-        """GOSUB 780 (the clamps of lines 790-820 never act on these values)."""
+        """GOSUB 780 (the clamps of lines 790-820 never act on these values).  The work up
+        to the first step (lines 700-920 or 980-1040) costs its fixed part and what the
+        runtime spends on its values (runtime_cost)."""
         self.flag = False
         self.straight = False
-        if mbf.compare(self.rnd(), TENTH) < 0:
-            return self.straight_meteor()
-        n = mbf.from_int(self.fnr(2) + 1)
-        slope = mbf.mul(mbf.div(mbf.sub(self.x2, self.x1), mbf.sub(self.y2, self.y1)), n)
-        xf = mbf.sub(self.x1, slope)
-        y = self.y1
-        while mbf.compare(y, self.y2) <= 0:            # FOR Y = Y1 TO Y2 STEP N
+        with mbf.counting_paths() as paths:
+            straight = mbf.compare(self.rnd(), TENTH) < 0
+        if straight:
+            return self.straight_meteor(paths)
+        with mbf.counting_paths() as more:
+            n = mbf.from_int(self.random.random_int_in_mbf(2) + 1)
+            slope = mbf.mul(mbf.div(mbf.sub(self.x2, self.x1), mbf.sub(self.y2, self.y1)), n)
+            xf = mbf.sub(self.x1, slope)
+            y = self.y1
+            going = mbf.compare(y, self.y2) <= 0       # FOR Y = Y1 TO Y2 STEP N
+            if going:
+                xf = mbf.add(xf, slope)
+                self.mx = mbf.int_(mbf.add(xf, HALF))
+        self._work("curved", timing.CURVED_TO_STEP, paths + more)
+        while going:
             self.my = y
-            xf = mbf.add(xf, slope)
-            self.mx = mbf.int_(mbf.add(xf, HALF))
             if self.path_ends():
                 return
-            y = mbf.add(y, n)
+            y = mbf.add(y, n)                          # NEXT
+            going = mbf.compare(y, self.y2) <= 0
+            if going:
+                xf = mbf.add(xf, slope)
+                self.mx = mbf.int_(mbf.add(xf, HALF))
         self.my = y                                    # line 960: GOTO 1100, Y one step on
         self.step()
 
-    def straight_meteor(self) -> None:
+    def straight_meteor(self, paths) -> None:
         """Lines 980-1090."""
-        self.ticks.work_done(timing.STRAIGHT)
         self.straight = True
-        n = mbf.add(mbf.mul(self.rnd(), FIVE), TWO)
-        dx = mbf.sub(self.x2, self.x1)
-        dy = mbf.sub(self.y2, self.y1)
-        d = sqr(mbf.add(mbf.mul(dx, dx), mbf.mul(dy, dy)))
-        dx = mbf.div(mbf.mul(n, dx), d)
-        dy = mbf.div(mbf.mul(n, dy), d)
-        xf, yf = self.x1, self.y1
-        while True:
+        with mbf.counting_paths() as more:
+            n = mbf.add(mbf.mul(self.rnd(), FIVE), TWO)
+            dx = mbf.sub(self.x2, self.x1)
+            dy = mbf.sub(self.y2, self.y1)
+            d = sqr(mbf.add(mbf.mul(dx, dx), mbf.mul(dy, dy)))
+            dx = mbf.div(mbf.mul(n, dx), d)
+            dy = mbf.div(mbf.mul(n, dy), d)
+            xf, yf = self.x1, self.y1
             self.mx = mbf.int_(mbf.add(xf, HALF))
             self.my = mbf.int_(mbf.add(yf, HALF))
+        self._work("straight", timing.STRAIGHT_TO_STEP, paths + more)
+        while True:
             if self.path_ends():
                 return
             xf = mbf.add(xf, dx)
             yf = mbf.add(yf, dy)
             if not mbf.compare(yf, self.y2) < 0:
                 break
+            self.mx = mbf.int_(mbf.add(xf, HALF))
+            self.my = mbf.int_(mbf.add(yf, HALF))
         self.step()
+
+    def _work(self, piece: str, fixed: int, paths) -> None:
+        """Work with no wait: its fixed part and what the runtime spent on its values."""
+        cost = fixed + runtime_cost.instructions(paths)
+        if self.cost_log is not None:
+            self.cost_log.append((piece, True, cost))
+        self.ticks.work_done(cost)
 
     def path_ends(self) -> bool:
         """One place of the meteor's path, in both of its loops: the step (GOSUB 1100) and

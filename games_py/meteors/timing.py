@@ -100,10 +100,13 @@ ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
 ABSORBED = 4_060            # line 1300: the meteor's colour, the score
 KEY_TO_TIMER = 800          # 1110 -> the TIMER of an arrow key's RANDOMIZE TIMER (line 4940 ...)
 KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
-NEW_METEOR = 3_460          # after a path's extra step: RETURN, lines 720-730, 590-630
-FIRST_METEOR = 2_240        # the game's first (from line 630), both to line 1110 ...
-METEOR_TRY = 825            # ... plus one pass of lines 630-680 each (3 at least)
-STRAIGHT = 1_160            # lines 990-1000: the straight path's SQR and divisions
+NEW_METEOR = 1_289            # after a path's extra step: RETURN, lines 720-730, 590-620 (to 630)
+# A pass of line 630, 650 or 680 (with its IF, to the next pass or line) besides what the
+# runtime spends on its values (games_py.qbasic.runtime_cost): (line's kind, the last pass)
+METEOR_PASS = {("x1", False): 681, ("x1", True): 694, ("x2_same", False): 590, ("x2", False): 690,
+               ("x2", True): 703, ("y2_above", False): 600, ("y2", False): 663, ("y2", True): 676}
+CURVED_TO_STEP = 1_773        # lines 710-920 (to line 1110) besides the runtime's paths ...
+STRAIGHT_TO_STEP = 2_962      # ... or 710-840 and 980-1040, the straight path's SQR and divisions
 LEVEL_TO_EVENT = 3_840      # 3232 -> 3330: a level's end (the trace's level event there) ...
 LEVEL_EVENT_TO_T0 = 7_490   # ... and on to its screen's T0 (3330-3710)
 BLOCKS = 7_680              # 3232 -> 4000: the level screen from T0 on (3232-3970) ...

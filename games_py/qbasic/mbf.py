@@ -354,6 +354,7 @@ def _exponent_sum(total: int) -> int:
 def _mul(a: MBF, b: MBF) -> MBF:
     _path("product")
     if a.exponent == 0 or b.exponent == 0:
+        _path("fac_zero" if a.exponent == 0 else "other_zero")
         raise _Zero
     al = (a.raw[2] ^ b.raw[2]) & 0xFF
     ah = _exponent_sum((a.exponent - 0x81) + (b.exponent - 0x80))
@@ -463,6 +464,7 @@ def compare(fac: MBF, other: MBF) -> int:
     if other.is_zero:
         _path("other_zero")
         if fac.is_zero:
+            _path("both_zero")
             return 0
         return -1 if fac.negative else 1
     if fac.is_zero:
@@ -471,6 +473,8 @@ def compare(fac: MBF, other: MBF) -> int:
     if fac.negative != other.negative:
         _path("signs_differ")
         return -1 if fac.negative else 1
+    if fac.negative:
+        _path("negative")
     a, b = (other, fac) if fac.negative else (fac, other)
     aw0, aw1 = a.words
     bw0, bw1 = b.words
@@ -478,6 +482,7 @@ def compare(fac: MBF, other: MBF) -> int:
     if aw1 == bw1:
         _path("low_word")
     if key_a == key_b:
+        _path("equal")
         return 0
     return -1 if key_a < key_b else 1
 
@@ -508,12 +513,17 @@ def _truncate(raw: bytearray) -> bool:
     """0C88:3727 on a single: clear the fraction bits.  False if it zeroed the exponent."""
     k = raw[3] - 0x80
     if k <= 0:
+        _path("below_one")
         raw[3] = 0
         return False
     whole = k >> 3
     if whole > 2:
+        _path("whole")
         return True
     index = 2 - whole                            # the byte holding the binary point
+    _path(f"point_in_byte{index}")
+    if any(raw[:index]):
+        _path("low_bytes")
     raw[index] &= _MASKS[k & 7]
     for i in range(index):
         raw[i] = 0
@@ -522,6 +532,10 @@ def _truncate(raw: bytearray) -> bool:
 
 def _negate24(raw: bytearray) -> bool:
     """0C88:375E: two's complement of b2:b1:b0 in place; True if the result is zero."""
+    if raw[0] == 0:                              # NEG of the low byte gave no borrow:
+        _path("negate.carry")                    # the words above are incremented
+        if raw[1] == raw[2] == 0:
+            _path("negate.carry_on")
     value = (-(raw[2] << 16 | raw[1] << 8 | raw[0])) & 0xFFFFFF
     raw[0], raw[1], raw[2] = value & 0xFF, value >> 8 & 0xFF, value >> 16
     return value == 0
@@ -536,16 +550,21 @@ def fix(x: MBF) -> MBF:
 
 def int_(x: MBF) -> MBF:
     """INT(x), the largest integer not above x (0C88:36C2; the result replaces the FAC)."""
+    _entered("int")
     raw = bytearray(x.raw)
     if raw[3] == 0:
+        _path("zero")
         return x
     if not raw[2] & 0x80:
         _truncate(raw)
         return MBF(bytes(raw))
+    _path("negative")
     _negate24(raw)
     if not _truncate(raw):
+        _path("minus_one")
         return MBF(bytes([0, 0, 0x80, 0x81]))      # -1.0, written in full
-    if _negate24(raw):                             # magnitude carried out: next power of two
+    if _negate24(raw):
+        _path("carried")                             # magnitude carried out: next power of two
         raw[2] = 0x80
         raw[3] = (raw[3] + 1) & 0xFF
         if raw[3] == 0:

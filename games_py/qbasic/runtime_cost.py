@@ -1,0 +1,55 @@
+"""What the QuickBASIC 3.0 runtime's MBF routines cost, in instructions, for given values.
+
+The routines' instruction counts depend on their operands: normalising shifts,
+alignment shifts, rounding, sticky bits, which word a compare decides on, how far a
+negation's carry runs.  ``mbf.counting_paths`` counts the paths the transcribed
+routines take; ``instructions`` turns those counts into what the runtime spends on
+top of each call's fixed part (its entry's prologue and the program's glue, which
+callers count with the statement that makes the call).
+
+The table was fitted to the instruction counts of METEORS.EXE's own runtime code
+(BCOM30, runtime 5.60, as in GINRUMMY.EXE), each routine called alone in Unicorn
+from a copy of the machine's memory: 19,903 calls of FAC+[DI] (062B:363D), [SI]-[DI]
+(3633), [SI]+[DI] (3648), FAC*[DI] (3774), FAC/[DI] (37F4), the compares FAC:[DI]
+(3144) and [SI]:[DI] (314F), INT([BX]) (33D3), CSNG(BX) (3198) and RND (3596), on
+operands drawn over the whole range and like the game's (small integers, RND values,
+their products, near-equal pairs).  With one fixed part per entry it is exact on
+every one of them; the entries' fixed parts differ by a few instructions (363D 70,
+3633 70, 3648 68, 3774 86, 37F4 30, 3144 38, 314F 36, 33D3 17, 3198 19, 3596 43
+with these weights).  Paths not listed always come with others whose weights carry
+them (e.g. ``add:word`` with one of its three ways on).  docs/meteors-internals.md,
+section 6, says how it was measured and where the game uses it.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+PATH_COSTS = {
+    # addition and subtraction (0C88:393D in GINRUMMY.EXE, the same code here)
+    "add:a_zero": -27, "add:b_zero": -22, "add:far": -16, "add:swap": 3, "add:aligned": -9,
+    "add:byte": 5, "add:byte_exact": -1, "add:byte_sticky": 8, "add:word_sticky": 1,
+    "add:right": 3, "add:right_from_direct": -3, "add:right_from_word": 4,
+    "add:left": 4, "add:bits_sticky": 1, "add:sticky": 1,
+    "add:same_signs": -7, "add:carry": 4, "add:negative": 5,
+    "add:normalise.word": 5, "add:normalise.byte": 7, "add:normalise.bit": 5,
+    "add:round.below": 12, "add:round.above": 11, "add:round.half": 14, "add:round.up": 3,
+    # multiplication and division
+    "mul:fac_zero": -58, "mul:other_zero": -55, "mul:sticky": 1, "mul:finish.shift": 1,
+    "mul:round.below": -2, "mul:round.above": -3, "mul:round.up": 3,
+    "div:correction": 4, "div:exact_divisor": -7, "div:sticky": 1, "div:finish.shift": 1,
+    "div:round.below": 66, "div:round.above": 68,
+    # compare
+    "compare:other_zero": -6, "compare:both_zero": -1, "compare:fac_zero": -4,
+    "compare:signs_differ": -4, "compare:negative": 1, "compare:low_word": 1, "compare:equal": 1,
+    # a 32-bit magnitude normalised into the FAC: CSNG, RND, TIMER's parts
+    "fixed:negative": 1, "fixed:normalise.word": 5, "fixed:normalise.byte": 7,
+    "fixed:normalise.bit": 5, "fixed:round.below": 12,
+    # INT
+    "int:below_one": 15, "int:minus_one": -10, "int:negative": 35, "int:negate.carry": 4,
+    "int:carried": 3, "int:point_in_byte0": 32, "int:point_in_byte1": 33, "int:point_in_byte2": 34,
+}
+
+
+def instructions(paths: Mapping[str, int]) -> int:
+    """What the paths counted by ``mbf.counting_paths`` cost beyond the calls' fixed parts."""
+    return sum(PATH_COSTS.get(name, 0) * times for name, times in paths.items())

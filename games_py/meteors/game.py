@@ -392,11 +392,13 @@ class Meteors:
             self.my = y
             if self.path_ends():
                 return
-            y = mbf.add(y, n)                          # NEXT
-            going = mbf.compare(y, self.y2) <= 0
-            if going:
-                xf = mbf.add(xf, slope)
-                self.mx = mbf.int_(mbf.add(xf, HALF))
+            with mbf.counting_paths() as paths:
+                y = mbf.add(y, n)                      # NEXT (lines 960, 900)
+                going = mbf.compare(y, self.y2) <= 0
+                if going:
+                    xf = mbf.add(xf, slope)
+                    self.mx = mbf.int_(mbf.add(xf, HALF))
+            self._work("next", 0 if going else timing.CURVED_LAST, paths)
         self.my = y                                    # line 960: GOTO 1100, Y one step on
         self.step()
 
@@ -417,19 +419,23 @@ class Meteors:
         while True:
             if self.path_ends():
                 return
-            xf = mbf.add(xf, dx)
-            yf = mbf.add(yf, dy)
-            if not mbf.compare(yf, self.y2) < 0:
+            with mbf.counting_paths() as paths:        # lines 1080, 1020
+                xf = mbf.add(xf, dx)
+                yf = mbf.add(yf, dy)
+                going = mbf.compare(yf, self.y2) < 0
+                if going:
+                    self.mx = mbf.int_(mbf.add(xf, HALF))
+                    self.my = mbf.int_(mbf.add(yf, HALF))
+            self._work("next", 0 if going else timing.STRAIGHT_LAST, paths)
+            if not going:
                 break
-            self.mx = mbf.int_(mbf.add(xf, HALF))
-            self.my = mbf.int_(mbf.add(yf, HALF))
         self.step()
 
     def _work(self, piece: str, fixed: int, paths) -> None:
         """Work with no wait: its fixed part and what the runtime spent on its values."""
         cost = fixed + runtime_cost.instructions(paths)
         if self.cost_log is not None:
-            self.cost_log.append((piece, True, cost))
+            self.cost_log.append((piece, fixed, cost, self.countdown, self.total_frames))
         self.ticks.work_done(cost)
 
     def path_ends(self) -> bool:
@@ -640,8 +646,11 @@ class Meteors:
             self.on_tick(self)
         if self.countdown > 0:
             if wait:                       # (a level screen's own pace goes on to its blocks)
-                self.ticks.work_done(timing.ABSORBED_PACE_TO_STEP if self.absorbed else
-                                     timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
+                fixed = (timing.ABSORBED_PACE_TO_STEP if self.absorbed else
+                         timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
+                fixed += (timing.COUNTDOWN_COLOUR * self.colour
+                          + timing.COUNTDOWN_DIGIT * (len(str(self.countdown)) - 2))
+                self._work("pace_to_step", fixed, self.ticks.t0_paths)   # T0 = TIMER (line 3232)
             return
         if self.sound:
             self.ticks.work_done(timing.LEVEL_SOUND - timing.SOUND_MASKED)

@@ -91,9 +91,15 @@ SHOW_NOTE_PHASE = 900
 # keyboard's interrupt handlers, PRINT's digits); where line 3231's wait ends is
 # computed pass by pass (polling.py).
 AFTER_WAIT = 1_540          # line 222's wait ends this far into its tick (the model's start)
-PACE_TO_STEP = 4_290        # 3232 -> 1110: T0, the countdown's PRINT, NEXT (lines 3232-3280, 930-920)
-STRAIGHT_PACE_TO_STEP = 4_460  # the same on a straight path (lines 1060-1040)
-ABSORBED_PACE_TO_STEP = 3_810  # ... after an absorbed meteor (line 940: GOTO 1100)
+# 3232 -> 1110 besides what the runtime spends on T0 = TIMER's arithmetic and on NEXT's and the
+# next place's (lines 3232-3280, 930-960, 900-920; measured to the instruction on 3,763 frames):
+PACE_TO_STEP = 3_946        # on a curved path, mono, a countdown of 2 digits ...
+STRAIGHT_PACE_TO_STEP = 4_061  # ... on a straight path (lines 1060-1080, 1020-1040)
+ABSORBED_PACE_TO_STEP = 3_540  # ... after an absorbed meteor (line 940: GOTO 1100)
+CURVED_LAST = -233          # ... the FOR's last NEXT (line 960: GOTO 1100) ...
+STRAIGHT_LAST = -252        # ... line 1080's last (into 1090-1100)
+COUNTDOWN_COLOUR = 14       # ... plus its PRINT in colour (line 3250's COLOR)
+COUNTDOWN_DIGIT = 6         # ... and a digit of the countdown more or less
 STEP = 1_810                # 1110 -> 3231: INKEY$, the hit and block checks, the meteor's PRINT
 MOVE = 1_550                # D$ <> "": GOSUB 2830
 ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
@@ -200,6 +206,7 @@ class FrameClock:
         self.note_left = 0
         self.queue: list[int] = []
         self.counter = 0                            # DGROUP:0416
+        self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
@@ -329,6 +336,9 @@ class FrameClock:
                 if done:
                     break
         self.t0 = self.now
+        with mbf.counting_paths() as paths:        # line 3232: T0 = TIMER, its arithmetic
+            rng.timer(*self.clock.at(self.now))
+        self.t0_paths = paths
 
     def pause(self, after: int) -> None:
         """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end); ``after``: how far

@@ -48,6 +48,14 @@ class GameOver(Exception):
     """FLAG set: line 720 goes to 1600."""
 
 
+SCORE_TOP, SCORE_BOTTOM = C(32767), C(-32768)   # line 3130's clamps (DGROUP:127C, 1280)
+
+
+def _abs(x: MBF) -> MBF:
+    """ABS (062B:3375): the sign bit cleared."""
+    return MBF(bytes([x.raw[0], x.raw[1], x.raw[2] & 0x7F, x.raw[3]]))
+
+
 def wrap16(value: int) -> int:
     value &= 0xFFFF
     return value - 0x10000 if value & 0x8000 else value
@@ -456,6 +464,8 @@ class Meteors:
     # -- one step: GOSUB 1100 -------------------------------------------------------------
     def step(self) -> None:
         self.keys_handled = 0
+        self.key_work = 0                 # the keys' ON KEY handlers, to the instruction
+        self.move_work = timing.NO_MOVE   # 1140 -> 1180 (or -> a bite's SOUND: move())
         self.anchor = "start"
         self.one_step()
         if not self.sound:                 # with sound on its notes' waits did (note_played)
@@ -489,13 +499,28 @@ class Meteors:
         if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
             if mbf.compare(self.rnd(), RND_999) < 0:
                 check_hit = False
-        if check_hit and abs(mx - self.px) < 2 and abs(my - self.py) < 2:
+        self.check_work = timing.CHECK
+        with mbf.counting_paths() as paths:       # line 1210: ABS(MX - X) < 2 AND ABS(MY - Y) < 2
+            near = False
+            if check_hit:
+                near = mbf.compare(_abs(mbf.sub(self.mx, mbf.from_int(self.px))), TWO) < 0
+                if near:
+                    self.check_work += timing.CHECK_SECOND
+                    near = mbf.compare(_abs(mbf.sub(self.my, mbf.from_int(self.py))), TWO) < 0
+        if near:
             self.step_cost += timing.HIT_STEP - timing.STEP + timing.HIT + timing.HIT_COLOUR * self.colour
             return self.player_hit()
         self.absorbed = False
-        if self.screen.char(my, mx) == self.block:
-            if mbf.compare(self.rnd(), self.prob) > 0:
-                self.absorbed = True
+        with mbf.counting_paths() as more:        # lines 1240-1280
+            if self.screen.char(my, mx) == self.block:
+                self.check_work += timing.CHECK_BLOCK
+                if mbf.compare(self.rnd(), self.prob) > 0:
+                    self.absorbed = True
+            if mbf.compare(self.mx, ONE) >= 0:
+                mbf.compare(self.mx, EIGHTY)
+            if mbf.compare(self.my, TWENTY_FOUR) > 0:
+                self.check_work += timing.CHECK_ROW
+        self.check_work += runtime_cost.instructions(paths + more)
         mx = min(max(mx, 1), 80)
         my = min(my, 24)
         self.mx, self.my = mbf.from_int(mx), mbf.from_int(my)
@@ -519,16 +544,39 @@ class Meteors:
     def note_played(self, name: str) -> None:
         """Sound on: the step's work up to this SOUND, the note, WHILE PLAY(0): WEND."""
         kind = "ate" if name.startswith("ate") else name
-        work = timing.TO_SOUND[(self.anchor, kind)]
-        if self.anchor == "start":
-            work += timing.KEY_HANDLER * self.keys_handled
-            if kind in ("fall", "absorbed", "hit") and self.direction:
-                work += timing.MOVE
+        if (self.anchor, kind) in (("start", "fall"), ("ate", "fall")):
+            work = self._to_fall_sound()
+        elif (self.anchor, kind) == ("start", "ate"):
+            work = timing.STEP_START + self.key_work + self.move_work + timing.BITE_QUEUED
+        else:
+            work = timing.TO_SOUND[(self.anchor, kind)]
+            if self.anchor == "start":
+                work += self.key_work
+                if kind in ("fall", "absorbed", "hit") and self.direction:
+                    work += timing.MOVE
         self.ticks.work_done(work - timing.SOUND_MASKED)
         self.ticks.sound(name)
-        self.ticks.work_done(timing.SOUND_TO_PLAY[kind])
-        self.ticks.wait_play(timing.SOUND_EXIT[kind])
+        self.ticks.wait_notes(kind)
         self.anchor = kind
+
+    def _to_fall_sound(self) -> int:
+        """From the step's start (or a bite's wait) to the fall's note queued (line 5120):
+        the pieces' fixed parts and what the runtime spends on their values."""
+        if self.anchor == "start":
+            work = timing.STEP_START + self.key_work + self.move_work
+        else:                                      # the bite's score (GOSUB 3120), lines 3020-3100
+            with mbf.counting_paths() as paths:
+                value = mbf.from_int(self.score)
+                mbf.compare(value, SCORE_TOP)
+                mbf.compare(value, SCORE_BOTTOM)
+            work = (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour
+                    + timing.SCORE_DIGIT * (len(str(self.score)) - 1) + runtime_cost.instructions(paths))
+        with mbf.counting_paths() as paths:        # line 5110: the frequency from MY and PITCH
+            pitch = mbf.from_int(self.pitch)
+            mbf.cint(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))))
+        return (work + self.check_work + timing.METEOR_PRINT
+                + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+                + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
 
     def player_hit(self) -> None:
         """Lines 1420-1570."""
@@ -558,6 +606,7 @@ class Meteors:
     def move(self) -> None:
         """GOSUB 2830: one cell in D$'s direction; eat what is there."""
         d = self.direction
+        before, column = self.py, self.px
         self.screen.put(self.py, self.px, SPACE)
         if d == "RIGHT":
             self.px += 1
@@ -577,7 +626,10 @@ class Meteors:
             self.py = 4
         elif self.py > 23:
             self.py = 24
+        self.move_work = timing.MOVE_TO_BITE[d] + self._move_branches(d, before, abs(self.px - column) > 1)
         here = self.screen.char(self.py, self.px)
+        if here != self.block:
+            self.move_work += timing.BITE_METEOR if here == self.meteor_char else timing.MOVE_ON
         if here == self.block:
             self.frame["ate"] = "block"
             self.sound_effect("ate_block")
@@ -590,13 +642,27 @@ class Meteors:
             self.add_score()
         self.screen.put(self.py, self.px, PLAYER)
 
+    def _move_branches(self, d: str, before: int, wrapped: bool) -> int:
+        """What lines 2880-2960 cost beyond the direction's own: the row's clamps, a wrap."""
+        if d == "UP":
+            return timing.MOVE_ROW.get(("UP", "at 4" if before <= 4 else "to 4" if self.py == 4 else ""), 0)
+        if d == "DOWN":
+            return timing.MOVE_ROW.get(("DOWN", "at 24" if before >= 24 else "to 24" if self.py == 24 else ""), 0)
+        row = 4 if self.py <= 4 else 24 if self.py >= 24 else None
+        return timing.MOVE_ROW.get((d, row), 0) + timing.MOVE_WRAP * wrapped
+
     def key_pressed(self, name: str) -> None:
         """ON KEY(11-14), lines 4930-5070.  The key is pressed at the frame's first
         statement (line 1110, K$ = INKEY$); IRQ 1 comes before the next, whose INT 3
         runs the handler: before the frame's move and before anything else of the
         frame spends an RND."""
         self.keys_handled += 1
-        if mbf.compare(self.rnd(), TENTH) < 0:
+        with mbf.counting_paths() as paths:
+            reseed = mbf.compare(self.rnd(), TENTH) < 0
+        spent = runtime_cost.instructions(paths)
+        read_at = self.key_work + timing.KEY_TO_TIME_READ[name] + spent
+        self.key_work += timing.KEY_PRESSED[name] + spent
+        if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())
                 self.direction = name
@@ -604,7 +670,9 @@ class Meteors:
             if not self.ticks_modelled:
                 raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
                                  "the time of day is not modelled where frames are not paced")
-            self.random.randomize_timer(*self.ticks.time_of_day_after(timing.KEY_TO_TIMER))
+            with mbf.counting_paths() as paths:
+                self.random.randomize_timer(*self.ticks.time_of_day_after(read_at))
+            self.key_work += timing.RESEED + runtime_cost.instructions(paths)
             self.direction = name
             self.frame["key"] = name
             self.frame["reseed"] = True

@@ -161,6 +161,7 @@ RELOAD = 70                                  # the handler's load of channel 0 a
 NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
          "level": 132, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
 SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
+TIMER_STARTED = 50                           # ... and channel 0 loaded this much later, when the queue was idle
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
 COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the first game (sound on)
 
@@ -171,8 +172,45 @@ COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the fi
 TO_SOUND = {("start", "fall"): 2_583, ("start", "ate"): 2_182, ("start", "absorbed"): 6_500,
             ("ate", "fall"): 5_300, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
-SOUND_TO_PLAY = {"fall": 61, "ate": 34, "absorbed": 61, "hit": 61}   # the load -> WHILE PLAY(0)
-SOUND_EXIT = {"fall": 231, "ate": 179, "absorbed": 147, "hit": 300}  # the note's start -> on
+# The step's work to a fall's or a bite's SOUND, piece by piece (measured to the instruction
+# at the statements' INT 3s of 52 sessions; what the runtime spends on the values comes from
+# games_py.qbasic.runtime_cost).  From line 1110 to 1140, with no key ...
+STEP_START = 283
+KEY_PRESSED = {"UP": 922, "LEFT": 925, "RIGHT": 928, "DOWN": 929}   # ... more with an arrow key
+# (IRQ 1, ON KEY(11-14): lines 4930-5070; D$'s length), besides its IF RND < .1 ...
+RESEED = 608                # ... and RANDOMIZE TIMER besides TIMER's arithmetic; its time is read
+KEY_TO_TIME_READ = {"UP": 745, "LEFT": 747, "RIGHT": 749, "DOWN": 751}   # this far from 1110
+NO_MOVE = 118               # 1140 -> 1180 with D$ = "" ...
+MOVE_TO_BITE = {"UP": 1_261, "DOWN": 1_261, "LEFT": 1_277, "RIGHT": 1_277}   # ... or GOSUB 2830 to
+BITE_METEOR = 31            # a block's bite (line 5220; a crater's, 5250, this much more) ...
+MOVE_ON = 405               # ... or, nothing eaten, on to 1180; lines 2930-2960 more where the row
+MOVE_ROW = {("UP", "to 4"): 12, ("UP", "at 4"): -3, ("DOWN", "to 24"): 14, ("DOWN", "at 24"): -1,
+            ("LEFT", 4): 11, ("LEFT", 24): 13, ("RIGHT", 4): 11, ("RIGHT", 24): 13}   # is clamped
+MOVE_WRAP = 28              # ... and where RIGHT or LEFT wraps at the screen's edge
+CHECK = 661                 # 1180 -> 1380: the hit's first test, SCREEN(MY, MX), the clamps ...
+CHECK_SECOND = 152          # ... the hit's second test (ABS(MX - X) < 2 was true)
+CHECK_BLOCK = 118           # ... the meteor on a block: RND > PROB
+CHECK_ROW = 21              # ... MY = 24 (an extra step at row 25)
+METEOR_PRINT = 496          # 1380: LOCATE MY, MX: PRINT M$ ...
+METEOR_PRINT_CONTROL = 29   # ... a control character (CHR$ below 32) more
+PITCH = 437                 # 1380 -> 5120: the frequency from MY and PITCH (line 5110) ...
+SOUND_QUEUED = 432          # ... 5120's INT 3 -> the note queued (IRQ 0 masked from 273 on)
+BITE_QUEUED = 622           # the same for a bite's SOUND (line 5220)
+AFTER_BITE = 3_268          # the bite's wait's end -> 1180: the score (GOSUB 3120) besides ...
+SCORE_COLOUR = 14           # ... its colour, its digits and its arithmetic
+SCORE_DIGIT = 6
+FREQUENCY_FACTOR = MBF.from_hex("8F C2 75 7B")   # .03 at DGROUP:1608 (line 5110)
+# WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
+# pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
+# and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
+PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 128, "hit": 128}
+FRESH_START = 27            # ... more when SOUND started the music timer
+PLAY_PASS = 45
+PLAY_SEEN = 34
+PLAY_LAST = 46
+NOTE_TAKEN = 121            # the music handler taking the next note at a note's end ...
+FRESH_NOTE_TAKEN = 119      # ... or the first after a fresh start
+SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 2, "hit": 155}   # the wait's end -> on
 # What an interrupt takes from the program (measured in line 3231's polling loop, pass by
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on
@@ -207,6 +245,7 @@ class FrameClock:
         self.queue: list[int] = []
         self.counter = 0                            # DGROUP:0416
         self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
+        self.loop_start = 0.0                       # where the last SOUND's WHILE PLAY(0) begins
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
@@ -281,13 +320,38 @@ class FrameClock:
         due then (the end of the note playing) comes after the note is queued.  The timer
         is started if the queue was idle (a note of no length too: two interrupts)."""
         self.t += SOUND_MASKED
+        fresh = not self.playing
         if self.playing:
             self.queue.append(NOTES[note])
         else:
             self.playing, self.bios_due = True, None
-            self.interrupt_due = self.t + MUSIC_PERIOD
+            self.interrupt_due = self.t + TIMER_STARTED + MUSIC_PERIOD
             self.note_left, self.queue = 0, [NOTES[note]]
+        kind = "ate" if note.startswith("ate") else note
+        self.loop_start = self.t + PLAY_LOOP.get(kind, 128) + FRESH_START * fresh
         self.work_done(0)
+
+    def wait_notes(self, kind: str) -> None:
+        """WHILE PLAY(0): WEND right after a step's SOUND, pass by pass: where the pass
+        lattice puts its end after the interrupt that starts the note (``SOUND_EXIT``
+        on from there)."""
+        self.work_done(self.loop_start - self.t)
+        start, shift = self.t, 0.0
+        if not self.queue:                          # started already: the first pass sees it
+            self.t = start + PLAY_LAST
+            self.work_done(SOUND_EXIT[kind])
+            return
+        while True:
+            playing, ticks = self.note_left > 0, self.now
+            at = self._fire()
+            chained = CHAINED_TICK * (self.now != ticks)
+            if not self.queue:
+                handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + chained
+                break
+            shift += MUSIC_HANDLER + chained
+        into = (at - start - shift) % PLAY_PASS
+        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN else 0)
+        self.work_done(SOUND_EXIT[kind])
 
     def wait_play(self, after: float = PLAY_EXIT) -> None:
         """WHILE PLAY(0): WEND: until the last note queued has started."""

@@ -720,8 +720,9 @@ class Meteors:
                           + timing.COUNTDOWN_DIGIT * (len(str(self.countdown)) - 2))
                 self._work("pace_to_step", fixed, self.ticks.t0_paths)   # T0 = TIMER (line 3232)
             return
-        if self.sound:
-            self.ticks.work_done(timing.LEVEL_SOUND - timing.SOUND_MASKED)
+        if self.sound:                     # T0 = TIMER, the countdown's 0, to SOUND 50 (line 5280)
+            self._work("level_sound", timing.LEVEL_SOUND + timing.COUNTDOWN_COLOUR * self.colour
+                       - timing.SOUND_MASKED, self.ticks.t0_paths)
             self.ticks.sound("level")
             self.ticks.work_done(timing.LEVEL_SOUND_TO_EVENT)
         else:

@@ -217,7 +217,8 @@ MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
 CHAINED_TICK = 54           # ... plus the BIOS's INT 8 when the handler chains to it
 BIOS_HANDLER = 58           # the BIOS's INT 8 with no music
-LEVEL_SOUND = 4_355         # a level's end (3232) -> its SOUND (line 5280), then to line 3330 ...
+LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
+                            # arithmetic and the countdown's colour; then to line 3330 ...
 LEVEL_SOUND_TO_EVENT = 80
 SOUND_LEVEL_EVENT_TO_T0 = 145   # ... and to T0 (more than LEVEL_EVENT_TO_T0 with sound on)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...

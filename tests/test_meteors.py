@@ -288,3 +288,64 @@ def test_the_pace_loops_passes_cost_what_the_runtime_spends_on_their_values() ->
         expected.append(cost)
     assert len(measured) > 500 and len(set(measured)) > 5
     assert measured == expected
+
+
+@needs_originals
+def test_a_meteors_choice_and_a_frames_work_cost_what_the_runtime_spends_on_their_values() -> None:
+    """The passes of lines 630-700 (a new meteor's path) and the work from line 3232 to the
+    next frame (T0 = TIMER, the countdown, NEXT and the next place) timed on the original at
+    their statements' INT 3s: each one with no interrupt in it took what the Python game's
+    model says (its fixed part and games_py.qbasic.runtime_cost on the values it computed),
+    over values that make them take many different lengths (with a constant cost per piece
+    this fails)."""
+    import bisect
+
+    from games_py.meteors import original
+    settings = trace.Settings(time=(12, 27, 58, 85), colour_switch=False, sound=True, demo=False,
+                              human="random:25", frames=100)
+    tracer = original.MeteorsTracer(settings, str(DISK1612))
+    m = tracer.machine
+    marks: list[tuple[int, int]] = []
+    # a pass of line 630, 650 or 680 starts at its INT 3 and ends at the next pass's or line's
+    passes = {0x540: (0x540, 0x5C6), 0x5C6: (0x5C6, 0x65A), 0x65A: (0x65A, 0x6E9)}
+    for offset in (*passes, 0x6E9, 0x1D87, 0x1D8A, 0xB02):   # + WEND of 3231, 3232, 1110
+        tracer.process.at_offset(offset, lambda offset=offset: marks.append((offset, m._instr_now())))
+    interrupts: list[int] = []
+    m.events.irq.connect(lambda vector, now: interrupts.append(now))
+    events = tracer.run()
+    python = game.Meteors(settings)
+    python.cost_log = []
+    python.random.randomize_timer(*settings.time)
+    python.start()
+    python.play(lambda g: g.total_frames > _frames(events))
+    assert compare.first_divergence(events, python.events) is None
+
+    def quiet(start: int, end: int) -> bool:
+        return bisect.bisect(interrupts, start) == bisect.bisect(interrupts, end)
+
+    measured_passes = []
+    for i, (offset, at) in enumerate(marks):
+        if offset in passes:
+            end = next(mark for mark in marks[i + 1:] if mark[0] in passes[offset])
+            measured_passes.append((end[1] - at, quiet(at, end[1])))
+    model_passes = [cost for piece, cost, _ in python.cost_log if piece[:2] in ("x1", "x2", "y2")]
+    assert len(measured_passes) >= len(model_passes) > 40   # (the original's trace runs on a little)
+    pairs = [(cost, model) for (cost, ok), model in zip(measured_passes, model_passes) if ok]
+    assert len(pairs) > 40 and len({cost for cost, _ in pairs}) > 10
+    assert [cost for cost, _ in pairs] == [model for _, model in pairs]
+
+    windows = {}                        # 3232 after a wait -> the next frame's 1110, by frame
+    frame = 0
+    for (offset, at), (next_offset, next_at) in zip(marks, marks[1:]):
+        frame += offset == 0xB02
+        if offset == 0x1D8A and marks[marks.index((offset, at)) - 1][0] == 0x1D87:
+            end = next(mark for mark in marks[marks.index((offset, at)) + 1:] if mark[0] == 0xB02)
+            if quiet(at, end[1]):
+                windows[frame] = end[1] - at
+    model_windows: dict[int, int] = {}
+    for piece, cost, frame in python.cost_log:
+        if piece in ("pace_to_step", "next"):
+            model_windows[frame] = model_windows.get(frame, 0) + cost
+    compared = {frame: (cost, model_windows.get(frame)) for frame, cost in windows.items() if frame < _frames(events)}
+    assert len(compared) > 15 and len({cost for cost, _ in compared.values()}) > 8
+    assert all(cost == model for cost, model in compared.values()), compared

@@ -111,7 +111,7 @@ class Meteors:
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
         self.step_cost = 0                # the last step's instructions (timing.py)
         self.straight = False             # the meteor's path is straight (lines 980-1090)
-        self.cost_log: list | None = None   # (piece, last pass, instructions): for measuring the model
+        self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -373,7 +373,7 @@ class Meteors:
         """A pass of lines 630-700: its fixed part, and what the runtime spent on its values."""
         cost = timing.METEOR_PASS[kind, last] + runtime_cost.instructions(paths)
         if self.cost_log is not None:
-            self.cost_log.append((kind, last, cost))
+            self.cost_log.append((kind + "_last" * last, cost, self.total_frames))
         return cost
 
     def meteor(self) -> None:
@@ -443,7 +443,7 @@ class Meteors:
         """Work with no wait: its fixed part and what the runtime spent on its values."""
         cost = fixed + runtime_cost.instructions(paths)
         if self.cost_log is not None:
-            self.cost_log.append((piece, fixed, cost, self.countdown, self.total_frames))
+            self.cost_log.append((piece, cost, self.total_frames))
         self.ticks.work_done(cost)
 
     def path_ends(self) -> bool:

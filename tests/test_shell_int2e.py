@@ -1,0 +1,142 @@
+"""INT 2Eh, COMMAND.COM's "pass a command to the primary shell", seen by guest programs:
+the line runs in the primary shell as if typed (no prompt), and the caller goes on
+after its INT 2Eh with AX = the program's exit code, or 0."""
+from __future__ import annotations
+
+from tests.dos_harness import END_OF_PROGRAM, RESULTS, machine_with, run_command
+
+STACK_SAVE = 0x2040          # the caller keeps SS:SP here: INT 2Eh destroys them
+DTA = 0x3000                 # the caller's own DTA, which must be current again afterwards
+ENVIRONMENT_COPY = 0x2600    # the parent's (the primary shell's) environment, copied at the end
+WENT_ON = 0x2100             # a word the caller stores once all its calls returned
+KEPT_BYTES = 0x4000          # the caller gives back the rest of its memory, as it must for EXEC
+
+
+def caller(*commands: str) -> str:
+    """A .COM that keeps 16 KB (stack included) and passes each command to INT 2Eh in
+    turn; after call i, result words
+    4i..4i+3 hold AX, the current PSP (AH=51h) and the DTA (AH=2Fh) as offset, segment."""
+    calls = []
+    for i, _command in enumerate(commands):
+        slot = RESULTS + 8 * i
+        calls.append(f"""
+    mov [{STACK_SAVE:#x}], sp
+    mov [{STACK_SAVE + 2:#x}], ss
+    mov si, command{i}
+    int 0x2e
+    mov bx, cs
+    mov ds, bx
+    cli
+    mov ss, [{STACK_SAVE + 2:#x}]
+    mov sp, [{STACK_SAVE:#x}]
+    sti
+    mov [{slot:#x}], ax
+    mov ah, 0x51
+    int 0x21
+    mov [{slot + 2:#x}], bx
+    mov ah, 0x2f
+    int 0x21
+    mov [{slot + 4:#x}], bx
+    mov [{slot + 6:#x}], es
+""")
+    lines = "".join(f"command{i}: .byte {len(text)}\n    .ascii \"{text}\\r\"\n"
+                    for i, text in enumerate(commands))
+    return f"""
+    mov sp, {KEPT_BYTES - 2:#x}
+    mov bx, {KEPT_BYTES >> 4:#x}
+    mov ah, 0x4a
+    int 0x21
+    mov dx, {DTA:#x}
+    mov ah, 0x1a
+    int 0x21
+    {"".join(calls)}
+    mov word ptr [{WENT_ON:#x}], 0x600d
+    mov es, [0x16]
+    mov ax, es:[0x2c]
+    push ds
+    push cs
+    pop es
+    mov ds, ax
+    xor si, si
+    mov di, {ENVIRONMENT_COPY:#x}
+    mov cx, 0x100
+    cld
+    rep movsb
+    pop ds
+    {END_OF_PROGRAM}
+{lines}
+"""
+
+
+def exits_with(code: int, text: str = "") -> str:
+    """A child that prints ``text`` (AH=09h) and exits with ``code``."""
+    return f"""
+    mov dx, message
+    mov ah, 9
+    int 0x21
+    mov ax, {0x4C00 | code:#x}
+    int 0x21
+message: .ascii "{text}$"
+"""
+
+
+def run_caller(tmp_path, commands: list[str], programs: dict[str, str] | None = None,
+               files: dict[str, bytes] | None = None):
+    run = machine_with(tmp_path, {"T.COM": caller(*commands), **(programs or {})}, files)
+    run.machine.type("C:{ENTER}")
+    run_command(run, "T")
+    return run
+
+
+def after_call(run, i: int) -> dict:
+    ax, psp, dta_offset, dta_segment = run.words(4, RESULTS + 8 * i)
+    return {"ax": ax, "psp": psp, "dta": (dta_segment, dta_offset)}
+
+
+def test_set_through_int2e_changes_the_primary_shells_environment(tmp_path):
+    run = run_caller(tmp_path, ["SET X=1"])
+    shell = run.machine.dos.shell
+    assert after_call(run, 0) == {"ax": 0, "psp": run.psp, "dta": (run.psp, DTA)}
+    assert run.words(1, WENT_ON) == [0x600D]
+    assert run.machine.memory.rw(run.psp, 0x16) == shell.psp       # the parent is the shell ...
+    environment = run.results(0x100, ENVIRONMENT_COPY)
+    assert b"\0X=1\0" in environment                                # ... and its block changed
+    assert "SET X=1" not in run.screen                              # no prompt, no echo
+    before = shell.lines_run                                        # the shell is sane afterwards
+    run.machine.type("SET{ENTER}")
+    run.machine.run_until(condition=lambda m: shell.back_at_prompt(before), max_ticks=100)
+    assert "X=1" in [line.rstrip() for line in run.screen.splitlines()]
+
+
+def test_a_program_run_through_int2e_gives_its_exit_code_in_ax(tmp_path):
+    run = run_caller(tmp_path, ["SEVEN ARGS"], {"SEVEN.COM": exits_with(7, "seven ran")})
+    caller_psp, child_psp = run.psps
+    assert after_call(run, 0) == {"ax": 7, "psp": caller_psp, "dta": (caller_psp, DTA)}
+    assert run.words(1, WENT_ON) == [0x600D]
+    assert run.machine.memory.rw(child_psp, 0x16) == run.machine.dos.shell.psp   # the shell's child
+    assert [name for name, _ in run.machine.dos.shell.exit_codes] == ["C:\\SEVEN.COM", "C:\\T.COM"]
+    screen = run.screen
+    assert "seven ran" in screen and "SEVEN ARGS" not in screen
+    assert run.machine.dos.shell.state.errorlevel == 0              # T's own exit, after SEVEN's 7
+
+
+def test_int2e_output_redirection_and_a_batch_file(tmp_path):
+    batch = b"@ECHO OFF\r\nSET Y=2\r\nSEVEN\r\n"
+    run = run_caller(tmp_path, ["SEVEN > OUT.TXT", "ECHO internal>>OUT.TXT", "B"],
+                     {"SEVEN.COM": exits_with(7, "seven ran")}, {"B.BAT": batch})
+    caller_psp = run.psp
+    assert (run.folder / "OUT.TXT").read_bytes() == b"seven raninternal\r\n"
+    assert [after_call(run, i)["ax"] for i in range(3)] == [7, 0, 0]   # a batch file gives 0
+    assert all(after_call(run, i)["psp"] == caller_psp for i in range(3))
+    assert b"\0Y=2\0" in run.results(0x100, ENVIRONMENT_COPY)       # the batch file ran in full
+    assert run.screen.count("seven ran") == 1                       # the batch file's SEVEN
+    assert len(run.machine.dos.shell.exit_codes) == 3
+
+
+def test_an_unknown_command_says_so_and_the_caller_goes_on(tmp_path):
+    run = run_caller(tmp_path, ["NOSUCH", "SET Z=3"])
+    assert "Bad command or file name" in run.screen
+    assert [after_call(run, i)["ax"] for i in range(2)] == [0, 0]
+    assert run.words(1, WENT_ON) == [0x600D]
+    assert b"\0Z=3\0" in run.results(0x100, ENVIRONMENT_COPY)
+    assert run.machine.dos.shell.load_error is None                 # T itself did start

@@ -140,3 +140,42 @@ def test_an_unknown_command_says_so_and_the_caller_goes_on(tmp_path):
     assert run.words(1, WENT_ON) == [0x600D]
     assert b"\0Z=3\0" in run.results(0x100, ENVIRONMENT_COPY)
     assert run.machine.dos.shell.load_error is None                 # T itself did start
+
+
+def test_a_critical_error_answered_abort_ends_the_command_and_the_caller_goes_on(tmp_path):
+    run = machine_with(tmp_path, {"T.COM": caller("DIR A:", "SET W=4")})
+    run.machine.type("C:{ENTER}")
+    run_command(run, "T", keys="{WAIT:Abort, Retry, Fail?}A")
+    assert "Not ready reading drive A" in run.screen
+    assert [after_call(run, i) for i in range(2)] == [{"ax": 0, "psp": run.psp, "dta": (run.psp, DTA)}] * 2
+    assert run.words(1, WENT_ON) == [0x600D]
+
+
+def test_a_caller_started_from_a_batch_file_sees_its_remaining_lines_run_first(tmp_path):
+    # COMMAND.COM reads a batch line before the INT 2Eh line (batch has precedence)
+    batch = b"@ECHO OFF\r\nT\r\nSET AFTER=1\r\n"
+    run = machine_with(tmp_path, {"T.COM": caller("SET X=1")}, {"RUN.BAT": batch})
+    run.machine.type("C:{ENTER}")
+    run_command(run, "RUN")
+    environment = run.results(0x100, ENVIRONMENT_COPY)
+    assert environment.index(b"\0AFTER=1\0") < environment.index(b"\0X=1\0")
+    assert run.words(1, WENT_ON) == [0x600D]
+
+
+def test_int2e_while_one_runs_takes_its_place_and_the_first_caller_is_left_behind(tmp_path):
+    # INNER, run by T's INT 2Eh, makes its own: COMMAND.COM's one save area now holds
+    # INNER's return, so INNER goes on and T never does; the prompt comes back
+    inner = caller("SET R=1").replace(END_OF_PROGRAM, "mov ax, 0x4c04\n    int 0x21\n", 1)
+    run = machine_with(tmp_path, {"T.COM": caller("INNER"), "INNER.COM": inner})
+    m = run.machine
+    m.type("C:{ENTER}")
+    run_command(run, "T")
+    first, second = run.psps
+    assert run.words(4, RESULTS, psp=second) == [0, second, DTA, second]   # INNER went on ...
+    assert run.words(1, WENT_ON, psp=second) == [0x600D]
+    assert run.words(1, WENT_ON, psp=first) == [0]                  # ... T did not
+    assert [name for name, _ in m.dos.shell.exit_codes] == ["C:\\INNER.COM"]
+    assert m.dos.current_psp == m.dos.shell.psp and m.dos.shell.single is None
+    assert first in m.dos.processes                                 # T's memory stays, as in DOS
+    run_command(run, "INNER")                                       # the shell works on
+    assert m.dos.shell.exit_codes[-1] == ("C:\\INNER.COM", 4)

@@ -105,9 +105,7 @@ class Shell:
         if st.running is not None:
             dos = ctx.dos
             code = dos.return_code
-            # what COMMAND.COM's AH=4Dh after its EXEC reads (and so clears)
-            self.termination = (dos.termination_type << 8) | code
-            dos.return_code = dos.termination_type = 0
+            self.termination = (dos.termination_type << 8) | code    # what AH=4Dh gives
             self.external_ran = True
             self.exit_codes.append((st.running, code))
             st.errorlevel = code

@@ -1,7 +1,8 @@
 """INT 2Eh: COMMAND.COM's "pass a command to the primary shell".
 
 DS:SI points to a command line laid out as at PSP:80h (a count byte, the text,
-a CR).  MS-DOS 3.30's COMMAND.COM (its resident INT_2E and RET_2E) copies 128
+a CR).  COMMAND.COM (its resident INT_2E and RET_2E, the same in Microsoft's
+published MS-DOS 2.0 and 4.0 sources, so in 3.30 between them) copies 128
 bytes from there to its own PSP:80h, makes itself the current process and runs
 the text up to the CR (the count byte is not used) as if it had been typed at
 its prompt, but with no prompt and no blank lines around it: SET changes the
@@ -12,7 +13,7 @@ for the program the line ran (type in AH, code in AL), or 0 when the line was
 an internal command, a batch file, or nothing that could run.  All other
 registers are undefined, as documented.
 
-How this follows COMMAND.COM 3.30, and where it does not:
+How this follows COMMAND.COM, and where it does not:
 - the line is taken where the interpreter would read a typed one, so a batch
   file the shell is in the middle of (the caller was started from it) runs its
   remaining lines first, as COMMAND.COM's batch precedence makes it do;
@@ -24,8 +25,8 @@ How this follows COMMAND.COM 3.30, and where it does not:
 - a critical error answered Abort or Fail ends the command; the caller resumes;
 - the caller resumes on its own stack (SS:SP as after its INT frame) with its
   own FLAGS, where COMMAND.COM left SS:SP on its own stack; and the caller's DTA
-  is put back, which COMMAND.COM leaves to DOS (after a program, DOS had left it
-  at COMMAND.COM's PSP:80h);
+  is put back, which COMMAND.COM does not do itself (here a program's end sets
+  the DTA to its parent's PSP:80h, the shell's);
 - a caller inside a pipe (``A | B``): the pipe's later stages run when the
   caller ends, not inside its INT 2Eh as COMMAND.COM's pipe precedence would.
 """

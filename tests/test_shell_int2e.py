@@ -9,16 +9,17 @@ STACK_SAVE = 0x2040          # the caller keeps SS:SP here: INT 2Eh destroys the
 DTA = 0x3000                 # the caller's own DTA, which must be current again afterwards
 ENVIRONMENT_COPY = 0x2600    # the parent's (the primary shell's) environment, copied at the end
 WENT_ON = 0x2100             # a word the caller stores once all its calls returned
+CALL_WORDS = 8               # result words per INT 2Eh call (five used)
 KEPT_BYTES = 0x4000          # the caller gives back the rest of its memory, as it must for EXEC
 
 
 def caller(*commands: str) -> str:
     """A .COM that keeps 16 KB (stack included) and passes each command to INT 2Eh in
-    turn; after call i, result words
-    4i..4i+3 hold AX, the current PSP (AH=51h) and the DTA (AH=2Fh) as offset, segment."""
+    turn; after call i, the CALL_WORDS result words from 8i hold AX, the current PSP
+    (AH=51h), the DTA (AH=2Fh) as offset, segment, and what AH=4Dh then gives."""
     calls = []
     for i, _command in enumerate(commands):
-        slot = RESULTS + 8 * i
+        slot = RESULTS + 2 * CALL_WORDS * i
         calls.append(f"""
     mov [{STACK_SAVE:#x}], sp
     mov [{STACK_SAVE + 2:#x}], ss
@@ -38,6 +39,9 @@ def caller(*commands: str) -> str:
     int 0x21
     mov [{slot + 4:#x}], bx
     mov [{slot + 6:#x}], es
+    mov ah, 0x4d
+    int 0x21
+    mov [{slot + 8:#x}], ax
 """)
     lines = "".join(f"command{i}: .byte {len(text)}\n    .ascii \"{text}\\r\"\n"
                     for i, text in enumerate(commands))
@@ -89,14 +93,14 @@ def run_caller(tmp_path, commands: list[str], programs: dict[str, str] | None = 
 
 
 def after_call(run, i: int) -> dict:
-    ax, psp, dta_offset, dta_segment = run.words(4, RESULTS + 8 * i)
-    return {"ax": ax, "psp": psp, "dta": (dta_segment, dta_offset)}
+    ax, psp, dta_offset, dta_segment, waited = run.words(5, RESULTS + 2 * CALL_WORDS * i)
+    return {"ax": ax, "psp": psp, "dta": (dta_segment, dta_offset), "4Dh": waited}
 
 
 def test_set_through_int2e_changes_the_primary_shells_environment(tmp_path):
     run = run_caller(tmp_path, ["SET X=1"])
     shell = run.machine.dos.shell
-    assert after_call(run, 0) == {"ax": 0, "psp": run.psp, "dta": (run.psp, DTA)}
+    assert after_call(run, 0) == {"ax": 0, "psp": run.psp, "dta": (run.psp, DTA), "4Dh": 0}
     assert run.words(1, WENT_ON) == [0x600D]
     assert run.machine.memory.rw(run.psp, 0x16) == shell.psp       # the parent is the shell ...
     environment = run.results(0x100, ENVIRONMENT_COPY)
@@ -111,7 +115,8 @@ def test_set_through_int2e_changes_the_primary_shells_environment(tmp_path):
 def test_a_program_run_through_int2e_gives_its_exit_code_in_ax(tmp_path):
     run = run_caller(tmp_path, ["SEVEN ARGS"], {"SEVEN.COM": exits_with(7, "seven ran")})
     caller_psp, child_psp = run.psps
-    assert after_call(run, 0) == {"ax": 7, "psp": caller_psp, "dta": (caller_psp, DTA)}
+    # the shell read the code with AH=4Dh, as COMMAND.COM does: the caller's AH=4Dh gets 0
+    assert after_call(run, 0) == {"ax": 7, "psp": caller_psp, "dta": (caller_psp, DTA), "4Dh": 0}
     assert run.words(1, WENT_ON) == [0x600D]
     assert run.machine.memory.rw(child_psp, 0x16) == run.machine.dos.shell.psp   # the shell's child
     assert [name for name, _ in run.machine.dos.shell.exit_codes] == ["C:\\SEVEN.COM", "C:\\T.COM"]
@@ -147,7 +152,8 @@ def test_a_critical_error_answered_abort_ends_the_command_and_the_caller_goes_on
     run.machine.type("C:{ENTER}")
     run_command(run, "T", keys="{WAIT:Abort, Retry, Fail?}A")
     assert "Not ready reading drive A" in run.screen
-    assert [after_call(run, i) for i in range(2)] == [{"ax": 0, "psp": run.psp, "dta": (run.psp, DTA)}] * 2
+    assert [after_call(run, i) for i in range(2)] == [
+        {"ax": 0, "psp": run.psp, "dta": (run.psp, DTA), "4Dh": 0}] * 2
     assert run.words(1, WENT_ON) == [0x600D]
 
 
@@ -171,7 +177,7 @@ def test_int2e_while_one_runs_takes_its_place_and_the_first_caller_is_left_behin
     m.type("C:{ENTER}")
     run_command(run, "T")
     first, second = run.psps
-    assert run.words(4, RESULTS, psp=second) == [0, second, DTA, second]   # INNER went on ...
+    assert run.words(5, RESULTS, psp=second) == [0, second, DTA, second, 0]   # INNER went on ...
     assert run.words(1, WENT_ON, psp=second) == [0x600D]
     assert run.words(1, WENT_ON, psp=first) == [0]                  # ... T did not
     assert [name for name, _ in m.dos.shell.exit_codes] == ["C:\\INNER.COM"]

@@ -105,7 +105,9 @@ class Shell:
         if st.running is not None:
             dos = ctx.dos
             code = dos.return_code
-            self.termination = (dos.termination_type << 8) | code    # what AH=4Dh gives
+            # COMMAND.COM's AH=4Dh after each program it ran: the word, read once
+            self.termination = (dos.termination_type << 8) | code
+            dos.return_code = dos.termination_type = 0
             self.external_ran = True
             self.exit_codes.append((st.running, code))
             st.errorlevel = code

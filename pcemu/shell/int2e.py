@@ -81,6 +81,7 @@ def take_command(shell: "Shell") -> None:
                              st.running, st.pipeline)
     st.running = None
     st.pipeline = None
+    shell.at_prompt = False                 # (a resident program may call it at the prompt)
     dos.current_psp = shell.psp
     cpu.jump(*ctx.vectors.rom.address("shell"))
 

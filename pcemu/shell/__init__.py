@@ -445,7 +445,7 @@ class Shell:
             self.ctx.cpu.flush_translations()
         except ProgramLoadError as err:
             self._note_load_error(f"cannot load {found}: {err}")
-            self.console.write(f"Program too big to fit in memory\r\n".encode()
+            self.console.write(b"Program too big to fit in memory\r\n"
                                if "memory" in str(err) else b"EXEC failure\r\n")
             self.ctx.call.note_unloadable({"key": ("load", found), "message": f"cannot load {found}: {err}"})
             return

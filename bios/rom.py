@@ -65,6 +65,7 @@ class Installer(Enum):
     POST = "the BIOS, at power-on"
     DOS = "DOS, when it boots"
     DRIVER = "its driver or option, when installed (mouse, --strict, faults)"
+    SHELL = "the command interpreter, when it starts (COMMAND.COM's INT 2Eh)"
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ def _entry(label: str, stub: Stub, vector: int | None = None,
 
 
 S, W, F, C = Stub.SERVICE, Stub.WAITING, Stub.FAR_RETURN, Stub.CODE
-POST, DOS, DRIVER = Installer.POST, Installer.DOS, Installer.DRIVER
+POST, DOS, DRIVER, SHELL = Installer.POST, Installer.DOS, Installer.DRIVER, Installer.SHELL
 # Every entry point, once, in the order its code is laid out (the addresses follow from it).
 ENTRIES: tuple[Entry, ...] = (
     _entry("post", C, kind=ServiceKind.STACK),            # F000:E05B, where the reset jumps
@@ -122,6 +123,7 @@ ENTRIES: tuple[Entry, ...] = (
     _entry("call5", C),                                   # CP/M-style CALL 5
     _entry("mouse_irq", C, 0x74, DRIVER),
     _entry("shell", C, kind=ServiceKind.WAIT),            # the command interpreter's loop
+    _entry("int2e", C, 0x2E, SHELL),                      # a command for the shell (it jumps away)
 )
 # trap name -> how its service returns (the guest trampolines share one trap)
 TRAP_KINDS: dict[str, ServiceKind] = {e.trap: e.kind for e in ENTRIES if e.trap is not None}
@@ -285,6 +287,11 @@ class Rom:
         self.emit(0x73, 0x100 - 5)            # 3: JNC shell: more to do at once
         self.emit(HLT)                        # 5: HLT until an interrupt
         self.emit(0xEB, 0x100 - 8)            # 6: JMP shell
+        # INT 2Eh: the shell takes the command line and goes on in its own loop; it
+        # jumps back to the caller when the command is done (pcemu/shell/int2e.py).
+        self.label("int2e")
+        self.trap("int2e")
+        self.emit(HLT)                        # never reached: the service jumps away
         self.place(0xE6F5, CONFIGURATION_TABLE, "configuration_table")
         self.place(0xEFC7, DISKETTE_PARAMETERS, "diskette_parameters")
         self.place(0xF0A4, VIDEO_PARAMETERS, "video_parameters")

@@ -183,7 +183,7 @@ def test_ctrl_c_with_the_default_handler_ends_the_program(tmp_path):
     finish(run, "{CTRL+C}")
     assert run.words(1, 0x2002) == [0]
     assert "^C" in run.screen
-    assert run.machine.dos.termination_type == 1
+    assert run.machine.dos.shell.termination >> 8 == 1
 
 
 def test_ctrl_c_handler_that_returns_with_iret_retries_the_call(tmp_path):
@@ -201,7 +201,7 @@ def test_ctrl_c_handler_returning_carry_set_aborts(tmp_path):
     finish(run, "{CTRL+C}")
     assert run.words(1, 0x2010) == [1]
     assert run.words(1, 0x2002) == [0]
-    assert run.machine.dos.termination_type == 1
+    assert run.machine.dos.shell.termination >> 8 == 1
 
 
 def test_ctrl_c_handler_returning_carry_clear_or_retf_2_goes_on(tmp_path):
@@ -213,7 +213,7 @@ def test_ctrl_c_handler_returning_carry_clear_or_retf_2_goes_on(tmp_path):
         finish(run, "k")
         assert run.words(1, 0x2010) == [1]
         assert run.results(1) == b"k" and run.words(1, 0x2002) == [0x3333]
-        assert run.machine.dos.termination_type == 0
+        assert run.machine.dos.shell.termination >> 8 == 0
 
 
 def test_ctrl_c_is_seen_by_output_and_status_calls(tmp_path):

@@ -343,7 +343,7 @@ handler:
     run_command(run, "TSR")
     resident = run.psps[0]
     assert m.dos.shell.exit_codes[-1] == ("C:\\TSR.COM", 5)
-    assert m.dos.termination_type == 3
+    assert m.dos.shell.termination == 0x0305                # type 3 (resident), as AH=4Dh told the shell
     blocks = {seg: (owner, size) for seg, _k, owner, size in mcb_chain(m.memory)}
     assert blocks[resident] == (resident, 0x20)
     run_command(run, "USE")
@@ -426,7 +426,7 @@ def test_int24_abort_ends_the_program_with_type_2(tmp_path):
     run = run_program(tmp_path, int24_program(OPEN, [2]))
     assert run.words(1, 0x2010) == [1]
     assert run.words(1, 0x2040) == [0]                       # nothing after the call ran
-    assert run.machine.dos.termination_type == 2
+    assert run.machine.dos.shell.termination == 0x0200       # type 2, as AH=4Dh told the shell
 
 
 def test_int24_handler_may_return_to_the_program_itself(tmp_path):

@@ -447,7 +447,7 @@ def test_divide_by_zero_prints_divide_overflow_and_ends_the_program(tmp_path):
     m = run.machine
     lines = [line.rstrip() for line in m.screen_text().splitlines()]
     assert lines[lines.index("Divide overflow") - 1].endswith("A")
-    assert m.dos.shell.exit_codes[-1][1] == 0 and m.dos.termination_type == 1
+    assert m.dos.shell.exit_codes[-1][1] == 0 and m.dos.shell.termination >> 8 == 1
     assert m.dos.shell.at_prompt
 
 

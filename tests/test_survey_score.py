@@ -6,7 +6,8 @@ import json
 import pytest
 
 from pcemu.survey.html_report import clean, page
-from pcemu.survey.score import TruthError, load_truth, score, share, verdict_for, words
+from pcemu.survey.score import (TruthError, load_truth, score, share, tally, tally_line,
+                                verdict_for, words)
 
 
 def screen(*rows: str) -> list[str]:
@@ -73,4 +74,18 @@ def test_html_escapes_every_character_from_a_disk():
     assert "<script>" not in text and "\u202e" not in text and "\x1b" not in text
     text.encode("utf-8")                            # no lone surrogate is left to fail on
     assert text.count("<pre class='screen'>") == 2  # both screens side by side
-    assert "<td>0 of 1</td>" in text                # no match among 1 text screen
+    assert "<td>0 of 1 text screens match (0.0%)</td>" in text
+
+
+def test_the_tally_counts_only_dosbox_text_screens_as_text():
+    # The survey's measure is the programs DOSBox showed text for: a program whose DOSBox
+    # screen stayed blank, or was graphics, is counted apart, whatever its verdict.
+    def record(kind, verdict):
+        return {"truth_kind": kind, "verdict": verdict}
+    records = ([record("text", "match")] * 3 + [record("text", "partial"), record("text", "differs")]
+               + [record("blank", "match"), record("blank", "differs"), record("graphics", "graphics")]
+               + [{"outcome": "exited"}])         # no truth for it: not counted
+    assert tally(records) == {"text": (3, 5), "blank": (1, 2), "graphics": (0, 1)}
+    assert tally_line(records) == ("3 of 5 text screens match (60.0%); blank in DOSBox: "
+                                   "1 of 2 blank in pcemu too; graphics in DOSBox: 1, not compared")
+    assert "graphics" not in tally_line(records[:5]) and "(" in tally_line(records[:5])

@@ -69,13 +69,14 @@ WHOLE_SERVICES = {"int11": "INT 11h equipment list", "int12": "INT 12h memory si
                   "int26": "INT 26h absolute disk write", "int23_default": "INT 23h Ctrl-C (default)",
                   "int24_default": "INT 24h critical error (default)",
                   "int00_divide": "INT 00h divide overflow (DOS)",
-                  "int06_strict": "INT 06h invalid opcode (--strict)"}
+                  "int06_strict": "INT 06h invalid opcode (--strict)",
+                  "int2e": "INT 2Eh command to the primary shell"}
 # services that are the machine's own hardware interrupts, not calls a program makes
 HARDWARE = {"timer_tick", "keyboard_scancode"}
 # DOS functions whose "result" is another program's state (they do not return to the caller)
 NO_RETURN = {0x00, 0x31, 0x4B, 0x4C}
 NO_RETURN_SERVICES = {"int20", "int27", "int18", "int19", "int23_default", "int00_divide",
-                      "int06_strict"}
+                      "int06_strict", "int2e"}     # (INT 2Eh returns once the shell ran the line)
 
 PATH_AT_DS_DX = {0x39, 0x3A, 0x3B, 0x3C, 0x3D, 0x41, 0x43, 0x4B, 0x4E, 0x5A, 0x5B, 0x56}
 FCB_AT_DS_DX = {0x0F, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x21, 0x22, 0x23, 0x24,

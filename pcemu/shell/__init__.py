@@ -16,7 +16,7 @@ from pcemu.dos import con, critical, kernel
 from pcemu.dos.critical import CriticalError
 from pcemu.dos import process
 from pcemu.errors import ProgramLoadError
-from pcemu.shell import builtins, redirection
+from pcemu.shell import builtins, int2e, redirection
 from pcemu.storage.errors import ERROR_NAMES, DosError
 
 if TYPE_CHECKING:
@@ -62,6 +62,9 @@ class Shell:
         self.drive_invalid = False             # $P after "Fail": "Current drive is no longer valid"
         self.lines_run = 0                     # command lines taken from the prompt so far
         self.load_error: str | None = None     # why the last line's program could not start
+        self.single: int2e.Int2eCall | None = None   # an INT 2Eh command in progress
+        self.termination = 0                   # AH=4Dh's word for the last program that ended
+        self.external_ran = False              # the line just done ran a program (INT 2Eh's AX)
 
     # ------------------------------------------------------------------ setup
     def start(self) -> None:
@@ -83,6 +86,7 @@ class Shell:
         mem.ww(self.psp, 0x0C, seg)
         ctx.vectors.set(0x22, seg, off)
         ctx.vectors.register_service("shell", lambda ctx: self.step())
+        int2e.install(self)
         ctx.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP, ds=self.psp, es=self.psp)
         ctx.cpu.jump(seg, off)
         ctx.cpu.flags = 0x0202
@@ -99,12 +103,18 @@ class Shell:
         st = self.state
         ctx.cpu.set_registers(ss=self.psp, sp=SHELL_STACK_TOP)
         if st.running is not None:
-            code = ctx.dos.return_code
+            dos = ctx.dos
+            code = dos.return_code
+            # COMMAND.COM's AH=4Dh after each program it ran: the word, read once
+            self.termination = (dos.termination_type << 8) | code
+            dos.return_code = dos.termination_type = 0
+            self.external_ran = True
             self.exit_codes.append((st.running, code))
             st.errorlevel = code
             st.running = None
             st.need_prompt = True
-            if st.pipeline is None and video.columns(ctx) and video.cursor(ctx, ctx.memory[0x462])[1] != 0:
+            if (st.pipeline is None and self.single is None and video.columns(ctx)
+                    and video.cursor(ctx, ctx.memory[0x462])[1] != 0):
                 self.console.write(b"\r\n")
             if st.pipeline is not None:
                 self._guarded(lambda: self._pipeline_step(after_program=True))
@@ -124,6 +134,14 @@ class Shell:
             return
         if st.batch:
             self._guarded(self._batch_step)
+            return
+        if self.single is not None:
+            # an INT 2Eh line is read where a typed one would be, after any batch file
+            line, self.single.line = self.single.line, None
+            if line is None:
+                int2e.return_to_caller(self)
+            else:
+                self._guarded(lambda: self.execute(line))
             return
         if st.need_prompt:
             if not self._guarded(self._show_prompt):
@@ -147,6 +165,12 @@ class Shell:
         self.execute(line)
         if line.strip() and not self._busy():
             st.need_prompt = True
+            self._end_of_line()
+
+    def _end_of_line(self) -> None:
+        """The blank line after a command; none while an INT 2Eh command runs
+        (COMMAND.COM writes no CR LF around its single command)."""
+        if self.single is None:
             self.console.write(b"\r\n")
 
     def _busy(self) -> bool:
@@ -240,6 +264,7 @@ class Shell:
 
     # ------------------------------------------------------------------ commands
     def execute(self, line: str, batch_args: list[str] | None = None) -> None:
+        self.external_ran = False
         line = line.strip()
         if not line:
             return
@@ -319,7 +344,7 @@ class Shell:
         st.need_prompt = True
         # after a program DOS only ends an unfinished line; after a built-in a blank line
         if not after_program or (video.columns(ctx) and video.cursor(ctx, ctx.memory[0x462])[1] != 0):
-            self.console.write(b"\r\n")
+            self._end_of_line()
 
     def _end_pipeline(self) -> None:
         pipeline, self.state.pipeline = self.state.pipeline, None
@@ -400,12 +425,12 @@ class Shell:
             self._pipeline_step()
         elif not self._busy():
             st.need_prompt = True
-            self.console.write(b"\r\n")
+            self._end_of_line()
 
     def run_external(self, word: str, rest: str) -> None:
         found = builtins.find_program(self, word)
         if found is None:
-            self.load_error = "Bad command or file name"
+            self._note_load_error("Bad command or file name")
             self.console.write(b"Bad command or file name\r\n")
             return
         if found.upper().endswith(".BAT"):
@@ -419,8 +444,8 @@ class Shell:
             # that one's translated code (INT 21h's EXEC flushes the same way)
             self.ctx.cpu.flush_translations()
         except ProgramLoadError as err:
-            self.load_error = f"cannot load {found}: {err}"
-            self.console.write(f"Program too big to fit in memory\r\n".encode()
+            self._note_load_error(f"cannot load {found}: {err}")
+            self.console.write(b"Program too big to fit in memory\r\n"
                                if "memory" in str(err) else b"EXEC failure\r\n")
             self.ctx.call.note_unloadable({"key": ("load", found), "message": f"cannot load {found}: {err}"})
             return
@@ -428,9 +453,15 @@ class Shell:
             message = {8: b"Program too big to fit in memory\r\n", 2: b"Bad command or file name\r\n",
                        11: b"EXEC failure\r\n"}.get(err.code, b"EXEC failure\r\n")
             self.console.write(message)
-            self.load_error = f"cannot load {found}: {message.decode().strip()} (DOS error {err.code})"
+            self._note_load_error(f"cannot load {found}: {message.decode().strip()} (DOS error {err.code})")
             return
         self.state.running = found
+
+    def _note_load_error(self, reason: str) -> None:
+        """Why the line's program could not start; not for an INT 2Eh line (the
+        program that asked is running, it is not the one that failed)."""
+        if self.single is None:
+            self.load_error = reason
 
     def start_batch(self, path: str, arguments: list[str]) -> None:
         data = builtins.read_file(self, path)
@@ -446,9 +477,10 @@ class Shell:
         batch = st.batch[-1]
         if batch.position >= len(batch.lines):
             st.batch.pop()
+            self.external_ran = False      # the end of the file is an empty line to COMMAND.COM
             if not st.batch:
                 st.need_prompt = True
-                self.console.write(b"\r\n")
+                self._end_of_line()
             return
         line = batch.lines[batch.position]
         batch.position += 1

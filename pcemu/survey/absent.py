@@ -13,7 +13,7 @@ the same, but watching all of them would slow every INT 3 of compiled BASIC.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pcemu.machine import Machine

@@ -12,7 +12,7 @@ import html
 from collections import Counter
 
 from pcemu.survey.outcome import OUTCOMES, describe
-from pcemu.survey.score import MATCH, PARTIAL, VERDICTS
+from pcemu.survey.score import MATCH, PARTIAL, VERDICTS, tally_line
 
 _CONTROL_GLYPHS = " ☺☻♥♦♣♠•◘○◙♂♀♪♫☼►◄↕‼¶§▬↨↑↓→←∟↔▲▼"
 _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
@@ -51,7 +51,7 @@ def page(records: list[dict], *, title: str, command: str) -> str:
     parts = [f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{clean(title)}</title>"
              f"<style>{STYLE}</style></head><body>",
              f"<h1>{clean(title)}</h1>", f"<p><code>{clean(command)}</code></p>",
-             _summary(len(records), outcomes, verdicts), _table(records)]
+             _summary(records, outcomes, verdicts), _table(records)]
     differing = [r for r in records if r.get("verdict") not in (None, "match")]
     if differing:
         parts.append("<h2>Programs that do not match: pcemu's screen beside DOSBox's</h2>")
@@ -60,12 +60,10 @@ def page(records: list[dict], *, title: str, command: str) -> str:
     return "\n".join(parts)
 
 
-def _summary(total: int, outcomes: Counter, verdicts: Counter) -> str:
-    rows = [f"<tr><th>programs</th><td>{total}</td></tr>"]
+def _summary(records: list[dict], outcomes: Counter, verdicts: Counter) -> str:
+    rows = [f"<tr><th>programs</th><td>{len(records)}</td></tr>"]
     if verdicts:
-        text = sum(n for v, n in verdicts.items() if v != "graphics")
-        rows.append(f"<tr><th>matching text screens</th><td>{verdicts.get('match', 0)} of {text}"
-                    "</td></tr>")
+        rows.append(f"<tr><th>against DOSBox</th><td>{clean(tally_line(records))}</td></tr>")
         rows += [f"<tr class='{v}'><th>{v}</th><td>{verdicts.get(v, 0)}</td></tr>"
                  for v in VERDICTS]
     rows += [f"<tr><th>{o}</th><td>{outcomes[o]}</td></tr>" for o in OUTCOMES if outcomes.get(o)]

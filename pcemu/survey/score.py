@@ -52,6 +52,34 @@ def share(truth: list[str], ours: list[str]) -> float:
     return sum(min(n, have[w]) for w, n in want.items()) / total
 
 
+def tally(records: list[dict]) -> dict[str, tuple[int, int]]:
+    """(matching, all) per kind of DOSBox screen: ``text`` (the survey's measure: the
+    programs DOSBox showed a text screen for), ``blank`` (DOSBox showed nothing: a match
+    is pcemu showing nothing too) and ``graphics`` (not compared)."""
+    counts: dict[str, list[int]] = {}
+    for record in records:
+        if not record.get("verdict"):
+            continue
+        kind = {"graphics": "graphics", "blank": "blank"}.get(record.get("truth_kind"), "text")
+        pair = counts.setdefault(kind, [0, 0])
+        pair[0] += record["verdict"] == "match"
+        pair[1] += 1
+    return {kind: (pair[0], pair[1]) for kind, pair in counts.items()}
+
+
+def tally_line(records: list[dict]) -> str:
+    """The tally in words: "91 of 95 text screens match (95.8%); blank in DOSBox: 3 of 5"."""
+    counts = tally(records)
+    matching, total = counts.get("text", (0, 0))
+    parts = [f"{matching} of {total} text screens match"
+             + (f" ({matching / total:.1%})" if total else "")]
+    if "blank" in counts:
+        parts.append("blank in DOSBox: {} of {} blank in pcemu too".format(*counts["blank"]))
+    if "graphics" in counts:
+        parts.append(f"graphics in DOSBox: {counts['graphics'][1]}, not compared")
+    return "; ".join(parts)
+
+
 def verdict_for(value: float | None) -> str:
     if value is None:
         return "differs"

@@ -10,7 +10,7 @@ from pcemu.survey.html_report import page
 from pcemu.survey.outcome import OUTCOMES, describe
 from pcemu.survey.programs import Task
 from pcemu.survey.runner import Request, Settings, survey_one
-from pcemu.survey.score import VERDICTS, score, truth_for
+from pcemu.survey.score import VERDICTS, score, tally_line, truth_for
 
 
 def run_survey(tasks: list[Task], settings: Settings, *, jsonl: Path, html_path: Path | None,
@@ -48,9 +48,8 @@ def summary(records: list[dict]) -> str:
     lines = [f"{len(records)} programs: " + ", ".join(f"{outcomes[o]} {o}" for o in OUTCOMES
                                                       if outcomes.get(o))]
     if verdicts:
-        text = sum(n for v, n in verdicts.items() if v != "graphics")
-        lines.append(f"against the truth: {verdicts.get('match', 0)} of {text} text screens "
-                     "match; " + ", ".join(f"{verdicts[v]} {v}" for v in VERDICTS if verdicts.get(v)))
+        lines.append(f"against the truth: {tally_line(records)}; verdicts: "
+                     + ", ".join(f"{verdicts[v]} {v}" for v in VERDICTS if verdicts.get(v)))
         for r in records:
             if r.get("verdict") not in (None, "match"):
                 share = "" if r.get("share") is None else f" ({r['share']:.0%})"

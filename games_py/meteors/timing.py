@@ -104,7 +104,6 @@ STEP = 1_810                # 1110 -> 3231: INKEY$, the hit and block checks, th
 MOVE = 1_550                # D$ <> "": GOSUB 2830
 ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
 ABSORBED = 4_060            # line 1300: the meteor's colour, the score
-KEY_TO_TIMER = 800          # 1110 -> the TIMER of an arrow key's RANDOMIZE TIMER (line 4940 ...)
 KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
 NEW_METEOR = 1_289            # after a path's extra step: RETURN, lines 720-730, 590-620 (to 630)
 # A pass of line 630, 650 or 680 (with its IF, to the next pass or line) besides what the
@@ -169,8 +168,9 @@ COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the fi
 # Where a step's sounds are, with sound on, in instructions from the last place the
 # program went on after a wait: the step's start (line 1110; plus its keys' handlers),
 # a bite's sound (line 3120 after its PLAY(0) wait), an absorbed meteor's (line 1360).
-TO_SOUND = {("start", "fall"): 2_583, ("start", "ate"): 2_182, ("start", "absorbed"): 6_500,
-            ("ate", "fall"): 5_300, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
+# Those of an absorbed meteor and a hit, one number each (the fall's and a bite's are
+# computed piece by piece, below):
+TO_SOUND = {("start", "absorbed"): 6_500, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
 # The step's work to a fall's or a bite's SOUND, piece by piece (measured to the instruction
 # at the statements' INT 3s of 52 sessions; what the runtime spends on the values comes from

@@ -336,6 +336,7 @@ class Meteors:
                 x = mbf.from_int(self.px)
                 a = mbf.sub(x, mbf.mul(self.rnd(), TWENTY))
                 self.x1 = mbf.int_(mbf.add(a, mbf.mul(self.rnd(), TWENTY)))
+                # (| not or: the compiled OR evaluates both compares, and both cost)
                 outside = (mbf.compare(self.x1, ONE) < 0) | (mbf.compare(self.x1, EIGHTY) > 0)
             work += self._pass_cost("x1", not outside, paths)
             if not outside:

@@ -111,6 +111,7 @@ class Meteors:
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
         self.step_cost = 0                # the last step's instructions (timing.py)
         self.straight = False             # the meteor's path is straight (lines 980-1090)
+        self.absorbed_paths: dict = {}    # COLOR FNR(7)'s runtime paths (line 1310)
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
         if s.human is not None:
             from games_py.meteors.human import policy_from
@@ -527,7 +528,10 @@ class Meteors:
         self.mx, self.my = mbf.from_int(mx), mbf.from_int(my)
         if self.absorbed:
             self.step_cost += timing.ABSORBED
-            self.screen.color(self.fnr(7) + 8 if self.colour else 15, 0)
+            with mbf.counting_paths() as paths:    # line 1310: COLOR FNR(7) + 8 in colour
+                shade = self.random.random_int_in_mbf(7) + 8 if self.colour else 15
+            self.absorbed_paths = paths
+            self.screen.color(shade, 0)
             self.screen.put(my, mx, self.meteor_char)
             self.screen.color(7, 0)
             self.ds = -2
@@ -545,8 +549,10 @@ class Meteors:
     def note_played(self, name: str) -> None:
         """Sound on: the step's work up to this SOUND, the note, WHILE PLAY(0): WEND."""
         kind = "ate" if name.startswith("ate") else name
-        if (self.anchor, kind) in (("start", "fall"), ("ate", "fall")):
+        if kind == "fall" and self.anchor in ("start", "ate", "absorbed"):
             work = self._to_fall_sound()
+        elif (self.anchor, kind) == ("start", "absorbed"):
+            work = self._to_absorbed_sound()
         elif (self.anchor, kind) == ("start", "ate"):
             work = timing.STEP_START + self.key_work + self.move_work + timing.BITE_QUEUED
         else:
@@ -564,20 +570,40 @@ class Meteors:
         """From the step's start (or a bite's wait) to the fall's note queued (line 5120):
         the pieces' fixed parts and what the runtime spends on their values."""
         if self.anchor == "start":
-            work = timing.STEP_START + self.key_work + self.move_work
+            work = timing.STEP_START + self.key_work + self.move_work + self.check_work
+        elif self.anchor == "absorbed":            # its wait's end -> line 1380
+            work = timing.ABSORBED_TO_PRINT
         else:                                      # the bite's score (GOSUB 3120), lines 3020-3100
             with mbf.counting_paths() as paths:
                 value = mbf.from_int(self.score)
                 mbf.compare(value, SCORE_TOP)
                 mbf.compare(value, SCORE_BOTTOM)
-            work = (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour
+            work = (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + self.check_work
                     + timing.SCORE_DIGIT * (len(str(self.score)) - 1) + runtime_cost.instructions(paths))
         with mbf.counting_paths() as paths:        # line 5110: the frequency from MY and PITCH
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))))
-        return (work + self.check_work + timing.METEOR_PRINT
+        return (work + timing.METEOR_PRINT
                 + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
                 + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
+
+    def _to_absorbed_sound(self) -> int:
+        """From the step's start to an absorbed meteor's note queued (lines 1180-1340, the
+        score, line 5180): the fixed parts and what the runtime spends on the values (the
+        hit test's, RND > PROB's, the clamps', COLOR FNR(7)'s, the score's, the frequency's)."""
+        with mbf.counting_paths() as paths:
+            value = mbf.from_int(self.score)
+            mbf.compare(value, SCORE_TOP)
+            mbf.compare(value, SCORE_BOTTOM)
+            pitch = mbf.from_int(self.pitch)
+            mbf.cint(mbf.mul(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))),
+                             timing.ABSORBED_FACTOR))
+        return (timing.STEP_START + self.key_work + self.move_work
+                + self.check_work - timing.CHECK - timing.CHECK_BLOCK
+                + timing.ABSORBED_TO_LOOP[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+                + timing.SCORE_DIGIT * (len(str(self.score)) - 1)
+                + runtime_cost.instructions(paths + self.absorbed_paths)
+                - timing.PLAY_PASS - timing.PLAY_LOOP["absorbed"] - timing.FRESH_START)
 
     def player_hit(self) -> None:
         """Lines 1420-1570."""
@@ -662,7 +688,7 @@ class Meteors:
             reseed = mbf.compare(self.rnd(), TENTH) < 0
         spent = runtime_cost.instructions(paths)
         read_at = self.key_work + timing.KEY_TO_TIME_READ[name] + spent
-        self.key_work += timing.KEY_PRESSED[name] + spent
+        self.key_work += timing.KEY_PRESSED[name] + spent + timing.KEY_RELEASED
         if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())

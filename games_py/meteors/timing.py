@@ -178,6 +178,7 @@ TO_SOUND = {("start", "absorbed"): 6_500, ("ate", "absorbed"): 9_120, ("absorbed
 STEP_START = 283
 KEY_PRESSED = {"UP": 922, "LEFT": 925, "RIGHT": 928, "DOWN": 929}   # ... more with an arrow key
 # (IRQ 1, ON KEY(11-14): lines 4930-5070; D$'s length), besides its IF RND < .1 ...
+KEY_RELEASED = 97          # the key's break code: IRQ 1 again, 2 ms later (before the step's SOUND)
 RESEED = 608                # ... and RANDOMIZE TIMER besides TIMER's arithmetic; its time is read
 KEY_TO_TIME_READ = {"UP": 745, "LEFT": 747, "RIGHT": 749, "DOWN": 751}   # this far from 1110
 NO_MOVE = 118               # 1140 -> 1180 with D$ = "" ...
@@ -200,6 +201,13 @@ AFTER_BITE = 3_268          # the bite's wait's end -> 1180: the score (GOSUB 31
 SCORE_COLOUR = 14           # ... its colour, its digits and its arithmetic
 SCORE_DIGIT = 6
 FREQUENCY_FACTOR = MBF.from_hex("8F C2 75 7B")   # .03 at DGROUP:1608 (line 5110)
+ABSORBED_FACTOR = MBF.from_hex("BE 9F 2A 81")    # 1.333 at DGROUP:160C (line 5180)
+# An absorbed meteor (sound on): 1180 -> its WHILE PLAY(0)'s second pass (line 1350), in mono
+# or colour, besides the hit test's, RND > PROB's, the clamps', FNR(7)'s, the score's and the
+# frequency's paths and the meteor's control character and the score's digits (measured on
+# 488 steps); the note is taken as started fresh (the last fall's note has ended) ...
+ABSORBED_TO_LOOP = {False: 5_406, True: 5_692}
+ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
@@ -210,7 +218,7 @@ PLAY_SEEN = 34
 PLAY_LAST = 46
 NOTE_TAKEN = 121            # the music handler taking the next note at a note's end ...
 FRESH_NOTE_TAKEN = 119      # ... or the first after a fresh start
-SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 2, "hit": 155}   # the wait's end -> on
+SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 155}   # the wait's end -> on
 # What an interrupt takes from the program (measured in line 3231's polling loop, pass by
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on

@@ -302,7 +302,7 @@ def test_a_meteors_choice_and_a_frames_work_cost_what_the_runtime_spends_on_thei
 
     from games_py.meteors import original
     settings = trace.Settings(time=(12, 27, 58, 85), colour_switch=False, sound=True, demo=False,
-                              human="random:25", frames=100)
+                              human="random:25", frames=110)
     tracer = original.MeteorsTracer(settings, str(DISK1612))
     m = tracer.machine
     marks: list[tuple[int, int]] = []

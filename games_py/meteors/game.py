@@ -234,7 +234,7 @@ class Meteors:
     def new_game_screen(self) -> None:
         """GOSUB 3370."""
         if self.games <= 1:
-            self.ticks.show()
+            self.ticks.show(self.colour)
             if self.colour:
                 for _ in range(8):                 # line 4310: each row of the title
                     self.rnd()

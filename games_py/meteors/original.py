@@ -36,6 +36,7 @@ LINE_GAME_OVER = 1620          # after HIGH = score
 LINE_ATE_BLOCK, LINE_ATE_METEOR = 3010, 3060
 LINE_BLOCKS_DRAWN = 4000       # COLOR 7,0 after the blocks' rows were printed
 LINE_NAME = 5910               # PRINT "WHAT IS YOUR NAME? ": a top-10 score, not in demo mode
+LINE_ANY_KEY = 3560            # the loop that waits for a key at PRESS ANY KEY TO START (game 1)
 NAME = "PLAYER"
 KEY_LINES = {4950: "UP", 4990: "LEFT", 5030: "RIGHT", 5070: "DOWN"}   # D$ = ... in ON KEY(11-14)
 RESEED_LINES = (4940, 4980, 5020, 5060)  # IF RND < .1 THEN RANDOMIZE TIMER (2nd statement)
@@ -83,6 +84,7 @@ class MeteorsTracer:
         self.game_tick = 0
         self.stop_tick: float | None = None
         self.keys: list[str] = []
+        self.space_pressed = False
         p = self.process
         tracing.watch_seed(p, settings.time, self._seed_read, self._seeded)
         p.at_line(LINE_GAME_START, self._game_start)
@@ -107,16 +109,22 @@ class MeteorsTracer:
                 p.at_offset(statements[1], self._reseeded)
         for line, name in SOUND_LINES.items():
             p.at_line(line, functools.partial(self._sound, name))
+        if settings.sound and not settings.demo:
+            p.at_line(LINE_ANY_KEY, self._press_any_key)
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[dict]:
         m, s = self.machine, self.settings
-        m.type("B:{ENTER}METEORS" + {None: "", True: " /C", False: " /M"}[s.colour_switch]
-               + "{ENTER}{WAIT:PRESS ANY KEY}")
+        command = "B:{ENTER}METEORS" + {None: "", True: " /C", False: " /M"}[s.colour_switch] + "{ENTER}"
+        if s.sound and not s.demo:         # the space goes in at line 3560 (_press_any_key)
+            m.type(command)
+            m.run_until(condition=lambda _: self.space_pressed, max_ticks=18.2065 * 120)
+        else:
+            m.type(command + "{WAIT:PRESS ANY KEY}")
         if self.seed_read != s.time:
             raise TraceFailure(f"the program read {self.seed_read} at RANDOMIZE TIMER, not {s.time}")
-        keys = ("{F1}{TICKS:20}" if not s.sound else "") + ("{F2}{TICKS:20}" if s.demo else "") + " "
-        m.type(keys)
+        if not s.sound or s.demo:
+            m.type(("{F1}{TICKS:20}" if not s.sound else "") + ("{F2}{TICKS:20}" if s.demo else "") + " ")
         if s.keys:
             m.type(s.keys)
         limit = None
@@ -202,6 +210,18 @@ class MeteorsTracer:
         self.machine.send_keys(codes)
         # end the slice here, so the machine offers the scancode and takes IRQ 1 before
         # the program's next instruction, instead of whenever the slice would have ended
+        self.machine.cpu.request_stop()
+
+    def _press_any_key(self) -> None:
+        """With no function key to type first (sound on, a human player), the space that
+        ends PRESS ANY KEY TO START goes to the keyboard at the key loop's first pass, a
+        point of the program, so the first game's start depends on the program alone and
+        not on where the tracer's run loop saw the text (up to half a tick later)."""
+        if self.space_pressed:
+            return
+        from pcemu import keys
+        self.space_pressed = True
+        self.machine.send_keys([c for action in keys.parse_script(" ") for c in action.codes])
         self.machine.cpu.request_stop()
 
     def _type_name(self) -> None:

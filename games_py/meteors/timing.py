@@ -76,11 +76,15 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # wait to the level screen's T0 (line 3232; the show waits on TIMER and PLAY, so its
 # length is fixed in ticks), and how far into that tick T0 is read.  Measured on the
 # original; see docs/meteors-internals.md, section 6.
-STARTUP = {0: (35, 900), 1: (55, 9_500), 2: (76, 9_500)}
-# With no function key (sound on) the show's last note plays at T0: this many interrupts
-# of it are left, the last was this long before.
-SHOW_NOTE_LEFT = 12
-SHOW_NOTE_PHASE = 900
+STARTUP = {0: (34, 900), 1: (55, 9_500), 2: (76, 9_500)}
+# With no function key (sound on; the tracer types the space at line 3560's first pass)
+# the show's last note plays at T0: this many interrupts of it are left, the last was this
+# long before (mono, colour: the level screen's COLORs), and the runtime's counter
+# DGROUP:0416 is this, mod 32, in the model's terms (3 less than the word read at line
+# 3232's INT 3).  Measured at 18 start times (docs/meteors-internals.md, section 6).
+SHOW_NOTE_LEFT = 30
+SHOW_NOTE_PHASE = {False: 654, True: 954}
+SHOW_COUNTER = 8
 
 # The work between two waits, in instructions (1.2 MIPS: a tick is 65,910), measured
 # on the exact machine with sound off: the BASIC lines each piece runs, from the
@@ -162,7 +166,6 @@ NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 2
 SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
 TIMER_STARTED = 50                           # ... and channel 0 loaded this much later, when the queue was idle
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
-COUNTER_AT_GAME = 10                         # DGROUP:0416 at line 600 of the first game (sound on)
 
 
 # Where a step's sounds are, with sound on, in instructions from the last place the
@@ -379,7 +382,7 @@ class FrameClock:
         self.fast = self.now - start >= 2
         return self.fast
 
-    def show(self) -> None:
+    def show(self, colour: bool = False) -> None:
         """The start-up show and PRESS ANY KEY (game 1), to the level screen's T0.  With
         sound on its last note still plays there."""
         ticks, offset = STARTUP[self.function_keys]
@@ -387,9 +390,9 @@ class FrameClock:
         self.t, self.bios_due = float(offset), TICK
         if self.function_keys == 0:
             self.playing, self.bios_due = True, None
-            self.interrupt_due = offset - SHOW_NOTE_PHASE + MUSIC_PERIOD
+            self.interrupt_due = offset - SHOW_NOTE_PHASE[colour] + MUSIC_PERIOD
             self.note_left, self.queue = SHOW_NOTE_LEFT, []
-            self.counter = (COUNTER_AT_GAME + SHOW_NOTE_LEFT) & 31
+            self.counter = SHOW_COUNTER
 
     def pace(self, wait: bool = True) -> None:
         """Lines 3231-3232 (no wait when T0 = -1, a level screen's): the polling loop pass

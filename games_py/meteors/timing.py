@@ -340,8 +340,8 @@ class FrameClock:
             self.interrupt_due = self.t + TIMER_STARTED + MUSIC_PERIOD
             self.note_left, self.queue = 0, [NOTES[note]]
         kind = "ate" if note.startswith("ate") else note
-        self.loop_start = self.t + PLAY_LOOP.get(kind, 128) + FRESH_START * fresh
-        self.work_done(0)
+        self.work_done(0)          # an interrupt held back by the mask comes now: its handler
+        self.loop_start = self.t + PLAY_LOOP.get(kind, 128) + FRESH_START * fresh   # delays the loop
 
     def wait_notes(self, kind: str) -> None:
         """WHILE PLAY(0): WEND right after a step's SOUND, pass by pass: where the pass

@@ -79,9 +79,9 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 STARTUP = {0: (34, 900), 1: (55, 9_500), 2: (76, 9_500)}
 # With no function key (sound on; the tracer types the space at line 3560's first pass)
 # the show's last note plays at T0: this many interrupts of it are left, the last was this
-# long before (mono, colour: the level screen's COLORs), and the runtime's counter
-# DGROUP:0416 is this, mod 32, in the model's terms (3 less than the word read at line
-# 3232's INT 3).  Measured at 18 start times (docs/meteors-internals.md, section 6).
+# long before (mono, colour: the level screen's COLORs), and the model's music counter
+# (DGROUP:0416 reads 11 at line 3232's INT 3; 8 is what the model needs, 7 and 9 fail).
+# Measured at 18 start times with games_py/meteors/startup_probe.py (docs/meteors-internals.md, section 6).
 SHOW_NOTE_LEFT = 30
 SHOW_NOTE_PHASE = {False: 654, True: 954}
 SHOW_COUNTER = 8

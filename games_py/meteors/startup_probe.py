@@ -1,0 +1,59 @@
+"""Measure the first game's start on the original (sound on, a human player): what
+timing.STARTUP[0], SHOW_NOTE_LEFT, SHOW_NOTE_PHASE and SHOW_COUNTER were read from.
+
+For each start time, at line 3232's INT 3 of the first level screen (its T0): the BIOS
+ticks since line 225 (the end of line 222's wait), the instructions since the last
+IRQ 0, the note's interrupts left (DGROUP:0342) and the music handler's counter
+(DGROUP:0416) mod 32.  Usage, from the repository (about 2 s a start time):
+
+    python -m games_py.meteors.startup_probe --count 6 --seed 1612 --seed 99 --seed 5
+"""
+from __future__ import annotations
+
+import click
+
+from games_py.meteors import trace
+from games_py.meteors.original import MeteorsTracer
+from games_py.trace_sweep import start_times
+
+NOTE_LEFT, COUNTER = 0x0342, 0x0416
+
+
+def measure(time: tuple[int, int, int, int], colour: bool, disk: str = "1612") -> tuple[int, int, int, int]:
+    settings = trace.Settings(time=time, colour_switch=colour, sound=True, demo=False, human="random:1",
+                              seconds=0.2, frames=1)
+    tracer = MeteorsTracer(settings, disk)
+    process, machine = tracer.process, tracer.machine
+    seen: dict[str, int] = {}
+    last_interrupt = [0]
+    machine.events.irq.connect(lambda vector, now: last_interrupt.__setitem__(0, now) if vector == 8 else None)
+
+    def calibrated() -> None:
+        seen.setdefault("t225", tracer._bios_ticks())
+
+    def level_t0() -> None:
+        if "t0" not in seen:
+            seen.update(t0=tracer._bios_ticks(), since=machine._instr_now() - last_interrupt[0],
+                        note=process.word(NOTE_LEFT), counter=process.word(COUNTER) & 31)
+
+    process.at_line(225, calibrated)
+    process.at_line(3232, level_t0)
+    tracer.run()
+    return seen["t0"] - seen["t225"], seen["since"], seen["note"], seen["counter"]
+
+
+@click.command()
+@click.option("--count", type=click.IntRange(min=1), default=6, show_default=True)
+@click.option("--seed", "seeds", type=int, multiple=True, default=(1612,), show_default=True)
+@click.option("--disk", default="1612", show_default=True)
+def main(count: int, seeds: tuple[int, ...], disk: str) -> None:
+    click.echo("seed time colour: ticks, since IRQ 0, note left, counter")
+    for seed in seeds:
+        for i, time in enumerate(start_times(count, seed)):
+            colour = i % 2 == 0
+            click.echo(f"{seed} {trace.format_time(time)} {'colour' if colour else 'mono'}: "
+                       f"{measure(time, colour, disk)}")
+
+
+if __name__ == "__main__":
+    main()

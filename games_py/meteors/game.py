@@ -551,7 +551,7 @@ class Meteors:
         kind = "ate" if name.startswith("ate") else name
         if kind == "fall" and self.anchor in ("start", "ate", "absorbed"):
             work = self._to_fall_sound()
-        elif (self.anchor, kind) == ("start", "absorbed"):
+        elif kind == "absorbed" and self.anchor in ("start", "ate"):
             work = self._to_absorbed_sound()
         elif (self.anchor, kind) == ("start", "ate"):
             work = timing.STEP_START + self.key_work + self.move_work + timing.BITE_QUEUED
@@ -574,12 +574,7 @@ class Meteors:
         elif self.anchor == "absorbed":            # its wait's end -> line 1380
             work = timing.ABSORBED_TO_PRINT
         else:                                      # the bite's score (GOSUB 3120), lines 3020-3100
-            with mbf.counting_paths() as paths:
-                value = mbf.from_int(self.score)
-                mbf.compare(value, SCORE_TOP)
-                mbf.compare(value, SCORE_BOTTOM)
-            work = (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + self.check_work
-                    + timing.SCORE_DIGIT * (len(str(self.score)) - 1) + runtime_cost.instructions(paths))
+            work = self._bite_score_work(self.score) + self.check_work
         with mbf.counting_paths() as paths:        # line 5110: the frequency from MY and PITCH
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))))
@@ -587,10 +582,25 @@ class Meteors:
                 + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
                 + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
 
+    def _bite_score_work(self, score: int) -> int:
+        """A bite's wait's end -> line 1180: its score (GOSUB 3120, lines 3020-3100)."""
+        with mbf.counting_paths() as paths:
+            value = mbf.from_int(score)
+            mbf.compare(value, SCORE_TOP)
+            mbf.compare(value, SCORE_BOTTOM)
+        return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour
+                + timing.SCORE_DIGIT * (len(str(score)) - 1) + runtime_cost.instructions(paths))
+
     def _to_absorbed_sound(self) -> int:
-        """From the step's start to an absorbed meteor's note queued (lines 1180-1340, the
-        score, line 5180): the fixed parts and what the runtime spends on the values (the
-        hit test's, RND > PROB's, the clamps', COLOR FNR(7)'s, the score's, the frequency's)."""
+        """From the step's start (or a bite's wait) to an absorbed meteor's note queued (lines
+        1180-1340, the score, line 5180): the fixed parts and what the runtime spends on the
+        values (the hit test's, RND > PROB's, the clamps', COLOR FNR(7)'s, the score's, the
+        frequency's)."""
+        if self.anchor == "ate":                   # the bite's score, before the absorbed's -2
+            before = (self.score + 2 + 32768) % 65536 - 32768
+            to_check = self._bite_score_work(before)
+        else:
+            to_check = timing.STEP_START + self.key_work + self.move_work
         with mbf.counting_paths() as paths:
             value = mbf.from_int(self.score)
             mbf.compare(value, SCORE_TOP)
@@ -598,8 +608,7 @@ class Meteors:
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))),
                              timing.ABSORBED_FACTOR))
-        return (timing.STEP_START + self.key_work + self.move_work
-                + self.check_work - timing.CHECK - timing.CHECK_BLOCK
+        return (to_check + self.check_work - timing.CHECK - timing.CHECK_BLOCK
                 + timing.ABSORBED_TO_LOOP[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
                 + timing.SCORE_DIGIT * (len(str(self.score)) - 1)
                 + runtime_cost.instructions(paths + self.absorbed_paths)

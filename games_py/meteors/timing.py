@@ -173,7 +173,7 @@ PLAY_EXIT = 150                              # the interrupt that starts the not
 # a bite's sound (line 3120 after its PLAY(0) wait), an absorbed meteor's (line 1360).
 # Those of an absorbed meteor and a hit, one number each (the fall's and a bite's are
 # computed piece by piece, below):
-TO_SOUND = {("start", "absorbed"): 6_500, ("ate", "absorbed"): 9_120, ("absorbed", "fall"): 1_520,
+TO_SOUND = {("start", "absorbed"): 6_500, ("absorbed", "fall"): 1_520,
             ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
 # The step's work to a fall's or a bite's SOUND, piece by piece (measured to the instruction
 # at the statements' INT 3s of 52 sessions; what the runtime spends on the values comes from

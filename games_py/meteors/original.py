@@ -21,6 +21,7 @@ from games_py import tracing
 from games_py.meteors import trace
 from games_py.qbasic.mbf import MBF
 from games_py.tracing import TraceFailure
+from pcemu.keys import parse_script
 from pcemu.trace.qbasic import QuickBasicProcess
 
 PROGRAM = "METEORS.EXE"
@@ -109,21 +110,24 @@ class MeteorsTracer:
                 p.at_offset(statements[1], self._reseeded)
         for line, name in SOUND_LINES.items():
             p.at_line(line, functools.partial(self._sound, name))
-        if settings.sound and not settings.demo:
+        # no function key to type first (F1 mutes, F2 starts the demo): the space goes in
+        # at line 3560 (_press_any_key)
+        self.space_at_key_loop = settings.sound and not settings.demo
+        if self.space_at_key_loop:
             p.at_line(LINE_ANY_KEY, self._press_any_key)
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[dict]:
         m, s = self.machine, self.settings
         command = "B:{ENTER}METEORS" + {None: "", True: " /C", False: " /M"}[s.colour_switch] + "{ENTER}"
-        if s.sound and not s.demo:         # the space goes in at line 3560 (_press_any_key)
+        if self.space_at_key_loop:
             m.type(command)
             m.run_until(condition=lambda _: self.space_pressed, max_ticks=18.2065 * 120)
         else:
             m.type(command + "{WAIT:PRESS ANY KEY}")
         if self.seed_read != s.time:
             raise TraceFailure(f"the program read {self.seed_read} at RANDOMIZE TIMER, not {s.time}")
-        if not s.sound or s.demo:
+        if not self.space_at_key_loop:
             m.type(("{F1}{TICKS:20}" if not s.sound else "") + ("{F2}{TICKS:20}" if s.demo else "") + " ")
         if s.keys:
             m.type(s.keys)
@@ -203,10 +207,12 @@ class MeteorsTracer:
     def _press(self, name: str | None) -> None:
         """The policy's key goes to the keyboard at once, at the frame's first statement:
         IRQ 1 comes before the next statement, whose INT 3 runs the ON KEY handler."""
-        if name is None:
-            return
-        from pcemu import keys
-        codes = [c for action in keys.parse_script(human_key(name)) for c in action.codes]
+        if name is not None:
+            self._keys_now(human_key(name))
+
+    def _keys_now(self, script: str) -> None:
+        """``script``'s scancodes to the keyboard at once, at the statement running now."""
+        codes = [c for action in parse_script(script) for c in action.codes]
         self.machine.send_keys(codes)
         # end the slice here, so the machine offers the scancode and takes IRQ 1 before
         # the program's next instruction, instead of whenever the slice would have ended
@@ -217,20 +223,15 @@ class MeteorsTracer:
         ends PRESS ANY KEY TO START goes to the keyboard at the key loop's first pass, a
         point of the program, so the first game's start depends on the program alone and
         not on where the tracer's run loop saw the text (up to half a tick later)."""
-        if self.space_pressed:
-            return
-        from pcemu import keys
-        self.space_pressed = True
-        self.machine.send_keys([c for action in keys.parse_script(" ") for c in action.codes])
-        self.machine.cpu.request_stop()
+        if not self.space_pressed:
+            self.space_pressed = True
+            self._keys_now(" ")
 
     def _type_name(self) -> None:
         """The name for the high-score table goes to the keyboard at once, at the prompt's
         statement, so that how long the prompt lasts depends on the program alone, not on
         where the tracer's run loop happens to be (a tick either way)."""
-        from pcemu import keys
-        self.machine.send_keys([c for action in keys.parse_script(NAME + "{ENTER}") for c in action.codes])
-        self.machine.cpu.request_stop()
+        self._keys_now(NAME + "{ENTER}")
 
     def _key_handled(self, name: str) -> None:
         if self.done or self.frame is None:

@@ -56,19 +56,20 @@ def tally(records: list[dict]) -> dict[str, tuple[int, int]]:
     """(matching, all) per kind of DOSBox screen: ``text`` (the survey's measure: the
     programs DOSBox showed a text screen for), ``blank`` (DOSBox showed nothing: a match
     is pcemu showing nothing too) and ``graphics`` (not compared)."""
-    counts: dict[str, list[int]] = {}
+    matching: Counter = Counter()
+    total: Counter = Counter()
     for record in records:
-        if not record.get("verdict"):
-            continue
-        kind = {"graphics": "graphics", "blank": "blank"}.get(record.get("truth_kind"), "text")
-        pair = counts.setdefault(kind, [0, 0])
-        pair[0] += record["verdict"] == "match"
-        pair[1] += 1
-    return {kind: (pair[0], pair[1]) for kind, pair in counts.items()}
+        if record.get("verdict"):
+            kind = record.get("truth_kind")
+            kind = kind if kind in ("graphics", "blank") else "text"
+            total[kind] += 1
+            matching[kind] += record["verdict"] == "match"
+    return {kind: (matching[kind], n) for kind, n in total.items()}
 
 
 def tally_line(records: list[dict]) -> str:
-    """The tally in words: "91 of 95 text screens match (95.8%); blank in DOSBox: 3 of 5"."""
+    """The tally in words: "91 of 95 text screens match (95.8%); blank in DOSBox: 3 of 5
+    blank in pcemu too", then the graphics screens' count if there are any."""
     counts = tally(records)
     matching, total = counts.get("text", (0, 0))
     parts = [f"{matching} of {total} text screens match"

@@ -185,3 +185,65 @@ def test_int2e_while_one_runs_takes_its_place_and_the_first_caller_is_left_behin
     assert first in m.dos.processes                                 # T's memory stays, as in DOS
     run_command(run, "INNER")                                       # the shell works on
     assert m.dos.shell.exit_codes[-1] == ("C:\\INNER.COM", 4)
+
+
+def hostile_caller(lines: list[bytes], wrap: bool) -> str:
+    """A .COM that passes each raw 128-byte buffer to INT 2Eh (no count byte checked, a CR
+    or none, controls, redirections, pipes, % signs); with ``wrap`` the first call points
+    DS:SI at CS:FFF8h instead, memory the program gave back, 8 bytes before the end of
+    its segment."""
+    calls = []
+    for i in range(len(lines)):
+        segment = "mov si, 0xfff8" if wrap and i == 0 else f"mov si, buffer{i}"
+        calls.append(f"""
+    mov [{STACK_SAVE:#x}], sp
+    mov [{STACK_SAVE + 2:#x}], ss
+    {segment}
+    int 0x2e
+    mov bx, cs
+    mov ds, bx
+    cli
+    mov ss, [{STACK_SAVE + 2:#x}]
+    mov sp, [{STACK_SAVE:#x}]
+    sti
+""")
+    buffers = "".join(f"buffer{i}: .byte {', '.join(str(b) for b in line)}\n" for i, line in enumerate(lines))
+    return f"""
+    mov sp, {KEPT_BYTES - 2:#x}
+    mov bx, {KEPT_BYTES >> 4:#x}
+    mov ah, 0x4a
+    int 0x21
+    {"".join(calls)}
+    mov word ptr [{WENT_ON:#x}], 0x600d
+    {END_OF_PROGRAM}
+{buffers}
+"""
+
+
+def test_fuzz_hostile_int2e_lines_leave_the_machine_and_the_host_sane(tmp_path):
+    # A stranger's program hands the shell whatever bytes it likes: every call returns to
+    # it, nothing stops the machine, nothing is written outside the folder given as C:.
+    import random
+    rng = random.Random(0x2E)
+    alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .:\\/%|<>*?=@\"\t\x00\x01\x1a\x7f\xff\xe9"
+    lines = [bytes([0]) + bytes(128 - 1),                       # empty, no CR at all
+             bytes([5]) + b"..\\..\\..\\ESCAPE > ..\\..\\OUT\r".ljust(127, b"\0"),
+             bytes([9]) + b"ECHO %PATH%%%1%|SORT>%%X\r".ljust(127, b"Q")]
+    for _ in range(9):
+        body = bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 127)))
+        cr = b"\r" if rng.random() < 0.7 else b""
+        lines.append(bytes([rng.randrange(256)]) + (body + cr).ljust(127, bytes([rng.randrange(256)]))[:127])
+    for wrap in (False, True):
+        folder = tmp_path / f"wrap{wrap}"
+        folder.mkdir()
+        run = machine_with(folder, {"T.COM": hostile_caller(lines, wrap)})
+        m = run.machine
+        m.type("C:{ENTER}")
+        run_command(run, "T", max_ticks=18.2 * 30)
+        assert m._stopped is None, m._stopped
+        assert run.words(1, WENT_ON) == [0x600D]                   # every call came back
+        assert m.dos.shell.single is None and m.dos.current_psp == m.dos.shell.psp
+        assert m.dos.shell.exit_codes[-1] == ("C:\\T.COM", 0)
+        assert "Bad command or file name" in run.screen           # the lines did run
+        assert all(p.resolve().is_relative_to(tmp_path.resolve()) for p in tmp_path.rglob("*"))
+        assert not (tmp_path.parent / "OUT").exists() and not (tmp_path / "OUT").exists()

@@ -13,17 +13,13 @@ CALL_WORDS = 8               # result words per INT 2Eh call (five used)
 KEPT_BYTES = 0x4000          # the caller gives back the rest of its memory, as it must for EXEC
 
 
-def caller(*commands: str) -> str:
-    """A .COM that keeps 16 KB (stack included) and passes each command to INT 2Eh in
-    turn; after call i, the CALL_WORDS result words from 8i hold AX, the current PSP
-    (AH=51h), the DTA (AH=2Fh) as offset, segment, and what AH=4Dh then gives."""
-    calls = []
-    for i, _command in enumerate(commands):
-        slot = RESULTS + 2 * CALL_WORDS * i
-        calls.append(f"""
+def int2e_call(point_si: str) -> str:
+    """INT 2Eh with DS:SI set by ``point_si``; the caller's SS:SP kept around it (INT 2Eh
+    destroys them) and DS back to CS."""
+    return f"""
     mov [{STACK_SAVE:#x}], sp
     mov [{STACK_SAVE + 2:#x}], ss
-    mov si, command{i}
+    {point_si}
     int 0x2e
     mov bx, cs
     mov ds, bx
@@ -31,6 +27,17 @@ def caller(*commands: str) -> str:
     mov ss, [{STACK_SAVE + 2:#x}]
     mov sp, [{STACK_SAVE:#x}]
     sti
+"""
+
+
+def caller(*commands: str) -> str:
+    """A .COM that keeps 16 KB (stack included) and passes each command to INT 2Eh in
+    turn; after call i, the CALL_WORDS result words from 8i hold AX, the current PSP
+    (AH=51h), the DTA (AH=2Fh) as offset, segment, and what AH=4Dh then gives."""
+    calls = []
+    for i, _command in enumerate(commands):
+        slot = RESULTS + 2 * CALL_WORDS * i
+        calls.append(int2e_call(f"mov si, command{i}") + f"""
     mov [{slot:#x}], ax
     mov ah, 0x51
     int 0x21
@@ -195,18 +202,7 @@ def hostile_caller(lines: list[bytes], wrap: bool) -> str:
     calls = []
     for i in range(len(lines)):
         segment = "mov si, 0xfff8" if wrap and i == 0 else f"mov si, buffer{i}"
-        calls.append(f"""
-    mov [{STACK_SAVE:#x}], sp
-    mov [{STACK_SAVE + 2:#x}], ss
-    {segment}
-    int 0x2e
-    mov bx, cs
-    mov ds, bx
-    cli
-    mov ss, [{STACK_SAVE + 2:#x}]
-    mov sp, [{STACK_SAVE:#x}]
-    sti
-""")
+        calls.append(int2e_call(segment))
     buffers = "".join(f"buffer{i}: .byte {', '.join(str(b) for b in line)}\n" for i, line in enumerate(lines))
     return f"""
     mov sp, {KEPT_BYTES - 2:#x}

@@ -260,7 +260,7 @@ class Meteors:
         """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
         new blocks."""
         self.status_colour()
-        self.screen.write(25, 1, b" " * 79)
+        self.screen.write(25, 1, b" " * 80)           # LOCATE 25, 1: PRINT SPACE$(80);
         self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
         self.countdown = 101
@@ -277,8 +277,10 @@ class Meteors:
         """Lines 3680/3190: the status line's colours (the border's, 4 for grey's 8)."""
         if self.colour:
             self.screen.color(foreground, 4 if self.background == 8 else self.background)
+        elif foreground == 7:
+            self.screen.color(0, 7)        # reverse video
         else:
-            self.screen.color(0 if foreground == 7 else foreground, 7)
+            self.screen.color(foreground, 0)   # the last 20 of the countdown: bright on black
 
     def draw_blocks(self) -> None:
         """GOSUB 3820."""

@@ -128,3 +128,60 @@ def test_f2_at_the_title_changes_nothing_on_the_screen() -> None:
     assert differences(before, cells_of(m)) == []
     shown = session_screens(settings, "\x1bOQ", F7, "Y")
     assert shown[1][1:] == shown[0][1:]          # QUIT? over row 1 of the same title
+
+
+class KeysAtFrame(Keys):
+    """SPACE at the title, ``first`` at frame ``frame``'s tick (the wait before the next
+    frame), the rest when the session waits for a key; ``session`` set before it runs."""
+
+    def __init__(self, frame: int, first: str, *rest: str) -> None:
+        super().__init__(" ", *rest)
+        self.frame, self.first, self.session = frame, first, None
+
+    def _read(self, timeout, wake=True):
+        if timeout is None:
+            return super()._read(None) if self.keys else "Y"     # QUIT? Y: the end
+        if self.first is not None and self.session.game.total_frames == self.frame:
+            key, self.first = self.first, None
+            return key
+        if self.first is None and not self.keys and self.session.game.total_frames > self.frame + 1:
+            self.first = ""
+            return F7                                            # the last answer given: F7
+        return None
+
+
+@needs_originals
+@pytest.mark.parametrize("key, answers, colour", [
+    ("F7", ("N",), True), ("F5", (" ", "{ESC}"), False)])
+def test_quit_and_instructions_in_a_game_look_as_the_originals(key, answers, colour, monkeypatch) -> None:
+    """F7 or F5 pressed at a frame's first statement (line 1110) of a demo game: QUIT? over
+    the game's top row, or the instructions' pages over its rows 1-22, as the original."""
+    monkeypatch.setattr(terminal, "FRAME_SECONDS", 0.0)
+    settings = trace.Settings(time=(9, 15, 0, 0), colour_switch=colour, sound=True, demo=True, seconds=60)
+    frame = 150
+    tracer = original.MeteorsTracer(settings, str(DISK1612))
+    m, pressed = tracer.machine, []
+
+    def press() -> None:
+        if tracer.total_frames == frame + 1 and not pressed:
+            pressed.append(True)
+            tracer._keys_now("{%s}" % key)
+    tracer.process.at_line(original.LINE_STEP, press)
+    m.type("B:{ENTER}METEORS" + (" /C" if colour else " /M") + "{ENTER}{WAIT:PRESS ANY KEY}{F2}{TICKS:20} ")
+    m.run_until(condition=lambda _: bool(pressed), max_ticks=18.2 * 60)
+    m.run(3.0)                       # the page is read from the disk line by line
+    expected = [cells_of(m)]
+    for answer in answers[:-1]:
+        m.type(answer + "{TICKS:10}")
+        expected.append(cells_of(m))
+    keys = KeysAtFrame(frame, {"F7": F7, "F5": F5}[key],
+                       *({"{ESC}": "\x1b", " ": " ", "N": "N"}[a] for a in answers))
+    shown = Shown()
+    session = terminal.Session(settings, keys, shown, str(DISK1612), clock=lambda: settings.time)
+    keys.session = session
+    session.run()
+    screens = shown.screens
+    start = next(i for i, s in enumerate(screens) if s[0][0][0] == ("Q" if key == "F7" else " ")
+                 and "".join(ch for ch, _ in s[0]).strip() in ("QUIT?", "INSTRUCTIONS"))
+    for n, original_screen in enumerate(expected):
+        assert differences(original_screen, screens[start + n]) == [], f"screen {n}"

@@ -34,6 +34,12 @@ TITLE = ("MM      MM  EEEEEEE  TTTTTTTTTT  EEEEEEE  OOOOOOO  RRRRRRR  SSSSSSS",
          "MM      MM  EE           TT      EE       OO   OO  RR  RR        SS",
          "MM      MM  EE           TT      EE       OO   OO  RR   RR       SS",
          "MM      MM  EEEEEEE      TT      EEEEEEE  OOOOOOO  RR    RR  SSSSSS")
+# the name prompt of the high-score table: keys for the original's line editor (scores.py)
+NAME_KEYS = {"\r": "ENTER", "\n": "ENTER", "\x7f": "BKSP", "\x08": "BKSP", "\t": "TAB", "\x1b": "ESC",
+             "\x1b[D": "LEFT", "\x1bOD": "LEFT", "\x1b[C": "RIGHT", "\x1bOC": "RIGHT",
+             "\x1b[H": "HOME", "\x1bOH": "HOME", "\x1b[1~": "HOME", "\x1b[F": "END", "\x1bOF": "END",
+             "\x1b[4~": "END", "\x1b[2~": "INS", "\x1b[3~": "DEL"}
+TABLE_SECONDS = 2.0                        # line 1670: GOSUB 1700, the table stays two seconds
 LEGEND = "F1=SOUND F2=DEMO F5=INSTRS F7=QUIT F9=PITCH\x19 F10=PITCH\x18"
 COPYRIGHT = "TOMMY'S METEORS (C) COPYRIGHT 1986 BY TOMMY'S TOYS, BOX 11261, DENVER, CO 80211 "
 
@@ -65,6 +71,9 @@ class Session:
         self.game.random.randomize_timer(*clock())
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
+        self.game.name_key = self.name_key
+        self.typed_ahead: list[str] = []
+        self.game.scores.seen = self.table_seen
         self.game.time_of_day = clock
         self.next_frame = time.monotonic()
 
@@ -94,6 +103,33 @@ class Session:
                 break
             self.key(key)
         if self.next_frame < time.monotonic() - 1:
+            self.next_frame = time.monotonic()
+
+    def name_key(self, game: Meteors) -> str:
+        """The high-score table's name prompt: the screen as drawn so far, then the next
+        key for the original's line editor (typed text as it is, not upper-cased)."""
+        self.display.show(picture(game))
+        while True:
+            text = self.typed_ahead.pop(0) if self.typed_ahead else self.keyboard._read(None, wake=False)
+            if text is None:                   # the input has ended
+                raise Quit
+            if text == "\x1b":
+                while (more := self.keyboard._read(0.02, wake=False)) is not None:
+                    if len(text) == 1 and more not in "[O":
+                        self.typed_ahead.append(more)      # Esc alone, then another key
+                        break
+                    text += more
+                    if text in NAME_KEYS or more.isalpha() or more == "~":
+                        break
+            key = NAME_KEYS.get(text, text)
+            if key in NAME_KEYS.values() or (len(key) == 1 and key.isprintable() and ord(key) < 256):
+                return key
+
+    def table_seen(self, line: int, screen) -> None:
+        """The table's finished screen (line 1670) stays for its two-second pause."""
+        if line == 1670:
+            self.display.show(picture(self.game))
+            time.sleep(TABLE_SECONDS)
             self.next_frame = time.monotonic()
 
     def key(self, key: str) -> None:

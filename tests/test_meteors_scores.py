@@ -1,0 +1,206 @@
+"""Tommy's Meteors' high-score table: the Python game's screens against METEORS.EXE's,
+cell for cell (characters and attributes), at the points of the table's code the
+tracer can stop at: line 5910 (the table, CONGRATULATIONS), 5920 (the name prompt),
+5950 (the name typed) and 1670 (the table after it, or after a score without a name).
+About 6 s with -n 0: three runs of the original, each up to the end of its last table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from games_py.meteors import original, scores, trace
+from games_py.meteors.game import Meteors
+from pcemu.keys import parse_script
+from tests.machine_helpers import DISK1612, needs_originals
+
+POINTS = (5910, 5920, 5950, 1670)
+Cells = tuple[tuple[tuple[int, int], ...], ...]
+
+
+@dataclass(frozen=True)
+class Shot:
+    game: int
+    line: int
+    cells: Cells
+
+
+class NamingTracer(original.MeteorsTracer):
+    """The tracer, typing a key script of its own at each name prompt (line 5910)."""
+
+    def __init__(self, settings: trace.Settings, names: list[str]) -> None:
+        self.names = list(names)
+        super().__init__(settings, str(DISK1612))
+
+    def _type_name(self) -> None:
+        self._keys_now(self.names.pop(0) if self.names else original.NAME + "{ENTER}")
+
+
+def _original(settings: trace.Settings, games: int, names: list[str] | None = None) -> tuple[list[dict], list[Shot]]:
+    """The original's screens at POINTS up to the end of game ``games``'s table."""
+    tracer = NamingTracer(settings, names or [])
+    machine, process = tracer.machine, tracer.process
+    shots: list[Shot] = []
+
+    def at(line: int):
+        def seen() -> None:
+            game = process.integer(original.GAME)
+            if game <= games and not tracer.done:
+                shots.append(Shot(game, line, tuple(tuple(row) for row in machine.screen_cells())))
+                if line == 1670 and game == games:
+                    tracer._stop()
+        return seen
+    for line in POINTS:
+        process.at_line(line, at(line))
+    return tracer.run(), shots
+
+
+def _python(settings: trace.Settings, frames: int, names: list[list[str]] | None = None) -> tuple[Meteors, list[Shot]]:
+    game = Meteors(settings)
+    game.random.randomize_timer(*settings.time)
+    shots: list[Shot] = []
+    game.scores.seen = lambda line, screen: shots.append(Shot(game.games, line, tuple(
+        tuple(zip(screen.cells[r], screen.attrs[r])) for r in range(len(screen.cells)))))
+    if names is not None:
+        keys = iter([key for name in names for key in name])
+        game.name_key = lambda g: next(keys)
+    game.start()
+    game.play(lambda g: g.total_frames > frames)
+    return game, shots
+
+
+def _frames(events: list[dict]) -> int:
+    return sum(1 for e in events if e["event"] == "frame")
+
+
+def _differences(a: Shot, b: Shot) -> list[str]:
+    return [f"row {r + 1} column {c + 1}: original {a.cells[r][c]}, python {b.cells[r][c]}"
+            for r in range(25) for c in range(80) if a.cells[r][c] != b.cells[r][c]]
+
+
+def _assert_equal(originals: list[Shot], pythons: list[Shot]) -> None:
+    assert [(s.game, s.line) for s in pythons[:len(originals)]] == [(s.game, s.line) for s in originals]
+    for a, b in zip(originals, pythons):
+        assert _differences(a, b) == [], f"game {a.game}, line {a.line}"
+
+
+def _text(shot: Shot, row: int) -> str:
+    return bytes(c for c, _ in shot.cells[row - 1]).decode("cp437")
+
+
+CASES = {
+    # two names: the second game's table has two rows, the new one second
+    "colour": (trace.Settings(time=(10, 0, 0, 0), colour_switch=True, sound=False, demo=False,
+                              human="simple", seconds=40), 2),
+    # a score below 0 (no rows, no name), a name, then two rows; sound on: the name's
+    # time comes from the music timer's ticks
+    "mono": (trace.Settings(time=(17, 12, 42, 0), colour_switch=False, sound=True, demo=False,
+                            human="random:17", seconds=40), 3),
+}
+
+
+@needs_originals
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_tables_screens_are_the_originals_cell_for_cell(name: str) -> None:
+    settings, games = CASES[name]
+    events, originals = _original(settings, games)
+    game, pythons = _python(settings, _frames(events))
+    _assert_equal(originals, pythons)
+    last = [s for s in originals if s.line == 1670][-1]
+    assert last.game == games
+    assert "PLAYER" in _text(last, 3) and "PLAYER" in _text(last, 4)     # two rows
+    assert len([s for s in originals if s.line == 5950]) == 2            # two names typed
+    if name == "mono":
+        assert [s.line for s in originals if s.game == 1] == [1670]      # no name below 0
+
+
+# Key scripts for the original (pcemu.keys) and the same keys for the Python game's hook.
+# The tracer types at line 5910, before line 5920 empties the BIOS's key buffer, so a
+# script's first byte must not make a character (an upper-case letter starts with
+# Shift's make code).  The first script is as many key bytes as PLAYER and Enter (26),
+# so it is typed in the time the Python game counts for a name and its WHEN is compared
+# too; the second (112 bytes) is compared where it is typed (line 5950), before its WHEN.
+EDITS = ["A{HOME} B{TAB}C{BKSP}{BKSP}{ENTER}",
+         "ABCDEFGHIJKL{ESC}ABCD{LEFT}{LEFT}{INS}X{LEFT}Y{END}{RIGHT}Z{HOME}{DEL}{ENTER}"]
+
+
+def _keys(script: str) -> list[str]:
+    """The editor's keys of a key script: {NAME}s and characters."""
+    keys, rest = [], script
+    while rest:
+        if rest[0] == "{":
+            end = rest.index("}")
+            keys.append(rest[1:end])
+            rest = rest[end + 1:]
+        else:
+            keys.append(rest[0])
+            rest = rest[1:]
+    return keys
+
+
+@needs_originals
+def test_a_name_edited_at_the_prompt_is_echoed_as_the_original_echoes_it() -> None:
+    """The runtime's line editor: TAB to a multiple of 8, BKSP, ESC, the arrows, INS
+    (ended by a cursor move), DEL, RIGHT past the end; and line 5980's quirk: a name
+    that starts with a space is kept as one space."""
+    settings = trace.Settings(time=(3, 14, 33, 6), colour_switch=False, sound=False, demo=False,
+                              human="random:3", seconds=40)
+    assert sum(len(a.codes) for a in parse_script(EDITS[0])) == sum(
+        len(a.codes) for a in parse_script(original.NAME + "{ENTER}"))
+    events, originals = _original(settings, 2, EDITS)
+    game, pythons = _python(settings, _frames(events), [_keys(s) for s in EDITS])
+    wanted = [(1, 5910), (1, 5920), (1, 5950), (1, 1670), (2, 5910), (2, 5920), (2, 5950)]
+    compared = [s for s in originals if (s.game, s.line) in wanted]
+    assert [(s.game, s.line) for s in compared] == wanted
+    python = {(s.game, s.line): s for s in pythons}
+    for shot in compared:
+        assert _differences(shot, python[shot.game, shot.line]) == [], f"game {shot.game}, line {shot.line}"
+    assert _text(compared[3], 3).startswith("  1" + " " * 48)            # the name kept as " "
+    assert game.scores.slots[2].name == " "                            # (moved down by game 2)
+
+
+def test_time_string_rounds_to_the_second_as_time_dollar_does() -> None:
+    """TIME$ (062B:3B07) adds a second from 50 hundredths, carried, never wrapped."""
+    assert scores.time_string(10, 0, 17, 49) == "10:00:17"
+    assert scores.time_string(10, 0, 17, 50) == "10:00:18"
+    assert scores.time_string(10, 59, 59, 68) == "11:00:00"
+    assert scores.time_string(23, 59, 59, 99) == "24:00:00"
+
+
+def test_a_game_over_midnight_counts_its_time_across_it() -> None:
+    """Line 5710: TIME below 0 gets a day (86400 s) added."""
+    table = scores.HighScores()
+    table.tstart = scores.rng.timer(23, 59, 50, 0)
+    table.tend = scores.rng.timer(0, 0, 5, 0)
+    assert table.seconds() == 15
+
+
+class _Keyboard:
+    def __init__(self, text: str) -> None:
+        self.text = list(text)
+
+    def _read(self, timeout, wake=True):
+        return self.text.pop(0) if self.text else None
+
+
+class _Display:
+    def __init__(self) -> None:
+        self.shown = []
+
+    def show(self, screen) -> None:
+        self.shown.append(screen.text())
+
+
+def test_the_terminal_hands_the_name_prompt_its_keys_as_typed() -> None:
+    """terminal.Session.name_key: lower case kept, Backspace, arrows, Delete, Esc, Enter;
+    the screen is shown before each key; the input's end quits."""
+    from games_py.meteors import terminal
+    display = _Display()
+    session = terminal.Session(trace.Settings(colour_switch=True, demo=False),
+                               _Keyboard("ab\x7f\x1b[D\x1b[3~\x1b\r"), display, None, clock=lambda: (12, 0, 0, 0))
+    keys = [session.name_key(session.game) for _ in range(7)]
+    assert keys == ["a", "b", "BKSP", "LEFT", "DEL", "ESC", "ENTER"]
+    assert len(display.shown) == 7
+    with pytest.raises(terminal.Quit):
+        session.name_key(session.game)

@@ -2,7 +2,9 @@
 cell for cell (characters and attributes), at the points of the table's code the
 tracer can stop at: line 5910 (the table, CONGRATULATIONS), 5920 (the name prompt),
 5950 (the name typed) and 1670 (the table after it, or after a score without a name).
-About 6 s with -n 0: three runs of the original, each up to the end of its last table.
+Also the line editor's keys from the terminal and a played session's table.  About
+8 s with -n 0: three runs of the original (1.5 to 1.9 s each, up to the end of their
+last table) and a terminal session of ten games (1.4 s).
 """
 from __future__ import annotations
 
@@ -204,3 +206,36 @@ def test_the_terminal_hands_the_name_prompt_its_keys_as_typed() -> None:
     assert len(display.shown) == 7
     with pytest.raises(terminal.Quit):
         session.name_key(session.game)
+
+
+class _Player:
+    """A terminal for a whole session: at each frame now and then a keypad arrow (8, 2,
+    4, 6), at the waits for a key (PRESS ANY KEY, the name prompt) ``typed``, then the end
+    of the input."""
+
+    def __init__(self, typed: str) -> None:
+        self.typed = list(typed)
+        self.reads = 0
+
+    def _read(self, timeout, wake=True):
+        if timeout is None:
+            return self.typed.pop(0) if self.typed else None
+        self.reads += 1
+        return "8246"[self.reads // 3 % 4] if self.reads % 3 == 0 and timeout != 0.02 else None
+
+
+def test_play_asks_the_name_and_shows_it_in_the_table(monkeypatch) -> None:
+    """A session in the terminal to its second name prompt (ten games, about 1.4 s): the
+    first name as typed (lower case kept), in the table the prompt of the next shows."""
+    from games_py.meteors import terminal
+    monkeypatch.setattr(terminal, "FRAME_SECONDS", 0.0)
+    monkeypatch.setattr(terminal, "TABLE_SECONDS", 0.0)
+    display = _Display()
+    session = terminal.Session(trace.Settings(colour_switch=True, demo=False), _Player(" Ann\r"), display,
+                               None, clock=lambda: (12, 0, 0, 0))
+    session.run()
+    rows = display.shown[-1].splitlines()
+    assert session.game.score > 0                                # at the next name prompt
+    assert rows[0].startswith("HIGH SCORES") and rows[2].startswith("  1  Ann ")
+    assert rows[16] == "WHAT IS YOUR NAME?".ljust(80)
+    assert any(screen.splitlines()[16].startswith("WHAT IS YOUR NAME? Ann") for screen in display.shown)

@@ -8,83 +8,16 @@ last table) and a terminal session of ten games (1.4 s).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from games_py.meteors import original, scores, trace
-from games_py.meteors.game import Meteors
+from games_py.meteors.table_check import Shot, differences, first_difference, frames, original_screens, python_screens
 from pcemu.keys import parse_script
 from tests.machine_helpers import DISK1612, needs_originals
 
-POINTS = (5910, 5920, 5950, 1670)
-Cells = tuple[tuple[tuple[int, int], ...], ...]
-
-
-@dataclass(frozen=True)
-class Shot:
-    game: int
-    line: int
-    cells: Cells
-
-
-class NamingTracer(original.MeteorsTracer):
-    """The tracer, typing a key script of its own at each name prompt (line 5910)."""
-
-    def __init__(self, settings: trace.Settings, names: list[str]) -> None:
-        self.names = list(names)
-        super().__init__(settings, str(DISK1612))
-
-    def _type_name(self) -> None:
-        self._keys_now(self.names.pop(0) if self.names else original.NAME + "{ENTER}")
-
 
 def _original(settings: trace.Settings, games: int, names: list[str] | None = None) -> tuple[list[dict], list[Shot]]:
-    """The original's screens at POINTS up to the end of game ``games``'s table."""
-    tracer = NamingTracer(settings, names or [])
-    machine, process = tracer.machine, tracer.process
-    shots: list[Shot] = []
-
-    def at(line: int):
-        def seen() -> None:
-            game = process.integer(original.GAME)
-            if game <= games and not tracer.done:
-                shots.append(Shot(game, line, tuple(tuple(row) for row in machine.screen_cells())))
-                if line == 1670 and game == games:
-                    tracer._stop()
-        return seen
-    for line in POINTS:
-        process.at_line(line, at(line))
-    return tracer.run(), shots
-
-
-def _python(settings: trace.Settings, frames: int, names: list[list[str]] | None = None) -> tuple[Meteors, list[Shot]]:
-    game = Meteors(settings)
-    game.random.randomize_timer(*settings.time)
-    shots: list[Shot] = []
-    game.scores.seen = lambda line, screen: shots.append(Shot(game.games, line, tuple(
-        tuple(zip(screen.cells[r], screen.attrs[r])) for r in range(len(screen.cells)))))
-    if names is not None:
-        keys = iter([key for name in names for key in name])
-        game.name_key = lambda g: next(keys)
-    game.start()
-    game.play(lambda g: g.total_frames > frames)
-    return game, shots
-
-
-def _frames(events: list[dict]) -> int:
-    return sum(1 for e in events if e["event"] == "frame")
-
-
-def _differences(a: Shot, b: Shot) -> list[str]:
-    return [f"row {r + 1} column {c + 1}: original {a.cells[r][c]}, python {b.cells[r][c]}"
-            for r in range(25) for c in range(80) if a.cells[r][c] != b.cells[r][c]]
-
-
-def _assert_equal(originals: list[Shot], pythons: list[Shot]) -> None:
-    assert [(s.game, s.line) for s in pythons[:len(originals)]] == [(s.game, s.line) for s in originals]
-    for a, b in zip(originals, pythons):
-        assert _differences(a, b) == [], f"game {a.game}, line {a.line}"
+    return original_screens(settings, games, names, str(DISK1612))
 
 
 def _text(shot: Shot, row: int) -> str:
@@ -107,8 +40,8 @@ CASES = {
 def test_the_tables_screens_are_the_originals_cell_for_cell(name: str) -> None:
     settings, games = CASES[name]
     events, originals = _original(settings, games)
-    game, pythons = _python(settings, _frames(events))
-    _assert_equal(originals, pythons)
+    game, pythons = python_screens(settings, frames(events))
+    assert first_difference(originals, pythons) is None
     last = [s for s in originals if s.line == 1670][-1]
     assert last.game == games
     assert "PLAYER" in _text(last, 3) and "PLAYER" in _text(last, 4)     # two rows
@@ -151,13 +84,13 @@ def test_a_name_edited_at_the_prompt_is_echoed_as_the_original_echoes_it() -> No
     assert sum(len(a.codes) for a in parse_script(EDITS[0])) == sum(
         len(a.codes) for a in parse_script(original.NAME + "{ENTER}"))
     events, originals = _original(settings, 2, EDITS)
-    game, pythons = _python(settings, _frames(events), [_keys(s) for s in EDITS])
+    game, pythons = python_screens(settings, frames(events), [_keys(s) for s in EDITS])
     wanted = [(1, 5910), (1, 5920), (1, 5950), (1, 1670), (2, 5910), (2, 5920), (2, 5950)]
     compared = [s for s in originals if (s.game, s.line) in wanted]
     assert [(s.game, s.line) for s in compared] == wanted
     python = {(s.game, s.line): s for s in pythons}
     for shot in compared:
-        assert _differences(shot, python[shot.game, shot.line]) == [], f"game {shot.game}, line {shot.line}"
+        assert differences(shot, python[shot.game, shot.line]) == [], f"game {shot.game}, line {shot.line}"
     assert _text(compared[3], 3).startswith("  1" + " " * 48)            # the name kept as " "
     assert game.scores.slots[2].name == " "                            # (moved down by game 2)
 

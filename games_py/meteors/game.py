@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, scores, timing, trace
+from games_py.meteors import demo, scores, show, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
@@ -97,6 +97,7 @@ class Meteors:
         self.frame: dict | None = None
         self.player = demo.DemoPlayer(self)
         self.on_tick = None               # play: called at each frame's tick (the pace, the keys)
+        self.on_show = None               # play: called at PRESS ANY KEY TO START (the key)
         self.time_of_day = None           # play: the clock RANDOMIZE TIMER reads at a key press
         self.pitch = 300                  # line 4520
         self.policy = None
@@ -240,9 +241,12 @@ class Meteors:
         """GOSUB 3370."""
         if self.games <= 1:
             self.ticks.show(self.colour)
-            if self.colour:
-                for _ in range(8):                 # line 4310: each row of the title
-                    self.rnd()
+            colours = None
+            if self.colour:                        # line 4310: each row of the title
+                colours = [self.int_rnd(FIVE, TWO) for _ in range(8)]
+            show.draw(self.screen, colours)
+            if self.on_show is not None:
+                self.on_show(self)                 # play: PRESS ANY KEY TO START
             if self.demo_on:
                 self.score = 0                     # F2 at PRESS ANY KEY: line 4770
         while True:                                # lines 3580-3610

@@ -195,6 +195,7 @@ class HighScores:
         self.index = 0            # DGROUP:10C4: line 5620's FOR variable after the loop
         self.tstart = mbf.ZERO    # TSTART (DGROUP:0FB8), line 570
         self.tend = mbf.ZERO      # DGROUP:1002, line 1620
+        self.date = START_DATE    # DOS's date when the session started (DATE$ counts on from it)
         # a point of the table's code was drawn: (line, screen); the tests' and the terminal's
         self.seen: Callable[[int, Screen], None] | None = None
 
@@ -354,7 +355,7 @@ class HighScores:
             clock.work_done(SOUND_TO_WHEN + to_when)
         else:
             clock.work_done(work + NAME_TO_WHEN + to_when)
-        day = START_DATE + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
+        day = self.date + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
         return f"{day:%m-%d-%Y} {time_string(*clock.time_of_day())}"
 
     def _save(self, level: int) -> None:

@@ -5,7 +5,8 @@ Line numbers are the original's (docs/meteors-internals.md, section 5, "The
 high-score table").  The table is kept in memory for the session; the original
 keeps it in METEORS.SCR on its own disk, which the Python game does not write: the
 one read of that file (the first table after a name was saved) is followed in
-memory, with the records as LINE INPUT # gives them back (unchanged).
+memory, with the records as the original reads them back (unchanged: measured with
+names that hold commas and quotes).
 
 The times: TIME is ``INT(TEND - TSTART + .5)`` in MBF singles, TSTART the TIMER
 of line 570 (after the player is placed), TEND that of line 1620 (the game over);
@@ -36,14 +37,13 @@ TYPED_NAME = "PLAYER"    # what the tracer types (original.py), and the default 
 START_DATE = _dt.date(1988, 1, 1)
 DAY = MBF.from_hex("00 C0 28 91")      # 86400 at DGROUP:1634 (line 5710)
 HALF = MBF.from_hex("00 00 00 80")     # .5 at DGROUP:1228 (line 5720)
-ONE = MBF.from_hex("00 00 00 81")      # 1 at DGROUP:1190 (line 5730)
 
 # Where the clock is, in instructions, measured on the original (docs/meteors-internals.md,
 # section 6): line 570's TIMER this far before line 630 (where game.py's work from the
 # blocks ends) ...
 TSTART_TO_METEOR = 2_150
 # ... and line 6130 (DATE$, TIME$) this far after the table's own work (timing.TABLE, its
-# rows and file) with sound off, the name typed at the prompt (14 key bytes 2 ms apart) ...
+# rows and file) with sound off, PLAYER and Enter typed at the prompt (26 key bytes) ...
 NAME_TO_WHEN = 65_750
 DEMO_TO_WHEN = 3_100     # ... or in demo mode (no prompt: lines 5840-6020) ...
 SHIFTED_ROW = 450        # ... and a row moved down (lines 6070-6110) each

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, show, timing, trace
+from games_py.meteors import demo, scores, show, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
@@ -114,6 +114,8 @@ class Meteors:
         self.straight = False             # the meteor's path is straight (lines 980-1090)
         self.absorbed_paths: dict = {}    # COLOR FNR(7)'s runtime paths (line 1310)
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
+        self.scores = scores.HighScores()  # the high-score table's state and screens
+        self.name_key = None               # play: the next key of the name typed (None: PLAYER)
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -173,6 +175,7 @@ class Meteors:
             self.py = self.fnr(8) + 16
             if self.screen.char(self.py, self.px) == SPACE:
                 break
+        self.scores.started(self, placing)                 # line 570: TSTART = TIMER
         self.ticks.work_done(timing.BLOCKS_TO_METEOR + timing.PLACING * placing)
         self.screen.put(self.py, self.px, PLAYER)
         self.flag = False
@@ -186,6 +189,7 @@ class Meteors:
             self.game_over()
 
     def game_over(self) -> None:
+        self.scores.ended(self)                            # line 1620: TIMER
         if self.high < self.score:
             self.high = self.score
         self.events.append({"event": "game_over", "game": self.games, "score": self.score,
@@ -203,6 +207,7 @@ class Meteors:
         (DGROUP:10C6) comes from that read alone, so it shows at most 2 rows.  A score
         above 0 asks for a name (not in demo mode, line 5840), which the tracer types,
         and the table is saved (timing.py)."""
+        self.scores.show(self)                             # its screens (scores.py)
         work = timing.TABLE + timing.TABLE_ROW * self.table_rows
         if self.table_file == "missing":
             work += timing.TABLE_MISSING

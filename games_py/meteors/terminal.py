@@ -27,6 +27,12 @@ ARROWS = {"\x1b[A": "UP", "\x1bOA": "UP", "\x1b[B": "DOWN", "\x1bOB": "DOWN",
 FUNCTION_KEYS = {"\x1bOP": "F1", "\x1b[11~": "F1", "\x1bOQ": "F2", "\x1b[12~": "F2",
                  "\x1b[15~": "F5", "\x1b[18~": "F7", "\x1b[20~": "F9", "\x1b[21~": "F10",
                  "\x1b": "ESC"}
+# the name prompt of the high-score table: keys for the original's line editor (scores.py)
+NAME_KEYS = {"\r": "ENTER", "\n": "ENTER", "\x7f": "BKSP", "\x08": "BKSP", "\t": "TAB", "\x1b": "ESC",
+             "\x1b[D": "LEFT", "\x1bOD": "LEFT", "\x1b[C": "RIGHT", "\x1bOC": "RIGHT",
+             "\x1b[H": "HOME", "\x1bOH": "HOME", "\x1b[1~": "HOME", "\x1b[F": "END", "\x1bOF": "END",
+             "\x1b[4~": "END", "\x1b[2~": "INS", "\x1b[3~": "DEL"}
+TABLE_SECONDS = 2.0                        # line 1670: GOSUB 1700, the table stays two seconds
 # what the original shows when F7 or Esc is answered Y (or Q, or Esc), then DOS's prompt
 FAREWELL = {7: "DID YOU LIKE THIS TOY?  THIS IS JUST A SAMPLE OF OUR AWESOME ASTOUNDING LINE",
             8: "OF LOW-PRICED TOYS AND GAMES FOR IBM PCS AND COMPATIBLES, DESIGNED BY ALIENS",
@@ -71,6 +77,9 @@ class Session:
         self.game.random.randomize_timer(*clock())
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
+        self.game.name_key = self.name_key
+        self.typed_ahead: list[str] = []
+        self.game.scores.seen = self.table_seen
         self.game.on_show = self.at_title
         self.game.time_of_day = clock
         self.next_frame = time.monotonic()
@@ -104,6 +113,33 @@ class Session:
                 break
             self.key(key)
         if self.next_frame < time.monotonic() - 1:
+            self.next_frame = time.monotonic()
+
+    def name_key(self, game: Meteors) -> str:
+        """The high-score table's name prompt: the screen as drawn so far, then the next
+        key for the original's line editor (typed text as it is, not upper-cased)."""
+        self.show()
+        while True:
+            text = self.typed_ahead.pop(0) if self.typed_ahead else self.keyboard._read(None, wake=False)
+            if text is None:                   # the input has ended
+                raise Quit
+            if text == "\x1b":
+                while (more := self.keyboard._read(0.02, wake=False)) is not None:
+                    if len(text) == 1 and more not in "[O":
+                        self.typed_ahead.append(more)      # Esc alone, then another key
+                        break
+                    text += more
+                    if text in NAME_KEYS or more.isalpha() or more == "~":
+                        break
+            key = NAME_KEYS.get(text, text)
+            if key in NAME_KEYS.values() or (len(key) == 1 and key.isprintable() and ord(key) < 256):
+                return key
+
+    def table_seen(self, line: int, screen) -> None:
+        """The table's finished screen (line 1670) stays for its two-second pause."""
+        if line == 1670:
+            self.show()
+            time.sleep(TABLE_SECONDS)
             self.next_frame = time.monotonic()
 
     def at_title(self, game: Meteors) -> None:

@@ -1,0 +1,402 @@
+"""Tommy's Meteors' high-score table: what a game's end shows (GOSUB 5370, whose
+rows GOSUB 6360 draws), its entries, and the name the player types.
+
+Line numbers are the original's (docs/meteors-internals.md, section 5, "The
+high-score table").  The table is kept in memory for the session; the original
+keeps it in METEORS.SCR on its own disk, which the Python game does not write: the
+one read of that file (the first table after a name was saved) is followed in
+memory, with the records as the original reads them back (unchanged: measured with
+names that hold commas and quotes).
+
+The times: TIME is ``INT(TEND - TSTART + .5)`` in MBF singles, TSTART the TIMER
+of line 570 (after the player is placed), TEND that of line 1620 (the game over);
+a new entry's WHEN is ``DATE$ + " " + TIME$`` at line 6130, after the name.  The
+Python game knows the BIOS tick of each point from its clock (timing.FrameClock):
+a copy of the clock is run ahead over the work up to there, so nothing here
+changes the game's own timing.
+"""
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from games_py.meteors import timing
+from games_py.meteors.screen import COLUMNS, ROWS, Screen
+from games_py.qbasic import mbf, rng
+from games_py.qbasic.mbf import MBF
+
+MAX = 9                  # DGROUP:1090 (line 5320): the table shows MAX + 1 rows, the top 10
+SLOTS = 10 * MAX         # DGROUP:1092: the entries kept, and the records read at most
+NAME_LIMIT = 255         # the runtime's line editor takes this many characters
+COPYRIGHT = "TOMMY'S METEORS (C) COPYRIGHT 1986 BY TOMMY'S TOYS, BOX 11261, DENVER, CO 80211 "   # C$
+DEMO_NAME = "COMPUTER"   # line 5840
+TYPED_NAME = "PLAYER"    # what the tracer types (original.py), and the default here
+# pcemu's machine starts on this date (pcemu.machine): the tracer's DATE$
+START_DATE = _dt.date(1988, 1, 1)
+DAY = MBF.from_hex("00 C0 28 91")      # 86400 at DGROUP:1634 (line 5710)
+HALF = MBF.from_hex("00 00 00 80")     # .5 at DGROUP:1228 (line 5720)
+
+# Where the clock is, in instructions, measured on the original (docs/meteors-internals.md,
+# section 6): line 570's TIMER this far before line 630 (where game.py's work from the
+# blocks ends) ...
+TSTART_TO_METEOR = 2_150
+# ... and line 6130 (DATE$, TIME$) this far after the table's own work (timing.TABLE, its
+# rows and file) with sound off, PLAYER and Enter typed at the prompt (26 key bytes) ...
+NAME_TO_WHEN = 65_750
+DEMO_TO_WHEN = 3_100     # ... or in demo mode (no prompt: lines 5840-6020) ...
+SHIFTED_ROW = 450        # ... and a row moved down (lines 6070-6110) each
+SOUND_TO_WHEN = 450      # with sound on: from the name's note (line 6000) to line 6130
+
+Key = str      # one character, or ENTER, BKSP, DEL, LEFT, RIGHT, HOME, END, INS, ESC, TAB
+MOVES = ("LEFT", "RIGHT", "HOME", "END")
+
+
+def typed(text: str) -> Callable[[object], Key]:
+    """A name hook that types ``text`` and Enter, as the tracer does."""
+    keys: Iterator[Key] = iter([*text, "ENTER"])
+    return lambda game: next(keys)
+
+
+def str_(value: int) -> str:
+    """STR$ of a number with an integer value: a leading space for the sign's place."""
+    return f"{value}" if value < 0 else f" {value}"
+
+
+def time_string(hour: int, minute: int, second: int, hundredths: int) -> str:
+    """TIME$ (062B:3B07): DOS's time rounded to the second, carried into the minutes and
+    hours (and not past them: 23:59:59.50 gives 24:00:00)."""
+    if hundredths >= 50:
+        second += 1
+        if second == 60:
+            second, minute = 0, minute + 1
+            if minute == 60:
+                minute, hour = 0, hour + 1
+    return f"{hour:02d}:{minute:02d}:{second:02d}"
+
+
+@dataclass
+class Printer:
+    """PRINT at the cursor as the runtime does it: a character past column 80 goes on
+    at the next row's first column."""
+    screen: Screen
+    row: int = 1
+    col: int = 1
+
+    def locate(self, row: int, col: int) -> None:
+        self.row, self.col = row, col
+
+    def color(self, foreground: int, background: int) -> None:
+        self.screen.color(foreground, background)
+
+    def print(self, text: str, newline: bool = False) -> None:
+        for ch in text.encode("cp437", "replace"):
+            if self.col > COLUMNS:
+                self.row, self.col = self.row + 1, 1
+            if self.row <= ROWS:
+                self.screen.put(self.row, self.col, ch)
+            self.col += 1
+        if newline:
+            self.row, self.col = self.row + 1, 1
+
+
+@dataclass
+class NameEditor:
+    """The runtime's line editor (LINE INPUT, line 5940), as measured on the original:
+    overwrite mode, INS toggles insertion (a cursor move ends it), BKSP deletes before
+    the cursor, DEL at it, RIGHT past the end adds a space, TAB types spaces to the next
+    multiple of 8, ESC clears the line; at most 255 characters.  Each change is echoed
+    from the prompt's end in the COLOR in force; cells a shorter line leaves are blanked."""
+    printer: Printer
+    text: list[str] = field(default_factory=list)
+    cursor: int = 0
+    insert: bool = False
+    shown: int = 0
+
+    def __post_init__(self) -> None:
+        self.start = (self.printer.row, self.printer.col)
+
+    def key(self, key: Key) -> bool:
+        """Apply one key; True at Enter."""
+        if key == "ENTER":
+            return True
+        if key in MOVES:
+            self.insert = False
+        if key == "INS":
+            self.insert = not self.insert
+        elif key == "LEFT":
+            self.cursor = max(self.cursor - 1, 0)
+        elif key == "RIGHT":
+            if self.cursor == len(self.text):
+                self._type(" ")
+            else:
+                self.cursor += 1
+        elif key == "HOME":
+            self.cursor = 0
+        elif key == "END":
+            self.cursor = len(self.text)
+        elif key == "BKSP":
+            if self.cursor > 0:
+                self.cursor -= 1
+                del self.text[self.cursor]
+        elif key == "DEL":
+            if self.cursor < len(self.text):
+                del self.text[self.cursor]
+        elif key == "ESC":
+            self.text, self.cursor = [], 0
+        elif key == "TAB":
+            self._type(" ")
+            while self.cursor % 8:
+                self._type(" ")
+        elif len(key) == 1 and key.isprintable():
+            self._type(key)
+        self._echo()
+        return False
+
+    def _type(self, ch: str) -> None:
+        if self.insert or self.cursor == len(self.text):
+            if len(self.text) >= NAME_LIMIT:
+                return
+            self.text.insert(self.cursor, ch)
+        else:
+            self.text[self.cursor] = ch
+        self.cursor += 1
+
+    def _echo(self) -> None:
+        self.shown = max(self.shown, len(self.text))
+        self.printer.locate(*self.start)
+        self.printer.print("".join(self.text).ljust(self.shown))
+
+    def done(self) -> str:
+        """Enter: the line typed (what follows LOCATEs anew: the cursor does not matter)."""
+        return "".join(self.text)
+
+
+@dataclass
+class Entry:
+    name: str = ""
+    level: int = 0
+    score: int = 0            # 0: an empty slot (the table ends at the first)
+    when: str = ""
+
+
+class HighScores:
+    """The table's state (the original's arrays and counters) and its screens."""
+
+    def __init__(self) -> None:
+        self.slots = [Entry() for _ in range(SLOTS + 2)]    # 1..SLOTS (and one past, as DIMmed)
+        self.count = 0            # N, DGROUP:10C6: the records read from the file
+        self.file_read = False    # DGROUP:10C0
+        self.saved: list[Entry] | None = None              # METEORS.SCR: None while missing
+        self.place = 1            # DGROUP:10C8: where the new score goes
+        self.rank = 0             # DGROUP:10CA: its rank (the row shown bright)
+        self.counted = 0          # DGROUP:10CC: entries of this level seen
+        self.index = 0            # DGROUP:10C4: line 5620's FOR variable after the loop
+        self.tstart = mbf.ZERO    # TSTART (DGROUP:0FB8), line 570
+        self.tend = mbf.ZERO      # DGROUP:1002, line 1620
+        self.date = START_DATE    # DOS's date when the session started (DATE$ counts on from it)
+        # a point of the table's code was drawn: (line, screen); the tests' and the terminal's
+        self.seen: Callable[[int, Screen], None] | None = None
+
+    # -- the times ------------------------------------------------------------------
+    def started(self, game, placing: int) -> None:
+        """Line 570: TSTART = TIMER (called where game.py's work to line 630 begins)."""
+        ahead = timing.BLOCKS_TO_METEOR + timing.PLACING * placing - TSTART_TO_METEOR
+        self.tstart = rng.timer(*game.ticks.time_of_day_after(ahead))
+
+    def ended(self, game) -> None:
+        """Line 1620: the game over reads TIMER at once."""
+        self.tend = rng.timer(*game.ticks.time_of_day())
+
+    def seconds(self) -> int:
+        """Lines 5710-5720: TIME = TEND - TSTART (a day more if negative), rounded."""
+        t = mbf.sub(self.tend, self.tstart)
+        if t.raw[3] and t.raw[2] & 0x80:
+            t = mbf.add(t, DAY)
+        return int(mbf.int_(mbf.add(t, HALF)).to_float())
+
+    # -- the table (GOSUB 5370) ----------------------------------------------------------
+    def show(self, game) -> None:
+        """The table after a game (lines 5370-6290) on ``game.screen``, the name asked
+        through ``game.name_key`` (None: PLAYER is typed)."""
+        start_clock = copy.deepcopy(game.ticks)
+        file_work = self._read_file()
+        shown = self._rank(game.score, game.level)
+        out = Printer(game.screen)
+        out.color(7, 0)                                  # line 5680: COLOR 7, 0, 0: CLS
+        game.screen.clear()
+        self.draw(out, game)
+        out.locate(14, 1)                                # lines 5690-5740
+        out.color(*((14, 1) if game.colour else (7, 0)))
+        out.print("GAME:" + str_(game.games) + "  SCORE:" + str_(game.score))
+        seconds = self.seconds()
+        out.print("  TIME:" + str_(seconds) + " SEC")
+        if seconds != 1:
+            out.print("S")
+        out.color(7, 0)
+        if game.score <= 0 or MAX + 1 < self.rank:       # line 5770
+            self._seen(1670, game)
+            return
+        if game.demo_on:                                 # line 5840
+            name = DEMO_NAME
+        else:
+            name = self._ask_name(out, game)
+        shifted = self._insert(name, game)
+        when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
+        self.slots[self.place].when = when
+        self._save(game.level)
+        self.draw(out, game)                             # line 6270
+        self._seen(1670, game)
+
+    def _read_file(self) -> int:
+        """Lines 5380-5490: the first table after METEORS.SCR exists reads its records
+        (N, at most SLOTS) and never again; returns the work timing.py counts for it."""
+        if self.file_read:
+            return timing.TABLE
+        for entry in self.slots[1:SLOTS + 1]:
+            entry.score = 0
+        self.count = 0
+        if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
+            return timing.TABLE + timing.TABLE_MISSING
+        for record in self.saved[:SLOTS]:
+            self.count += 1
+            self.slots[self.count] = copy.copy(record)
+        self.file_read = True
+        return timing.TABLE + timing.TABLE_READ
+
+    def _rank(self, score: int, level: int) -> int:
+        """Lines 5580-5650: the new score's place and rank among the N entries read (not
+        those added since: the quirk that keeps the table at 2 rows).  Returns the rows
+        the table shows now."""
+        if score > 0:
+            self.place, self.rank, self.counted = 1, 1, 0
+            if self.count < 1:
+                self.count = 0
+            else:
+                self.index = 1
+                while self.index <= self.count:
+                    entry = self.slots[self.index]
+                    if entry.level == level:
+                        self.counted += 1
+                        if entry.score >= score:
+                            self.place, self.rank = self.index + 1, self.counted + 1
+                        if MAX + 1 <= self.counted:
+                            break
+                    self.index += 1
+        return len(self._rows(level))
+
+    def _rows(self, level: int) -> list[Entry]:
+        """Lines 6440-6540: the entries shown, up to the first empty slot, 10 at most."""
+        rows = []
+        for entry in self.slots[1:SLOTS + 1]:
+            if entry.score <= 0:
+                break
+            if entry.level == level:
+                if MAX + 1 < len(rows) + 1:
+                    break
+                rows.append(entry)
+        return rows
+
+    def _ask_name(self, out: Printer, game) -> str:
+        """Lines 5860-5990, until a name is typed.  A name that starts with a space
+        becomes one space: line 5980 means to drop leading spaces but keeps
+        LEFT$(N$, 1)."""
+        keys = game.name_key or typed(TYPED_NAME)
+        while True:
+            out.locate(16, 1)
+            out.color(*((2, 0) if game.colour else (7, 0)))
+            level = str_(game.level) + " LEVEL" if game.level > 0 else ""
+            out.print("CONGRATULATIONS, YOUR" + level)
+            out.print(" SCORE OF" + str_(game.score) + " IS IN THE TOP 10!", newline=True)
+            out.color(*((14, 0) if game.colour else (7, 0)))
+            self._seen(5910, game)
+            out.print("WHAT IS YOUR NAME? ")
+            out.color(*((14, 0) if game.colour else (15, 0)))
+            editor = NameEditor(out)
+            self._seen(5920, game)
+            while not editor.key(keys(game)):
+                pass
+            name = editor.done()
+            out.color(7, 0)
+            self._seen(5950, game)
+            if not name:
+                continue
+            if name[0] == " ":
+                name = " "
+            return name
+
+    def _insert(self, name: str, game) -> int:
+        """Lines 6030-6120: the entries from PLACE move down one, as far as N + 1 (or
+        the last one counted), and the new one takes PLACE.  Returns the rows moved."""
+        last = self.count + 1 if MAX >= self.counted else self.index
+        last = min(last, SLOTS)
+        moved = 0
+        if last >= 1:
+            for i in range(last - 1, self.place - 1, -1):
+                self.slots[i + 1] = copy.copy(self.slots[i])
+                moved += 1
+        self.slots[self.place] = Entry(name, game.level, game.score)
+        return moved
+
+    def _when(self, clock: timing.FrameClock, game, work: int, shifted: int) -> str:
+        """DATE$ + " " + TIME$ at line 6130: the clock of the table's start run ahead as
+        game.high_score_table runs it, to line 6130."""
+        to_when = SHIFTED_ROW * shifted
+        if game.demo_on:
+            clock.work_done(work + DEMO_TO_WHEN + to_when)
+        elif game.sound:
+            masked = timing.SOUND_MASKED
+            clock.work_done(work + timing.TABLE_TO_SOUND - masked)
+            clock.wait_play(0)
+            clock.sound("table")
+            clock.work_done(timing.NAME_SOUNDS - masked)
+            clock.sound("table")
+            clock.work_done(SOUND_TO_WHEN + to_when)
+        else:
+            clock.work_done(work + NAME_TO_WHEN + to_when)
+        day = self.date + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
+        return f"{day:%m-%d-%Y} {time_string(*clock.time_of_day())}"
+
+    def _save(self, level: int) -> None:
+        """Lines 6160-6240: the records of this level, up to the first empty slot (for a
+        level of 1 or more the loop runs from 9 to 0: nothing; never here, LEVEL is 0)."""
+        first, last = (0, 0) if level < 1 else (MAX, 0)
+        records = []
+        for each in range(first, last + 1):
+            for entry in self.slots[1:SLOTS + 1]:
+                if entry.score <= 0:
+                    break
+                if entry.level == each:
+                    records.append(copy.copy(entry))
+        self.saved = records
+
+    # -- GOSUB 6360 ---------------------------------------------------------------------
+    def draw(self, out: Printer, game) -> None:
+        """The copyright line, the title, the heading and the rows, the new score's
+        rank bright: a row is 83 characters (PRINT USING), its last 3 go on at the next
+        row's start."""
+        out.color(*((12, 1) if game.colour else (7, 0)))
+        out.locate(25, 1)
+        out.print(COPYRIGHT + " " * (80 - len(COPYRIGHT)))
+        out.locate(1, 1)
+        out.color(0, 7)
+        out.print("HIGH SCORES")
+        if game.level > 0:
+            out.print(str_(game.level) + " LEVEL")
+        out.locate(2, 1)
+        out.color(*((14, 4) if game.colour else (1, 0)))
+        out.print("RANK NAME" + " " * 45 + "SCORE  WHEN" + " " * 15)
+        for r, entry in enumerate(self._rows(game.level), start=1):
+            out.locate(r + 2, 1)
+            if self.rank == r:
+                out.color(*((14, 0) if game.colour else (15, 0)))
+            else:
+                out.color(*((5, 0) if game.colour else (7, 0)))
+            out.print(f" {r:2d}" + "  " + entry.name[:46].ljust(46) + f"   {entry.score:5d}"
+                      + "  " + entry.when[:21].ljust(21) + " ")
+        out.color(7, 0)
+
+    def _seen(self, line: int, game) -> None:
+        if self.seen is not None:
+            self.seen(line, game.screen)

@@ -584,12 +584,20 @@ class Meteors:
 
     def _bite_score_work(self, score: int) -> int:
         """A bite's wait's end -> line 1180: its score (GOSUB 3120, lines 3020-3100)."""
+        crater = self.frame is not None and self.frame.get("ate") == "meteor"
+        return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + timing.CRATER_SCORE * crater
+                + self.score_work(score))
+
+    @staticmethod
+    def score_work(score: int) -> int:
+        """What GOSUB 3120 spends on the new score beyond its fixed part: CSNG, the clamps'
+        compares, CINT (lines 3130-3150) and PRINT USING "SCORE:######" (line 3200)."""
         with mbf.counting_paths() as paths:
             value = mbf.from_int(score)
             mbf.compare(value, SCORE_TOP)
             mbf.compare(value, SCORE_BOTTOM)
-        return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour
-                + timing.SCORE_DIGIT * (len(str(score)) - 1) + runtime_cost.instructions(paths))
+            mbf.cint(value)
+        return runtime_cost.instructions(paths) + runtime_cost.print_using_integer(score, timing.SCORE_FIELD)
 
     def _to_absorbed_sound(self) -> int:
         """From the step's start (or a bite's wait) to an absorbed meteor's note queued (lines
@@ -602,16 +610,12 @@ class Meteors:
         else:
             to_check = timing.STEP_START + self.key_work + self.move_work
         with mbf.counting_paths() as paths:
-            value = mbf.from_int(self.score)
-            mbf.compare(value, SCORE_TOP)
-            mbf.compare(value, SCORE_BOTTOM)
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))),
                              timing.ABSORBED_FACTOR))
         return (to_check + self.check_work - timing.CHECK - timing.CHECK_BLOCK
                 + timing.ABSORBED_TO_LOOP[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
-                + timing.SCORE_DIGIT * (len(str(self.score)) - 1)
-                + runtime_cost.instructions(paths + self.absorbed_paths)
+                + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths)
                 - timing.PLAY_PASS - timing.PLAY_LOOP["absorbed"] - timing.FRESH_START)
 
     def player_hit(self) -> None:

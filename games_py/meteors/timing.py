@@ -197,19 +197,21 @@ CHECK_BLOCK = 118           # ... the meteor on a block: RND > PROB
 CHECK_ROW = 21              # ... MY = 24 (an extra step at row 25)
 METEOR_PRINT = 496          # 1380: LOCATE MY, MX: PRINT M$ ...
 METEOR_PRINT_CONTROL = 29   # ... a control character (CHR$ below 32) more
-PITCH = 437                 # 1380 -> 5120: the frequency from MY and PITCH (line 5110) ...
+PITCH = 438                 # 1380 -> 5120: the frequency from MY and PITCH (line 5110) ...
 SOUND_QUEUED = 432          # ... 5120's INT 3 -> the note queued (IRQ 0 masked from 273 on)
 BITE_QUEUED = 622           # the same for a bite's SOUND (line 5220)
-AFTER_BITE = 3_268          # the bite's wait's end -> 1180: the score (GOSUB 3120) besides ...
-SCORE_COLOUR = 14           # ... its colour, its digits and its arithmetic
-SCORE_DIGIT = 6
+AFTER_BITE = 3_262          # the bite's wait's end -> 1180: the score (GOSUB 3120) besides ...
+SCORE_COLOUR = 14           # ... its colour (line 3190's COLOR) ...
+CRATER_SCORE = -1           # ... a crater's (line 3070, no GOTO past 3040-3080) ...
+SCORE_FIELD = 6             # ... and what the runtime spends on the new score: CSNG, the clamps,
+                            # CINT, PRINT USING "SCORE:######" (runtime_cost.print_using_integer)
 FREQUENCY_FACTOR = MBF.from_hex("8F C2 75 7B")   # .03 at DGROUP:1608 (line 5110)
 ABSORBED_FACTOR = MBF.from_hex("BE 9F 2A 81")    # 1.333 at DGROUP:160C (line 5180)
 # An absorbed meteor (sound on): 1180 -> its WHILE PLAY(0)'s second pass (line 1350), in mono
 # or colour, besides the hit test's, RND > PROB's, the clamps', FNR(7)'s, the score's and the
 # frequency's paths and the meteor's control character and the score's digits (measured on
 # 488 steps); the note is taken as started fresh (the last fall's note has ended) ...
-ABSORBED_TO_LOOP = {False: 5_406, True: 5_692}
+ABSORBED_TO_LOOP = {False: 5_400, True: 5_686}
 ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,

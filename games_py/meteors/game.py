@@ -614,9 +614,8 @@ class Meteors:
             mbf.cint(mbf.mul(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))),
                              timing.ABSORBED_FACTOR))
         return (to_check + self.check_work - timing.CHECK - timing.CHECK_BLOCK
-                + timing.ABSORBED_TO_LOOP[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
-                + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths)
-                - timing.PLAY_PASS - timing.PLAY_LOOP["absorbed"] - timing.FRESH_START)
+                + timing.ABSORBED_TO_QUEUE[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+                + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths))
 
     def player_hit(self) -> None:
         """Lines 1420-1570."""

@@ -207,16 +207,17 @@ SCORE_FIELD = 6             # ... and what the runtime spends on the new score: 
                             # CINT, PRINT USING "SCORE:######" (runtime_cost.print_using_integer)
 FREQUENCY_FACTOR = MBF.from_hex("8F C2 75 7B")   # .03 at DGROUP:1608 (line 5110)
 ABSORBED_FACTOR = MBF.from_hex("BE 9F 2A 81")    # 1.333 at DGROUP:160C (line 5180)
-# An absorbed meteor (sound on): 1180 -> its WHILE PLAY(0)'s second pass (line 1350), in mono
-# or colour, besides the hit test's, RND > PROB's, the clamps', FNR(7)'s, the score's and the
-# frequency's paths and the meteor's control character and the score's digits (measured on
-# 488 steps); the note is taken as started fresh (the last fall's note has ended) ...
-ABSORBED_TO_LOOP = {False: 5_400, True: 5_686}
+# An absorbed meteor (sound on): 1180 -> its note queued (line 5190's INT 3 + 432), in mono or
+# colour, besides the hit test's, RND > PROB's, the clamps', FNR(7)'s, the score's and the
+# frequency's paths and the meteor's control character (measured to the instruction on the
+# steps with no interrupt between of 4 sessions; its WHILE PLAY(0) at line 1350 starts with a
+# NOP, as the bite's at 3010, so its first pass comes 129 after the note is queued) ...
+ABSORBED_TO_QUEUE = {False: 5_336, True: 5_622}
 ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
-PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 128, "hit": 128}
+PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 128}
 FRESH_START = 27            # ... more when SOUND started the music timer
 PLAY_PASS = 45
 PLAY_SEEN = 34

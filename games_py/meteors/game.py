@@ -379,12 +379,16 @@ class Meteors:
         return cost
 
     def meteor(self) -> None:
-        """GOSUB 780 (the clamps of lines 790-820 never act on these values).  The work up
-        to the first step (lines 700-920 or 980-1040) costs its fixed part and what the
-        runtime spends on its values (runtime_cost)."""
+        """GOSUB 780.  The work up to the first step (lines 700-920 or 980-1040) costs its
+        fixed part and what the runtime spends on its values (runtime_cost): the clamps of
+        lines 790-820 never act on these values, but their compares take a longer way for a
+        value equal to the bound (X1 or X2 at 1 or 80, Y2 at 24)."""
         self.flag = False
         self.straight = False
         with mbf.counting_paths() as paths:
+            for value, top in ((self.x1, EIGHTY), (self.x2, EIGHTY), (self.y1, TWENTY_FOUR), (self.y2, TWENTY_FOUR)):
+                mbf.compare(value, ONE)
+                mbf.compare(value, top)
             straight = mbf.compare(self.rnd(), TENTH) < 0
         if straight:
             return self.straight_meteor(paths)

@@ -578,7 +578,7 @@ class Meteors:
         elif self.anchor == "absorbed":            # its wait's end -> line 1380
             work = timing.ABSORBED_TO_PRINT
         else:                                      # the bite's score (GOSUB 3120), lines 3020-3100
-            work = self._bite_score_work(self.score) + self.check_work
+            work = self.bite_score_work(self.score, self.frame.get("ate") == "meteor") + self.check_work
         with mbf.counting_paths() as paths:        # line 5110: the frequency from MY and PITCH
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))))
@@ -586,9 +586,8 @@ class Meteors:
                 + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
                 + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
 
-    def _bite_score_work(self, score: int) -> int:
-        """A bite's wait's end -> line 1180: its score (GOSUB 3120, lines 3020-3100)."""
-        crater = self.frame is not None and self.frame.get("ate") == "meteor"
+    def bite_score_work(self, score: int, crater: bool) -> int:
+        """A bite's wait's end -> line 1180: its new score (GOSUB 3120, lines 3020-3100)."""
         return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + timing.CRATER_SCORE * crater
                 + self.score_work(score))
 
@@ -610,7 +609,7 @@ class Meteors:
         frequency's)."""
         if self.anchor == "ate":                   # the bite's score, before the absorbed's -2
             before = (self.score + 2 + 32768) % 65536 - 32768
-            to_check = self._bite_score_work(before)
+            to_check = self.bite_score_work(before, self.frame.get("ate") == "meteor")
         else:
             to_check = timing.STEP_START + self.key_work + self.move_work
         with mbf.counting_paths() as paths:

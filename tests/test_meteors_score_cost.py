@@ -15,7 +15,9 @@ from __future__ import annotations
 import bisect
 import random
 
-from games_py.meteors import game, trace
+from click.testing import CliRunner
+
+from games_py.meteors import game, score_probe, trace
 from tests.machine_helpers import DISK1612, needs_originals
 
 WAIT_ENDS = {0x1BC2: False, 0x1C26: True}   # after a block's bite (line 3020), a crater's (3070)
@@ -73,3 +75,18 @@ def test_a_bites_score_costs_what_the_runtime_spends_on_the_value() -> None:
     assert len(compared) >= 40 and {v for v, _, _ in compared} >= set(VALUES[:12])
     assert len({cost for _, cost, _ in compared}) >= 12
     assert [(v, cost) for v, cost, _ in compared] == [(v, model_cost) for v, _, model_cost in compared]
+
+
+@needs_originals
+def test_the_score_probe_finds_the_models_print_and_cint_exact_in_another_field() -> None:
+    """The probe (lines 3130-3200 alone in a bare Unicorn from a copy of the machine) over
+    values of 1 to 3 digits, both signs and zero, in a field of 5: one number each."""
+    result = CliRunner().invoke(score_probe.main, ["--first", "-150", "--last", "150", "--width", "5",
+                                                   "--disk", str(DISK1612)])
+    assert result.exit_code == 0, result.output
+    assert "301 values, field of 5" in result.output
+
+
+def test_the_score_probe_refuses_a_bad_range_in_one_line() -> None:
+    result = CliRunner().invoke(score_probe.main, ["--first", "3", "--last", "1"])
+    assert result.exit_code == 2 and result.output.strip().splitlines()[-1] == "Error: Invalid value: --last is below --first"

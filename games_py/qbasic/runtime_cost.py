@@ -19,6 +19,10 @@ every one of them; the entries' fixed parts differ by a few instructions (363D 7
 with these weights).  Paths not listed always come with others whose weights carry
 them (e.g. ``add:word`` with one of its three ways on).  docs/meteors-internals.md,
 section 6, says how it was measured and where the game uses it.
+
+CINT's paths (062B:3236: zero, below a half, the 16-bit top, negative) were measured the
+same way on 3,018 singles; PRINT USING of an integer (``print_using_integer``) on every
+integer in a field of 6 and about 1,800 values in each of fields of 4, 5 and 7.
 """
 from __future__ import annotations
 

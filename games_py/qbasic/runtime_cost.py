@@ -22,7 +22,7 @@ section 6, says how it was measured and where the game uses it.
 
 CINT's paths (062B:3236: zero, below a half, the 16-bit top, negative) were measured the
 same way on 3,018 singles; PRINT USING of an integer (``print_using_integer``) on every
-integer in a field of 6 and about 1,800 values in each of fields of 4, 5 and 7.
+integer that fits a field of 4, 5, 6 or 7 (games_py/meteors/score_probe.py).
 """
 from __future__ import annotations
 
@@ -67,8 +67,8 @@ def instructions(paths: Mapping[str, int]) -> int:
 # splitting the rest at 100 only when that is 100 or more), its leading zeros skipped
 # (8C74) and its trailing ones counted (8D64), then the field is padded with spaces
 # (A9CF), the sign written and the digits copied (A9F5-AA06).  Zero takes its own way
-# (8BAF).  Measured on METEORS.EXE's own code for every integer in a field of 6 and, at
-# 2,000 values each, fields of 4, 5 and 7: docs/meteors-internals.md, section 6.
+# (8BAF).  Measured on METEORS.EXE's own code for every integer that fits a field of 4, 5,
+# 6 or 7 (games_py/meteors/score_probe.py): docs/meteors-internals.md, section 6.
 USING_DIGIT = 6             # a significant digit
 USING_NEGATIVE = 3          # NEG, the '-' in the field
 USING_TEN_THOUSANDS = 5     # the DIV by 10000, its digit, one more leading-zero pass

@@ -390,12 +390,16 @@ class Meteors:
         return cost
 
     def meteor(self) -> None:
-        """GOSUB 780 (the clamps of lines 790-820 never act on these values).  The work up
-        to the first step (lines 700-920 or 980-1040) costs its fixed part and what the
-        runtime spends on its values (runtime_cost)."""
+        """GOSUB 780.  The work up to the first step (lines 700-920 or 980-1040) costs its
+        fixed part and what the runtime spends on its values (runtime_cost): the clamps of
+        lines 790-820 never act on these values, but their compares take a longer way for a
+        value equal to the bound (X1 or X2 at 1 or 80, Y2 at 24)."""
         self.flag = False
         self.straight = False
         with mbf.counting_paths() as paths:
+            for value, top in ((self.x1, EIGHTY), (self.x2, EIGHTY), (self.y1, TWENTY_FOUR), (self.y2, TWENTY_FOUR)):
+                mbf.compare(value, ONE)
+                mbf.compare(value, top)
             straight = mbf.compare(self.rnd(), TENTH) < 0
         if straight:
             return self.straight_meteor(paths)
@@ -585,7 +589,7 @@ class Meteors:
         elif self.anchor == "absorbed":            # its wait's end -> line 1380
             work = timing.ABSORBED_TO_PRINT
         else:                                      # the bite's score (GOSUB 3120), lines 3020-3100
-            work = self._bite_score_work(self.score) + self.check_work
+            work = self.bite_score_work(self.score, self.frame.get("ate") == "meteor") + self.check_work
         with mbf.counting_paths() as paths:        # line 5110: the frequency from MY and PITCH
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))))
@@ -593,14 +597,21 @@ class Meteors:
                 + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
                 + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
 
-    def _bite_score_work(self, score: int) -> int:
-        """A bite's wait's end -> line 1180: its score (GOSUB 3120, lines 3020-3100)."""
+    def bite_score_work(self, score: int, crater: bool) -> int:
+        """A bite's wait's end -> line 1180: its new score (GOSUB 3120, lines 3020-3100)."""
+        return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + timing.CRATER_SCORE * crater
+                + self.score_work(score))
+
+    @staticmethod
+    def score_work(score: int) -> int:
+        """What GOSUB 3120 spends on the new score beyond its fixed part: CSNG, the clamps'
+        compares, CINT (lines 3130-3150) and PRINT USING "SCORE:######" (line 3200)."""
         with mbf.counting_paths() as paths:
             value = mbf.from_int(score)
             mbf.compare(value, SCORE_TOP)
             mbf.compare(value, SCORE_BOTTOM)
-        return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour
-                + timing.SCORE_DIGIT * (len(str(score)) - 1) + runtime_cost.instructions(paths))
+            mbf.cint(value)
+        return runtime_cost.instructions(paths) + runtime_cost.print_using_integer(score, timing.SCORE_FIELD)
 
     def _to_absorbed_sound(self) -> int:
         """From the step's start (or a bite's wait) to an absorbed meteor's note queued (lines
@@ -609,21 +620,16 @@ class Meteors:
         frequency's)."""
         if self.anchor == "ate":                   # the bite's score, before the absorbed's -2
             before = (self.score + 2 + 32768) % 65536 - 32768
-            to_check = self._bite_score_work(before)
+            to_check = self.bite_score_work(before, self.frame.get("ate") == "meteor")
         else:
             to_check = timing.STEP_START + self.key_work + self.move_work
         with mbf.counting_paths() as paths:
-            value = mbf.from_int(self.score)
-            mbf.compare(value, SCORE_TOP)
-            mbf.compare(value, SCORE_BOTTOM)
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))),
                              timing.ABSORBED_FACTOR))
         return (to_check + self.check_work - timing.CHECK - timing.CHECK_BLOCK
-                + timing.ABSORBED_TO_LOOP[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
-                + timing.SCORE_DIGIT * (len(str(self.score)) - 1)
-                + runtime_cost.instructions(paths + self.absorbed_paths)
-                - timing.PLAY_PASS - timing.PLAY_LOOP["absorbed"] - timing.FRESH_START)
+                + timing.ABSORBED_TO_QUEUE[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+                + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths))
 
     def player_hit(self) -> None:
         """Lines 1420-1570."""

@@ -114,8 +114,8 @@ NEW_METEOR = 1_289            # after a path's extra step: RETURN, lines 720-730
 # runtime spends on its values (games_py.qbasic.runtime_cost): (line's kind, the last pass)
 METEOR_PASS = {("x1", False): 681, ("x1", True): 694, ("x2_same", False): 590, ("x2", False): 690,
                ("x2", True): 703, ("y2_above", False): 600, ("y2", False): 663, ("y2", True): 676}
-CURVED_TO_STEP = 1_773        # lines 710-920 (to line 1110) besides the runtime's paths ...
-STRAIGHT_TO_STEP = 2_962      # ... or 710-840 and 980-1040, the straight path's SQR and divisions
+CURVED_TO_STEP = 1_771        # lines 710-920 (to line 1110) besides the runtime's paths ...
+STRAIGHT_TO_STEP = 2_960      # ... or 710-840 and 980-1040, the straight path's SQR and divisions
 LEVEL_TO_EVENT = 3_840      # 3232 -> 3330: a level's end (the trace's level event there) ...
 LEVEL_EVENT_TO_T0 = 7_490   # ... and on to its screen's T0 (3330-3710)
 BLOCKS = 7_680              # 3232 -> 4000: the level screen from T0 on (3232-3970) ...
@@ -197,24 +197,27 @@ CHECK_BLOCK = 118           # ... the meteor on a block: RND > PROB
 CHECK_ROW = 21              # ... MY = 24 (an extra step at row 25)
 METEOR_PRINT = 496          # 1380: LOCATE MY, MX: PRINT M$ ...
 METEOR_PRINT_CONTROL = 29   # ... a control character (CHR$ below 32) more
-PITCH = 437                 # 1380 -> 5120: the frequency from MY and PITCH (line 5110) ...
+PITCH = 438                 # 1380 -> 5120: the frequency from MY and PITCH (line 5110) ...
 SOUND_QUEUED = 432          # ... 5120's INT 3 -> the note queued (IRQ 0 masked from 273 on)
 BITE_QUEUED = 622           # the same for a bite's SOUND (line 5220)
-AFTER_BITE = 3_268          # the bite's wait's end -> 1180: the score (GOSUB 3120) besides ...
-SCORE_COLOUR = 14           # ... its colour, its digits and its arithmetic
-SCORE_DIGIT = 6
+AFTER_BITE = 3_262          # the bite's wait's end -> 1180: the score (GOSUB 3120) besides ...
+SCORE_COLOUR = 14           # ... its colour (line 3190's COLOR) ...
+CRATER_SCORE = -1           # ... a crater's (line 3070, no GOTO past 3040-3080) ...
+SCORE_FIELD = 6             # ... and what the runtime spends on the new score: CSNG, the clamps,
+                            # CINT, PRINT USING "SCORE:######" (runtime_cost.print_using_integer)
 FREQUENCY_FACTOR = MBF.from_hex("8F C2 75 7B")   # .03 at DGROUP:1608 (line 5110)
 ABSORBED_FACTOR = MBF.from_hex("BE 9F 2A 81")    # 1.333 at DGROUP:160C (line 5180)
-# An absorbed meteor (sound on): 1180 -> its WHILE PLAY(0)'s second pass (line 1350), in mono
-# or colour, besides the hit test's, RND > PROB's, the clamps', FNR(7)'s, the score's and the
-# frequency's paths and the meteor's control character and the score's digits (measured on
-# 488 steps); the note is taken as started fresh (the last fall's note has ended) ...
-ABSORBED_TO_LOOP = {False: 5_406, True: 5_692}
+# An absorbed meteor (sound on): 1180 -> its note queued (line 5190's INT 3 + 432), in mono or
+# colour, besides the hit test's, RND > PROB's, the clamps', FNR(7)'s, the score's and the
+# frequency's paths and the meteor's control character (measured to the instruction on the
+# steps with no interrupt between of 4 sessions; its WHILE PLAY(0) at line 1350 starts with a
+# NOP, as the bite's at 3010, so its first pass comes 129 after the note is queued) ...
+ABSORBED_TO_QUEUE = {False: 5_336, True: 5_622}
 ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
-PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 128, "hit": 128}
+PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 128}
 FRESH_START = 27            # ... more when SOUND started the music timer
 PLAY_PASS = 45
 PLAY_SEEN = 34

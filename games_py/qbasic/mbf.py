@@ -578,16 +578,22 @@ def cint(x: MBF) -> int:
 
     (The routine has a second mode, selected by DGROUP:0815h = 4, which this
     program never sets; it is not modelled.)"""
+    _entered("cint")
     if x.exponent == 0:
+        _path("zero")
         return 0
     k = x.exponent - 0x80
     negative = x.negative
     if k < 0:                                      # |x| < 0.5
+        _path("below_half")
+        if negative:
+            _path("below_half.negative")
         return 0
     bx = x.mantissa >> 8                           # hidden bit + 15 bits
     if k > 16:
         raise MBFOverflow()
     if k == 16:
+        _path("top")                               # 2**15 <= |x| < 2**16 (062B:3274)
         if (x.raw[2] << 8 | x.raw[1]) == 0x8000:   # -32768 plus a fraction in b0
             if x.raw[0] == 0 or not x.raw[0] & 0x80:
                 return -32768
@@ -601,4 +607,6 @@ def cint(x: MBF) -> int:
         raise MBFOverflow()
     if not negative and value & 0x8000:
         raise MBFOverflow()
+    if negative:
+        _path("negative")                          # NEG BX (062B:3265)
     return -value if negative else value

@@ -19,6 +19,10 @@ every one of them; the entries' fixed parts differ by a few instructions (363D 7
 with these weights).  Paths not listed always come with others whose weights carry
 them (e.g. ``add:word`` with one of its three ways on).  docs/meteors-internals.md,
 section 6, says how it was measured and where the game uses it.
+
+CINT's paths (062B:3236: zero, below a half, the 16-bit top, negative) were measured the
+same way on 3,018 singles; PRINT USING of an integer (``print_using_integer``) on every
+integer that fits a field of 4, 5, 6 or 7 (games_py/meteors/score_probe.py).
 """
 from __future__ import annotations
 
@@ -47,9 +51,40 @@ PATH_COSTS = {
     # INT
     "int:below_one": 15, "int:minus_one": -10, "int:negative": 35, "int:negate.carry": 4,
     "int:carried": 3, "int:point_in_byte0": 32, "int:point_in_byte1": 33, "int:point_in_byte2": 34,
+    # CINT (062B:3236, the body of CINT(FAC) 3229 and CINT([SI]) 31E0)
+    "cint:zero": -21, "cint:below_half": -17, "cint:below_half.negative": 2, "cint:top": -7,
+    "cint:negative": 1,
 }
 
 
 def instructions(paths: Mapping[str, int]) -> int:
     """What the paths counted by ``mbf.counting_paths`` cost beyond the calls' fixed parts."""
     return sum(PATH_COSTS.get(name, 0) * times for name, times in paths.items())
+
+
+# PRINT USING of an integer in a field of '#'s (062B:2C83 -> 8B91): the integer's magnitude
+# is cut into decimal digits (8CF7: a DIV by 10000 only when it is 10000 or more, a DIV
+# splitting the rest at 100 only when that is 100 or more), its leading zeros skipped
+# (8C74) and its trailing ones counted (8D64), then the field is padded with spaces
+# (A9CF), the sign written and the digits copied (A9F5-AA06).  Zero takes its own way
+# (8BAF).  Measured on METEORS.EXE's own code for every integer that fits a field of 4, 5,
+# 6 or 7 (games_py/meteors/score_probe.py): docs/meteors-internals.md, section 6.
+USING_DIGIT = 6             # a significant digit
+USING_NEGATIVE = 3          # NEG, the '-' in the field
+USING_TEN_THOUSANDS = 5     # the DIV by 10000, its digit, one more leading-zero pass
+USING_HUNDREDS = 4          # the DIV at 100 of what is left under 10000
+USING_FULL = -2             # digits and sign fill the field exactly
+USING_ZERO = -18            # 0, for all of the above
+
+
+def print_using_integer(value: int, width: int) -> int:
+    """What PRINT USING spends on the integer ``value`` in a field of ``width`` '#'s beyond
+    its fixed part (the format's text, the field, the characters written: all the same
+    for every value that fits)."""
+    if value == 0:
+        return USING_ZERO
+    magnitude, negative = abs(value), value < 0
+    digits = len(str(magnitude))
+    return (USING_DIGIT * digits + USING_NEGATIVE * negative
+            + USING_TEN_THOUSANDS * (magnitude >= 10000) + USING_HUNDREDS * (magnitude % 10000 >= 100)
+            + USING_FULL * (digits + negative == width))

@@ -103,9 +103,10 @@ def test_the_sound_on_human_sample_reseeds_from_the_time_of_day() -> None:
 @pytest.mark.parametrize("start", [(12, 0, 0, 0), (4, 36, 54, 97), (16, 59, 59, 95)], ids=trace.format_time)
 def test_the_first_game_starts_on_the_ticks_of_its_timer_waits(start) -> None:
     """From RANDOMIZE TIMER to the first frame the program waits on TIMER (line 222's
-    calibration, .1 s: 2 or 3 ticks by the time of day's MBF value), then its show and
-    PRESS ANY KEY take a fixed number of ticks (timing.STARTUP); checked on the
-    original, sound off: where the first game starts and its first frame's tick."""
+    calibration, .1 s: 2 or 3 ticks by the time of day's MBF value), then its show (its
+    notes, then two more TIMER waits: timing.show_ends) and PRESS ANY KEY (timing.STARTUP);
+    checked on the original, sound off: where the first game starts and its first frame's
+    tick."""
     from games_py.meteors import timing
     settings = trace.Settings(time=start, sound=False, demo=False, human="simple", frames=3)
     events = _original(settings)
@@ -113,11 +114,38 @@ def test_the_first_game_starts_on_the_ticks_of_its_timer_waits(start) -> None:
     calibrated = timing.wait_ends(clock, clock.start_tick, clock.start_tick, timing.CALIBRATION)
     game_start = next(e for e in events if e["event"] == "game_start")
     assert game_start["bios_tick"] - clock.start_tick == calibrated - clock.start_tick
-    ticks, t0_offset = timing.STARTUP[1]         # F1 (sound off), then the space
+    ticks = timing.show_ends(clock, calibrated, 1) - calibrated   # F1 (sound off), then the space
+    assert ticks == 55
+    t0_offset = timing.STARTUP[1][1]
     # the first level screen's 14 rows of blocks pass the tick of T0
     blocks = int((t0_offset + timing.BLOCKS + 14 * timing.BLOCK_ROW) // timing.TICK)
     assert blocks == 1
     assert next(e for e in events if e["event"] == "frame")["tick"] == ticks + blocks
+
+
+@needs_originals
+@pytest.mark.parametrize("start", [(23, 59, 58, 40), (23, 59, 59, 50)], ids=trace.format_time)
+def test_a_show_that_midnight_falls_into_ends_at_the_wrap(start) -> None:
+    """The show's TIMER waits (line 4410's 1.5 s, line 1790's .1 s) are ABS(TIMER - T)
+    waits: when TIMER wraps to 0 at midnight inside one, it ends there, so a start in the
+    day's last 2 s has a shorter show (23:59:59.50: 7 ticks from line 225 to the level
+    screen's T0, not 34).  Checked on the original, sound on (the space at line 3560's
+    first pass): the BIOS tick of the first T0 (line 3232) is where timing.show_ends puts
+    it; with the fixed 34 ticks this fails."""
+    from games_py.meteors import original, timing
+    settings = trace.Settings(time=start, colour_switch=False, sound=True, demo=False, human="random:1",
+                              seconds=0.2, frames=1)
+    tracer = original.MeteorsTracer(settings, str(DISK1612))
+    seen: list[int] = []
+    tracer.process.at_line(225, lambda: seen.append(tracer._bios_ticks()) if not seen else None)
+    tracer.process.at_offset(0x1D8A, lambda: seen.append(tracer._bios_ticks()) if len(seen) == 1 else None)
+    tracer.run()
+    clock = timing.DosTime(start)
+    calibrated = timing.wait_ends(clock, clock.start_tick, clock.start_tick, timing.CALIBRATION)
+    assert seen[0] == calibrated
+    t0 = timing.show_ends(clock, calibrated, 0)
+    assert seen[1] == t0 % timing.TICKS_PER_DAY
+    assert t0 - calibrated < 34                  # midnight cut the show short
 
 
 def test_the_calibration_takes_two_or_three_ticks_by_the_time_of_day() -> None:

@@ -377,3 +377,23 @@ def test_a_meteors_choice_and_a_frames_work_cost_what_the_runtime_spends_on_thei
     compared = {frame: (cost, model_windows.get(frame)) for frame, cost in windows.items() if frame < _frames(events)}
     assert len(compared) > 15 and len({cost for cost, _ in compared.values()}) > 8
     assert all(cost == model for cost, model in compared.values()), compared
+
+
+def test_the_heap_probe_walks_the_string_space_as_the_runtime_does() -> None:
+    """heap_probe.free_blocks reads block headers as 062B:8330 does: an odd header is a free
+    block of header + 1 bytes, an even one is a live string's descriptor, whose length word
+    gives the block's size (2 bytes of header, the text rounded up to a word)."""
+    from games_py.meteors import heap_probe
+
+    class Memory:
+        def __init__(self, words: dict[int, int]) -> None:
+            self.words = words
+
+        def word(self, offset: int) -> int:
+            return self.words[offset]
+
+    # 100: live "ABC" (descriptor at 900: length 3 -> 6 bytes), 106: free 4, 110: free 16,
+    # 126: live "" (descriptor 910: length 0 -> 2 bytes), 128: free 8, 136: the end
+    memory = Memory({100: 900, 900: 3, 106: 3, 110: 15, 126: 910, 910: 0, 128: 7, 136: 0xFFFF})
+    assert heap_probe.free_blocks(memory, 100, 200) == [106, 110, 128]
+    assert heap_probe.free_blocks(memory, 110, 130) == [110, 128]

@@ -6,7 +6,7 @@ rover.  Each string the program makes (a temporary such as CHR$(27) at line 1110
 countdown's text at line 3270, an assignment such as D$ = "UP") takes the next block at
 the rover; freed blocks behind it are not merged until an allocation finds the block at
 the rover too small (062B:82D5).  Then 062B:830A walks from the rover to the end and
-from the start, merging each run of free blocks (062B:833E, 7 instructions a block) until
+from the start, merging each run of free blocks (062B:833E, 8 instructions a block) until
 one is big enough.  After the rover has wrapped (about 57,000 bytes, 20 to 56 a frame),
 the first allocation past a string that lived since the start merges the whole run of
 garbage up to the next live string: thousands of blocks, about 31,500 instructions in one
@@ -68,7 +68,7 @@ def measure(case: sweep.Case, big: int, disk: str = "1612") -> list[str]:
                 how = "merged by the wrap's walk from the start"
             else:
                 merged = sum(1 for at in state["free"] if rover <= at < rover + size)
-                how = f"merged from {merged} free blocks since the last frame (062B:833E: {7 * merged} instructions)"
+                how = f"merged from {merged} free blocks since the last frame (062B:833E: {8 * merged} instructions)"
             found.append(f"{where}: a free run of {size} bytes at the rover {rover}, {how}")
             state["wrapped"] = False
         state["rover"] = rover

@@ -251,9 +251,12 @@ def test_play_shows_the_show_the_status_line_and_quits_on_f7(monkeypatch) -> Non
                                clock=lambda: (12, 0, 0, 0))
     session.run()
     assert "PRESS ANY KEY TO START" in screens.shown[0]
-    assert "TOMMY'S METEORS  SCORE:" in screens.shown[-1].splitlines()[24]
-    assert f"LEVEL:{session.game.level} GAME:{session.game.games}" in screens.shown[-1]
-    assert chr(0x263B) in screens.shown[-1]        # the player, ☻
+    game_screen, asking, farewell = screens.shown[-3:]     # F7, then Esc answers QUIT?
+    assert "TOMMY'S METEORS  SCORE:" in game_screen.splitlines()[24]
+    assert f"LEVEL:{session.game.level} GAME:{session.game.games}" in game_screen
+    assert chr(0x263B) in game_screen              # the player, ☻
+    assert asking.splitlines()[0].rstrip() == "QUIT?" and asking.splitlines()[1:] == game_screen.splitlines()[1:]
+    assert farewell.splitlines()[7].startswith("DID YOU LIKE THIS TOY?")
 
 
 @needs_originals

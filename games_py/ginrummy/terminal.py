@@ -31,6 +31,7 @@ from games_py.ginrummy.player import COMPUTER, YOU, Player
 from games_py.ginrummy.screen import Screen
 from games_py.ginrummy.state import Match
 from games_py.ginrummy.terminal_hand import Narrator, TakeOver, TerminalSeat, who
+from games_py.tui import instructions as shared_instructions
 
 VARIANT_PROMPT = "S FOR STANDARD, O FOR OKLAHOMA, OR C FOR SPACE COWBOY GIN?"
 VARIANT_KEYS = {"S": (rules.STANDARD, "STANDARD"), "O": (rules.OKLAHOMA, "OKLAHOMA"),
@@ -314,10 +315,7 @@ class Session:
             pages = instructions.pages(pages[0])
         page = 0
         while True:                                     # the original's colours, whole rows
-            self.screen.put(0, 0, "INSTRUCTIONS".center(80), 0x4F)
-            for i, line in enumerate(pages[page]):
-                self.screen.put(1 + i, 0, line[:80].ljust(80), 0x1E)
-            self.screen.put(21, 0, "HIT SPACE BAR TO SCROLL, ESC TO EXIT".center(80), 0xCF)
+            shared_instructions.draw_page(self.screen, pages[page], 0x4F, 0x1E, 0xCF)
             self.show(table=False)
             key = self._key(None)
             while key not in (" ", "ESC"):

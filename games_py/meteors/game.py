@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, timing, trace
+from games_py.meteors import demo, show, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
@@ -97,6 +97,7 @@ class Meteors:
         self.frame: dict | None = None
         self.player = demo.DemoPlayer(self)
         self.on_tick = None               # play: called at each frame's tick (the pace, the keys)
+        self.on_show = None               # play: called at PRESS ANY KEY TO START (the key)
         self.time_of_day = None           # play: the clock RANDOMIZE TIMER reads at a key press
         self.pitch = 300                  # line 4520
         self.policy = None
@@ -235,9 +236,12 @@ class Meteors:
         """GOSUB 3370."""
         if self.games <= 1:
             self.ticks.show(self.colour)
-            if self.colour:
-                for _ in range(8):                 # line 4310: each row of the title
-                    self.rnd()
+            colours = None
+            if self.colour:                        # line 4310: each row of the title
+                colours = [self.int_rnd(FIVE, TWO) for _ in range(8)]
+            show.draw(self.screen, colours)
+            if self.on_show is not None:
+                self.on_show(self)                 # play: PRESS ANY KEY TO START
             if self.demo_on:
                 self.score = 0                     # F2 at PRESS ANY KEY: line 4770
         while True:                                # lines 3580-3610
@@ -260,7 +264,7 @@ class Meteors:
         """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
         new blocks."""
         self.status_colour()
-        self.screen.write(25, 1, b" " * 79)
+        self.screen.write(25, 1, b" " * 80)           # LOCATE 25, 1: PRINT SPACE$(80);
         self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
         self.countdown = 101
@@ -277,8 +281,10 @@ class Meteors:
         """Lines 3680/3190: the status line's colours (the border's, 4 for grey's 8)."""
         if self.colour:
             self.screen.color(foreground, 4 if self.background == 8 else self.background)
+        elif foreground == 7:
+            self.screen.color(0, 7)        # reverse video
         else:
-            self.screen.color(0 if foreground == 7 else foreground, 7)
+            self.screen.color(foreground, 0)   # the last 20 of the countdown: bright on black
 
     def draw_blocks(self) -> None:
         """GOSUB 3820."""

@@ -16,8 +16,8 @@ class Screen:
         self.attrs = [bytearray([self.attribute & 0x70 or 0x07]) * COLUMNS for _ in range(ROWS)]
 
     def color(self, foreground: int, background: int) -> None:
-        """COLOR fg, bg (fg 16-31 blinks: kept as the bright colour)."""
-        self.attribute = (background & 7) << 4 | (foreground & 0x0F)
+        """COLOR fg, bg (fg 16-31 blink: the attribute's bit 7)."""
+        self.attribute = (foreground & 16) << 3 | (background & 7) << 4 | (foreground & 0x0F)
 
     def char(self, row: int, col: int) -> int:
         if not (1 <= row <= ROWS and 1 <= col <= COLUMNS):

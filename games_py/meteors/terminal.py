@@ -3,8 +3,8 @@ original draws its 80x25 screen (characters, colours), paced as the original
 paces itself (one frame a BIOS tick, 18.2 a second), with its keys:
 the arrows (the keypad's, or the cursor keys), F1 sound on/off (shown, the
 terminal plays none), F2 demo on/off (and the score to 0), F5 instructions
-(METEORS.DOC, read from the disk image if there is one), F7 or Esc to quit,
-F9/F10 the pitch.  ``/M`` and ``/C`` as on the original's command line.
+(METEORS.DOC, read from the disk image if there is one), F7 or Esc: QUIT? (Y, Q or
+Esc quits, with the original's farewell), F9/F10 the pitch.  ``/M`` and ``/C`` as on the original's command line.
 The game is ``game.Meteors``; this module only shows it and collects keys.
 """
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 import sys
 import time
 
-from games_py.ginrummy.screen import Screen as AnsiScreen
-from games_py.ginrummy.tty_io import AnsiDisplay, TerminalKeyboard
 from games_py.meteors import trace
 from games_py.meteors.game import Meteors
 from games_py.meteors.screen import COLUMNS, ROWS
+from games_py.tui import instructions
+from games_py.tui.screen import Screen as AnsiScreen
+from games_py.tui.terminal import AnsiDisplay, TerminalKeyboard
 from pcemu.cp437 import CP437
 
 FRAME_SECONDS = 65536 / 1_193_182          # one BIOS tick
@@ -26,16 +27,21 @@ ARROWS = {"\x1b[A": "UP", "\x1bOA": "UP", "\x1b[B": "DOWN", "\x1bOB": "DOWN",
 FUNCTION_KEYS = {"\x1bOP": "F1", "\x1b[11~": "F1", "\x1bOQ": "F2", "\x1b[12~": "F2",
                  "\x1b[15~": "F5", "\x1b[18~": "F7", "\x1b[20~": "F9", "\x1b[21~": "F10",
                  "\x1b": "ESC"}
-TITLE = ("MM      MM  EEEEEEE  TTTTTTTTTT  EEEEEEE  OOOOOOO  RRRRRRR  SSSSSSS",
-         "MMM    MMM  EE       TT  TT  TT  EE       OO   OO  RR   RR  SS",
-         "MM M  M MM  EE           TT      EE       OO   OO  RR   RR  SS",
-         "MM  MM  MM  EEEEEEE      TT      EEEEEEE  OO   OO  RRRRRRR  SSSSSSS",
-         "MM      MM  EE           TT      EE       OO   OO  RRRR          SS",
-         "MM      MM  EE           TT      EE       OO   OO  RR  RR        SS",
-         "MM      MM  EE           TT      EE       OO   OO  RR   RR       SS",
-         "MM      MM  EEEEEEE      TT      EEEEEEE  OOOOOOO  RR    RR  SSSSSS")
-LEGEND = "F1=SOUND F2=DEMO F5=INSTRS F7=QUIT F9=PITCH\x19 F10=PITCH\x18"
-COPYRIGHT = "TOMMY'S METEORS (C) COPYRIGHT 1986 BY TOMMY'S TOYS, BOX 11261, DENVER, CO 80211 "
+# what the original shows when F7 or Esc is answered Y (or Q, or Esc), then DOS's prompt
+FAREWELL = {7: "DID YOU LIKE THIS TOY?  THIS IS JUST A SAMPLE OF OUR AWESOME ASTOUNDING LINE",
+            8: "OF LOW-PRICED TOYS AND GAMES FOR IBM PCS AND COMPATIBLES, DESIGNED BY ALIENS",
+            9: "FROM OUTER SPACE FOR EARTH KIDS OF ALL AGES.",
+            11: "OUR NIFTY DEMO DISK, JAM-PACKED WITH AN ELECTRONIC CATALOG PLUS OTHER GOODIES",
+            12: "IS ONLY $2 ($3 OUTSIDE U.S.) TO THE FIRST ZILLION WHO RESPOND.",
+            13: "(PLEASE SPECIFY 5.25 INCH OR 3.5 INCH DISKETTE.)",
+            15: "IF YOUR PC BORES YOU WRITE US NOW.",
+            17: "TOMMY'S TOYS, BOX 11261, DENVER, CO 80211 USA"}
+DOC = "METEORS.DOC"
+# the original's attributes (measured in pcemu, tests/test_meteors_screens.py), colour / mono
+QUIT_PROMPT = 0x0F                               # "QUIT?" over row 1, the row put back after
+FAREWELL_COLOUR = {True: 0x1E, False: 0x0F}      # the whole screen
+INSTRUCTIONS_COLOURS = {True: (0x5F, 0x0C, 0xDF), False: (0x0F, 0x70, 0x8F)}
+QUIT_KEYS = ("Y", "Q", "ESC")
 
 
 def now() -> tuple[int, int, int, int]:
@@ -65,6 +71,7 @@ class Session:
         self.game.random.randomize_timer(*clock())
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
+        self.game.on_show = self.at_title
         self.game.time_of_day = clock
         self.next_frame = time.monotonic()
 
@@ -83,9 +90,12 @@ class Session:
                     break
         return ARROWS.get(text) or FUNCTION_KEYS.get(text) or text.upper()
 
+    def show(self, screen: AnsiScreen | None = None) -> None:
+        self.display.show(screen or picture(self.game))
+
     def tick(self, game: Meteors) -> None:
         """Each frame's wait at line 3231: show the screen, take the keys, keep the pace."""
-        self.display.show(picture(game))
+        self.show()
         self.next_frame += FRAME_SECONDS
         while True:
             left = self.next_frame - time.monotonic()
@@ -96,6 +106,16 @@ class Session:
         if self.next_frame < time.monotonic() - 1:
             self.next_frame = time.monotonic()
 
+    def at_title(self, game: Meteors) -> None:
+        """PRESS ANY KEY TO START (game 1): the function keys act, any other key starts."""
+        self.show()
+        while True:
+            key = self.read_key(None)
+            if key not in ("F1", "F2", "F5", "F7", "F9", "F10"):
+                break
+            self.key(key)
+        self.next_frame = time.monotonic()
+
     def key(self, key: str) -> None:
         g = self.game
         if key in ("UP", "DOWN", "LEFT", "RIGHT") and not g.demo_on:
@@ -105,10 +125,11 @@ class Session:
         elif key == "F2":
             g.demo_on = not g.demo_on
             g.score = 0                       # line 4770
-            g.show_score()
+            if g.shown:
+                g.show_score()
             g.direction = ""
         elif key in ("F7", "ESC"):
-            raise Quit
+            self.ask_quit()
         elif key == "F9":
             g.pitch_down()
         elif key == "F10":
@@ -116,63 +137,61 @@ class Session:
         elif key == "F5":
             self.instructions()
 
-    def instructions(self) -> None:
-        lines = read_doc(self.disk)
-        shown = AnsiScreen()
-        shown.put(0, 0, "INSTRUCTIONS", 0x0C)
-        for i, line in enumerate(lines[:22]):
-            shown.put(i + 1, 0, line[:COLUMNS])
-        shown.put(24, 0, "HIT SPACE BAR TO SCROLL, ESC TO EXIT", 0x70)
-        self.display.show(shown)
-        while self.read_key(None) not in (" ", "ESC", "F5"):
-            pass
+    def ask_quit(self) -> None:
+        """QUIT? on the top row: Y, Q or Esc quits, any other key puts the row back."""
+        shown = picture(self.game)
+        shown.put(0, 0, "QUIT?".ljust(COLUMNS), QUIT_PROMPT)
+        self.show(shown)
+        if self.read_key(None) in QUIT_KEYS:
+            raise Quit
+        self.show()
         self.next_frame = time.monotonic()
 
-    def show(self) -> None:
-        """The startup show (game 1): the title, the keys, PRESS ANY KEY TO START."""
-        s = AnsiScreen()
-        colours = [2, 3, 4, 5, 6] if self.game.colour else [7]
-        for i, row in enumerate(TITLE):
-            s.put(4 + i, 4, row.replace("M", "\x19").replace("E", "\x19").replace("T", "\x19")
-                  .replace("O", "\x19").replace("R", "\x19").replace("S", "\x19").replace("\x19", CP437[0x19]),
-                  colours[i % len(colours)])
-        s.put(14, 28, "PRESS ANY KEY TO START", 0x0F)
-        s.put(20, 12, LEGEND.replace("\x19", CP437[0x19]).replace("\x18", CP437[0x18]),
-              0x47 if self.game.colour else 0x70)
-        s.put(24, 0, COPYRIGHT[:79], 0x13 if self.game.colour else 0x70)
-        self.display.show(s)
-        key = self.read_key(None)
-        while key in ("F1", "F2", "F9", "F10"):
-            self.key(key)
+    def instructions(self) -> None:
+        """F5: METEORS.DOC over the top 22 rows, a page per SPACE, Esc back to the game."""
+        try:
+            if self.disk is None:
+                raise LookupError(f"{instructions.not_found(DOC)}: NO DISK IMAGE (--disk)")
+            pages = instructions.pages(instructions.read_doc(self.disk, DOC))
+        except LookupError as exc:
+            pages = instructions.pages([str(exc).upper(), "",
+                                        "THE INSTRUCTIONS ARE READ FROM THE ORIGINAL'S DISK:",
+                                        "START WITH --disk IMAGE (PC-SIG DISK #1612)."])
+        page = 0
+        while True:
+            shown = picture(self.game)
+            instructions.draw_page(shown, pages[page], *INSTRUCTIONS_COLOURS[self.game.colour])
+            self.show(shown)
             key = self.read_key(None)
-        if key in ("F7", "ESC"):
-            raise Quit
+            while key not in (" ", "ESC"):
+                key = self.read_key(None)
+            if key == "ESC":
+                break
+            page = (page + 1) % len(pages)
+        self.show()
+        self.next_frame = time.monotonic()
+
+    def farewell(self) -> None:
+        """What the original prints as it ends, on a screen of its colour."""
+        attribute = FAREWELL_COLOUR[self.game.colour]
+        shown = AnsiScreen()
+        for row in range(ROWS):
+            shown.put(row, 0, " " * COLUMNS, attribute)
+        for row, line in FAREWELL.items():
+            shown.put(row, 0, line, attribute)
+        self.show(shown)
 
     def run(self) -> None:
         try:
-            self.show()
             self.game.start()
             self.game.play(lambda g: False)
         except Quit:
-            pass
-
-
-def read_doc(disk: str | None) -> list[str]:
-    """METEORS.DOC from the disk image, as the original's F5 reads it; the text is
-    Tommy's Toys' and never copied into this project."""
-    if disk is None:
-        return ["CAN'T FIND INSTR. FILE METEORS.DOC. FILE NAME"]
-    try:
-        from disks.catalog import find_disk
-        from pcemu.storage.image import FloppyImage
-        volume = FloppyImage.open(find_disk(disk), read_only=True).filesystem
-        return volume.read_file(["METEORS.DOC"]).decode("cp437").splitlines()
-    except Exception:                    # noqa: BLE001 - any failure: the original's own message
-        return ["CAN'T FIND INSTR. FILE METEORS.DOC. FILE NAME"]
+            self.farewell()
 
 
 def play(settings: trace.Settings, disk: str | None) -> None:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise SystemExit("play needs a terminal (80x25 or larger)")
-    with TerminalKeyboard() as keyboard, AnsiDisplay(mono=not settings.colour) as display:
+    with TerminalKeyboard() as keyboard, AnsiDisplay(mono=not settings.colour, title="Tommy's Meteors",
+                                                     quit_hint="(F7 then Y quits.)") as display:
         Session(settings, keyboard, display, disk).run()

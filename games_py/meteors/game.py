@@ -616,7 +616,8 @@ class Meteors:
                              timing.ABSORBED_FACTOR))
         return (to_check + self.check_work - timing.CHECK - timing.CHECK_BLOCK
                 + timing.ABSORBED_TO_LOOP[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
-                + timing.SCORE_DIGIT * (len(str(self.score)) - 1)
+                + timing.SCORE_DIGIT * (len(str(abs(self.score))) - 1) + timing.SCORE_MINUS * (self.score < 0)
+                + timing.SCORE_ZERO * (self.score == 0)
                 + runtime_cost.instructions(paths + self.absorbed_paths)
                 - timing.PLAY_PASS - timing.PLAY_LOOP["absorbed"] - timing.FRESH_START)
 

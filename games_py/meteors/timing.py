@@ -223,9 +223,17 @@ FREQUENCY_FACTOR = MBF.from_hex("8F C2 75 7B")   # .03 at DGROUP:1608 (line 5110
 ABSORBED_FACTOR = MBF.from_hex("BE 9F 2A 81")    # 1.333 at DGROUP:160C (line 5180)
 # An absorbed meteor (sound on): 1180 -> its WHILE PLAY(0)'s second pass (line 1350), in mono
 # or colour, besides the hit test's, RND > PROB's, the clamps', FNR(7)'s, the score's and the
-# frequency's paths and the meteor's control character and the score's digits (measured on
-# 488 steps); the note is taken as started fresh (the last fall's note has ended) ...
-ABSORBED_TO_LOOP = {False: 5_406, True: 5_692}
+# frequency's paths and the meteor's control character and the score's digits; the note is
+# taken as started fresh (the last fall's note has ended).  Measured on 488 steps as 5,406 and
+# 5,692, which put the note's queueing (line 5190's INT 3 + SOUND_QUEUED, as for the fall's
+# SOUND: the loop's first pass 156 later, its second 201) 136 instructions before the
+# original's at every one of 113 absorbed steps timed at lines 1180 and 5190 with no interrupt
+# between (seed 1612's two-minute random:0 and 9, 42's random:13; 134 with a negative score:
+# its minus sign costs SCORE_MINUS where a digit costs SCORE_DIGIT; 45 less at a score of 0:
+# SCORE_ZERO, the CINT of 0 (line 3160) and PRINT's "0", besides the zero paths counted) ...
+ABSORBED_TO_LOOP = {False: 5_542, True: 5_828}
+SCORE_MINUS = 4
+SCORE_ZERO = -45
 ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,

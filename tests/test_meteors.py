@@ -403,45 +403,63 @@ def test_the_heap_probe_walks_the_string_space_as_the_runtime_does() -> None:
 
 
 @needs_originals
-def test_an_absorbed_meteors_sound_is_queued_where_the_original_queues_it() -> None:
-    """Sound on: from line 1180 to the absorbed meteor's note queued (line 5190's INT 3 plus
-    timing.SOUND_QUEUED), timed on the original at both statements in every step with no
-    interrupt between, equals the Python game's piece (_to_absorbed_sound less the step's start,
-    keys and move), over scores of 0 to two digits and negative ones, colour and mono.  (The piece
-    was 136 instructions short until ABSORBED_TO_LOOP was re-measured: this fails then.)"""
+def test_a_steps_sounds_are_queued_where_the_original_queues_them() -> None:
+    """Sound on, timed on the original at the statements' INT 3s in every step with no
+    interrupt between: from line 1180 to an absorbed meteor's note queued (line 5190's INT 3
+    plus timing.SOUND_QUEUED) equals the Python game's piece (_to_absorbed_sound less the
+    step's start, keys and move), over scores of 0 to two digits and negative ones, colour and
+    mono; and from line 1110 to the fall's note queued (line 5120) the Python game's piece
+    (_to_fall_sound) is the same distance short of it in every step (one instruction: the
+    model's queueing point), the meteor on a block or not.  (The absorbed piece was 136
+    instructions short until ABSORBED_TO_LOOP was re-measured, and CHECK_BLOCK 19 over where
+    the meteor was on a block and not absorbed: this fails with either.)"""
     import bisect
 
     from games_py.meteors import original, timing
-    compared = []
+    absorbed_steps, fall_steps = [], []
     # (random:0's frame 147 leaves a score of 0: SCORE_ZERO)
     for time, colour, human, frames in (((9, 26, 27, 43), False, "random:9", 90), ((0, 0, 0, 0), True, "random:0", 150)):
         settings = trace.Settings(time=time, colour_switch=colour, sound=True, demo=False, human=human, frames=frames)
         tracer = original.MeteorsTracer(settings, str(DISK1612))
         m = tracer.machine
         marks: dict[int, dict[str, int]] = {}
-        for offset, label in ((0x0B66, "1180"), (0x2F39, "5190")):
+        for offset, label in ((0x0B02, "1110"), (0x0B66, "1180"), (0x2F39, "5190"), (0x2E97, "5120")):
             tracer.process.at_offset(offset, lambda label=label: marks.setdefault(tracer.total_frames, {})
-                                     .__setitem__(label, m._instr_now()))
+                                     .setdefault(label, m._instr_now()))
         interrupts: list[int] = []
         m.events.irq.connect(lambda vector, now: interrupts.append(now))
         events = tracer.run()
         python = game.Meteors(settings)
-        pieces: dict[int, int] = {}
-        absorbed = python._to_absorbed_sound
+        absorbed: dict[int, int] = {}
+        falls: dict[int, int] = {}
+        to_absorbed, to_fall = python._to_absorbed_sound, python._to_fall_sound
 
-        def logged() -> int:
-            work = absorbed()
+        def absorbed_logged() -> int:
+            work = to_absorbed()
             if python.anchor == "start":
-                pieces[python.total_frames] = work - (timing.STEP_START + python.key_work + python.move_work)
+                absorbed[python.total_frames] = work - (timing.STEP_START + python.key_work + python.move_work)
             return work
-        python._to_absorbed_sound = logged
+
+        def fall_logged() -> int:
+            work = to_fall()
+            if python.anchor == "start":
+                falls[python.total_frames] = work
+            return work
+        python._to_absorbed_sound, python._to_fall_sound = absorbed_logged, fall_logged
         python.random.randomize_timer(*settings.time)
         python.start()
         python.play(lambda g: g.total_frames > _frames(events))
         assert compare.first_divergence(events, python.events) is None
+
+        def quiet(seen: dict[str, int], start: str, end: str) -> bool:
+            return start in seen and end in seen and \
+                bisect.bisect(interrupts, seen[start]) == bisect.bisect(interrupts, seen[end])
         for frame, seen in marks.items():
-            if len(seen) == 2 and frame in pieces and \
-                    bisect.bisect(interrupts, seen["1180"]) == bisect.bisect(interrupts, seen["5190"]):
-                compared.append((seen["5190"] - seen["1180"] + timing.SOUND_QUEUED, pieces[frame]))
-    assert len(compared) >= 12 and len({measured for measured, _ in compared}) > 5
-    assert [measured for measured, _ in compared] == [model for _, model in compared]
+            if frame in absorbed and quiet(seen, "1180", "5190"):
+                absorbed_steps.append((seen["5190"] - seen["1180"] + timing.SOUND_QUEUED, absorbed[frame]))
+            if frame in falls and frame > 1 and quiet(seen, "1110", "5120"):   # (the session's first
+                # step takes 11 more there, not modelled)
+                fall_steps.append(seen["5120"] - seen["1110"] + timing.SOUND_QUEUED - falls[frame])
+    assert len(absorbed_steps) >= 12 and len({measured for measured, _ in absorbed_steps}) > 5
+    assert [measured for measured, _ in absorbed_steps] == [model for _, model in absorbed_steps]
+    assert len(fall_steps) > 40 and set(fall_steps) == {1}

@@ -209,7 +209,8 @@ MOVE_ROW = {("UP", "to 4"): 12, ("UP", "at 4"): -3, ("DOWN", "to 24"): 14, ("DOW
 MOVE_WRAP = 28              # ... and where RIGHT or LEFT wraps at the screen's edge
 CHECK = 661                 # 1180 -> 1380: the hit's first test, SCREEN(MY, MX), the clamps ...
 CHECK_SECOND = 152          # ... the hit's second test (ABS(MX - X) < 2 was true)
-CHECK_BLOCK = 118           # ... the meteor on a block: RND > PROB
+CHECK_BLOCK = 99            # ... the meteor on a block: RND > PROB (it was 118, 19 over at each of the
+                            # 34 steps with the meteor on a block and not absorbed of 695 timed)
 CHECK_ROW = 21              # ... MY = 24 (an extra step at row 25)
 METEOR_PRINT = 496          # 1380: LOCATE MY, MX: PRINT M$ ...
 METEOR_PRINT_CONTROL = 29   # ... a control character (CHR$ below 32) more

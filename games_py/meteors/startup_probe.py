@@ -1,5 +1,6 @@
 """Measure the first game's start on the original (sound on, a human player): what
-timing.STARTUP[0], SHOW_NOTE_LEFT, SHOW_NOTE_PHASE and SHOW_COUNTER were read from.
+the 34 ticks of timing.show_ends (SHOW_TO_PAUSE, the two TIMER waits, STARTUP[0]'s none),
+SHOW_NOTE_LEFT, SHOW_NOTE_PHASE and SHOW_COUNTER were read from.
 
 For each start time, at line 3232's INT 3 of the first level screen (its T0): the BIOS
 ticks since line 225 (the end of line 222's wait), the instructions since the last

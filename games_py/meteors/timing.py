@@ -70,13 +70,29 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
     return tick
 
 
-# What the tracer's key script costs before the first game (original.py): F1 (sound
-# off) and F2 (demo), each followed by {TICKS:20}, then the space that ends PRESS ANY
-# KEY (line 3560).  For 0, 1 or 2 function keys: the ticks from the end of line 222's
-# wait to the level screen's T0 (line 3232; the show waits on TIMER and PLAY, so its
-# length is fixed in ticks), and how far into that tick T0 is read.  Measured on the
-# original; see docs/meteors-internals.md, section 6.
-STARTUP = {0: (34, 900), 1: (55, 9_500), 2: (76, 9_500)}
+# The first game's start, from the end of line 222's wait (line 225) to the level screen's
+# T0 (line 3232).  The show's notes (PLAY waits) take SHOW_TO_PAUSE ticks to line 4410, then
+# the show waits on TIMER twice, each ``T = TIMER: WHILE ABS(TIMER - T) < span: WEND``: line
+# 4410's 1.5 s (DGROUP:15E6; 28 ticks) and line 1790's D = .1 s (DGROUP:1008, set by its
+# caller; 2 ticks).  Both are computed (wait_ends), so a wait that midnight falls into ends at
+# the wrap, as on the original, where TIMER jumps from 86,399.9x to 0 (a start in the day's
+# last 2 s: 23:59:59.50's show is 7 ticks, not 34).  Then PRESS ANY KEY with the tracer's
+# key script (original.py): F1 (sound off) and F2 (demo), each followed by {TICKS:20}, then
+# the space (line 3560).  For 0, 1 or 2 function keys: the ticks from 1790's wait to T0, and
+# how far into that tick T0 is read.  Measured on the original; see
+# docs/meteors-internals.md, section 6.
+SHOW_TO_PAUSE = 4
+SHOW_PAUSE = MBF.from_hex("00 00 40 81")       # 1.5 at DGROUP:15E6 (line 4410)
+SHOW_KEY_PAUSE = MBF.from_hex("CD CC 4C 7D")   # .1 in D (DGROUP:1008) at line 1790
+STARTUP = {0: (0, 900), 1: (21, 9_500), 2: (42, 9_500)}
+
+
+def show_ends(clock: "DosTime", calibrated: int, function_keys: int) -> int:
+    """The tick of the first level screen's T0 for line 222's wait ending at ``calibrated``."""
+    tick = calibrated + SHOW_TO_PAUSE
+    tick = wait_ends(clock, tick, tick, SHOW_PAUSE)           # line 4410
+    tick = wait_ends(clock, tick, tick, SHOW_KEY_PAUSE)       # line 1790
+    return tick + STARTUP[function_keys][0]
 # With no function key (sound on; the tracer types the space at line 3560's first pass)
 # the show's last note plays at T0: this many interrupts of it are left, the last was this
 # long before (mono, colour: the level screen's COLORs), and the model's music counter
@@ -193,7 +209,8 @@ MOVE_ROW = {("UP", "to 4"): 12, ("UP", "at 4"): -3, ("DOWN", "to 24"): 14, ("DOW
 MOVE_WRAP = 28              # ... and where RIGHT or LEFT wraps at the screen's edge
 CHECK = 661                 # 1180 -> 1380: the hit's first test, SCREEN(MY, MX), the clamps ...
 CHECK_SECOND = 152          # ... the hit's second test (ABS(MX - X) < 2 was true)
-CHECK_BLOCK = 118           # ... the meteor on a block: RND > PROB
+CHECK_BLOCK = 99            # ... the meteor on a block: RND > PROB (it was 118, 19 over at each of the
+                            # 34 steps with the meteor on a block and not absorbed of 695 timed)
 CHECK_ROW = 21              # ... MY = 24 (an extra step at row 25)
 METEOR_PRINT = 496          # 1380: LOCATE MY, MX: PRINT M$ ...
 METEOR_PRINT_CONTROL = 29   # ... a control character (CHR$ below 32) more
@@ -388,8 +405,8 @@ class FrameClock:
     def show(self, colour: bool = False) -> None:
         """The start-up show and PRESS ANY KEY (game 1), to the level screen's T0.  With
         sound on its last note still plays there."""
-        ticks, offset = STARTUP[self.function_keys]
-        self.now += ticks
+        offset = STARTUP[self.function_keys][1]
+        self.now = show_ends(self.clock, self.now, self.function_keys)
         self.t, self.bios_due = float(offset), TICK
         if self.function_keys == 0:
             self.playing, self.bios_due = True, None

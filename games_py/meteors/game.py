@@ -195,6 +195,7 @@ class Meteors:
         self.events.append({"event": "game_over", "game": self.games, "score": self.score,
                             "high": self.high, "frames": self.frames, "tick": self.game_ticks()})
         self.ticks.work_done(timing.GAME_OVER)
+        self.scores.reached(1640, self)                # play: the explosion stays for the pause
         self.ticks.pause(timing.PAUSE_TO_TABLE)      # line 1640: GOSUB 1700
         self.level = 0
         self.prob = mbf.ZERO

@@ -236,7 +236,7 @@ class HighScores:
             out.print("S")
         out.color(7, 0)
         if game.score <= 0 or MAX + 1 < self.rank:       # line 5770
-            self._seen(1670, game)
+            self.reached(1670, game)
             return
         if game.demo_on:                                 # line 5840
             name = DEMO_NAME
@@ -247,7 +247,7 @@ class HighScores:
         self.slots[self.place].when = when
         self._save(game.level)
         self.draw(out, game)                             # line 6270
-        self._seen(1670, game)
+        self.reached(1670, game)
 
     def _read_file(self) -> int:
         """Lines 5380-5490: the first table after METEORS.SCR exists reads its records
@@ -310,16 +310,16 @@ class HighScores:
             out.print("CONGRATULATIONS, YOUR" + level)
             out.print(" SCORE OF" + str_(game.score) + " IS IN THE TOP 10!", newline=True)
             out.color(*((14, 0) if game.colour else (7, 0)))
-            self._seen(5910, game)
+            self.reached(5910, game)
             out.print("WHAT IS YOUR NAME? ")
             out.color(*((14, 0) if game.colour else (15, 0)))
             editor = NameEditor(out)
-            self._seen(5920, game)
+            self.reached(5920, game)
             while not editor.key(keys(game)):
                 pass
             name = editor.done()
             out.color(7, 0)
-            self._seen(5950, game)
+            self.reached(5950, game)
             if not name:
                 continue
             if name[0] == " ":
@@ -397,6 +397,7 @@ class HighScores:
                       + "  " + entry.when[:21].ljust(21) + " ")
         out.color(7, 0)
 
-    def _seen(self, line: int, game) -> None:
+    def reached(self, line: int, game) -> None:
+        """The program reached ``line`` (1640, 1670, 5910, 5920, 5950): ``seen`` is told, with the screen."""
         if self.seen is not None:
             self.seen(line, game.screen)

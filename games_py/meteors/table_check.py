@@ -1,6 +1,6 @@
 """The high-score table's screens, the original's against the Python game's, cell for
 cell (characters and attributes) at the points of the table's code the tracer can stop
-at: line 5910 (the table and CONGRATULATIONS), 5920 (the name prompt), 5950 (the name
+at: line 1640 (the explosion, before the pause), 5910 (the table and CONGRATULATIONS), 5920 (the name prompt), 5950 (the name
 typed) and 1670 (the table after the name, or after a score without one).  What
 docs/meteors-internals.md, section 8, reports was measured with it, from the repository:
 
@@ -20,7 +20,7 @@ from games_py.meteors import original, sweep, trace
 from games_py.meteors.game import Meteors
 from games_py.tracing import TraceFailure, user_errors
 
-POINTS = (5910, 5920, 5950, 1670)
+POINTS = (1640, 5910, 5920, 5950, 1670)    # 1640: the explosion, at the pause before the table
 Cells = tuple[tuple[tuple[int, int], ...], ...]
 
 

@@ -9,6 +9,8 @@ The game is ``game.Meteors``; this module only shows it and collects keys.
 """
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import sys
 import time
 
@@ -71,10 +73,14 @@ def picture(game: Meteors) -> AnsiScreen:
 class Session:
     def __init__(self, settings: trace.Settings, keyboard, display, disk: str | None = None,
                  clock=None) -> None:
-        """``clock`` gives the time of day TIMER reads (default: the real one)."""
-        self.game = Meteors(settings)
+        """``clock`` gives the time of day TIMER reads (default: the real one, and then the
+        high-score table's DATE$ is today's)."""
+        start = (clock or now)()
+        self.game = Meteors(dataclasses.replace(settings, time=start))   # the game's clock starts there
+        if clock is None:
+            self.game.scores.date = datetime.date.today()
         clock = clock or now
-        self.game.random.randomize_timer(*clock())
+        self.game.random.randomize_timer(*start)
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
         self.game.name_key = self.name_key
@@ -136,8 +142,9 @@ class Session:
                 return key
 
     def table_seen(self, line: int, screen) -> None:
-        """The table's finished screen (line 1670) stays for its two-second pause."""
-        if line == 1670:
+        """The explosion (line 1640) and the table's finished screen (line 1670) stay for
+        their two-second pauses."""
+        if line in (1640, 1670):
             self.show()
             time.sleep(TABLE_SECONDS)
             self.next_frame = time.monotonic()

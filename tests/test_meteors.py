@@ -20,6 +20,7 @@ from games_py.meteors import compare, demo, game, sweep, trace
 from games_py.meteors.cli import main as python_cli
 from games_py.meteors.cli import sweep_command, trace_command
 from tests.machine_helpers import DISK1612, needs_originals
+from tests.terminal_fakes import CharacterKeys, TextDisplay
 
 DEMO_SECONDS = 3.0
 HUMAN_SECONDS = 3.0
@@ -223,30 +224,12 @@ def test_sweep_command_reports_the_match_rate(tmp_path) -> None:
     assert json.loads(out.read_text())["equal"] is True
 
 
-class _Keys:
-    """A terminal that sends ``keys`` one character a read (None: nothing now), then Esc."""
-
-    def __init__(self, keys: list[str | None]) -> None:
-        self.keys = list(keys) + ["\x1b"]
-
-    def _read(self, timeout, wake=True):
-        return self.keys.pop(0) if self.keys else None
-
-
-class _Screens:
-    def __init__(self) -> None:
-        self.shown = []
-
-    def show(self, screen) -> None:
-        self.shown.append(screen.text())
-
-
 def test_play_shows_the_show_the_status_line_and_quits_on_f7(monkeypatch) -> None:
     from games_py.meteors import terminal
     monkeypatch.setattr(terminal, "FRAME_SECONDS", 0.0)
     seq = [" "] + [None] * 30 + ["\x1b", "[", "1", "8", "~"]
-    keys = _Keys(seq)
-    screens = _Screens()
+    keys = CharacterKeys(seq + ["\x1b"])          # then Esc
+    screens = TextDisplay()
     session = terminal.Session(trace.Settings(colour_switch=True, demo=False), keys, screens, None,
                                clock=lambda: (12, 0, 0, 0))
     session.run()

@@ -14,6 +14,7 @@ from games_py.meteors import original, scores, trace
 from games_py.meteors.table_check import Shot, differences, first_difference, frames, original_screens, python_screens
 from pcemu.keys import parse_script
 from tests.machine_helpers import DISK1612, needs_originals
+from tests.terminal_fakes import CharacterKeys, TextDisplay
 
 
 def _original(settings: trace.Settings, games: int, names: list[str] | None = None) -> tuple[list[dict], list[Shot]]:
@@ -111,29 +112,13 @@ def test_a_game_over_midnight_counts_its_time_across_it() -> None:
     assert table.seconds() == 15
 
 
-class _Keyboard:
-    def __init__(self, text: str) -> None:
-        self.text = list(text)
-
-    def _read(self, timeout, wake=True):
-        return self.text.pop(0) if self.text else None
-
-
-class _Display:
-    def __init__(self) -> None:
-        self.shown = []
-
-    def show(self, screen) -> None:
-        self.shown.append(screen.text())
-
-
 def test_the_terminal_hands_the_name_prompt_its_keys_as_typed() -> None:
     """terminal.Session.name_key: lower case kept, Backspace, arrows, Delete, Esc, Enter;
     the screen is shown before each key; the input's end quits."""
     from games_py.meteors import terminal
-    display = _Display()
+    display = TextDisplay()
     session = terminal.Session(trace.Settings(colour_switch=True, demo=False),
-                               _Keyboard("ab\x7f\x1b[D\x1b[3~\x1b\r"), display, None, clock=lambda: (12, 0, 0, 0))
+                               CharacterKeys("ab\x7f\x1b[D\x1b[3~\x1b\r"), display, None, clock=lambda: (12, 0, 0, 0))
     keys = [session.name_key(session.game) for _ in range(7)]
     assert keys == ["a", "b", "BKSP", "LEFT", "DEL", "ESC", "ENTER"]
     assert len(display.shown) == 7
@@ -164,7 +149,7 @@ def test_play_asks_the_name_and_shows_it_in_the_table(monkeypatch) -> None:
     from games_py.meteors import terminal
     monkeypatch.setattr(terminal, "FRAME_SECONDS", 0.0)
     monkeypatch.setattr(terminal, "TABLE_SECONDS", 0.0)
-    display = _Display()
+    display = TextDisplay()
     session = terminal.Session(trace.Settings(colour_switch=True, demo=False), _Player(" Ann\r"), display,
                                None, clock=lambda: (12, 0, 0, 0))
     session.run()

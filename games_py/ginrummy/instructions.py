@@ -6,7 +6,6 @@ from games_py.tui import instructions as shared
 from games_py.tui.instructions import PAGE_LINES, pages  # noqa: F401 - this game's API
 
 DOC = "GINRUMMY.DOC"
-NOT_FOUND = shared.not_found(DOC)
 
 
 def read_doc(disk: str) -> list[str]:

@@ -305,14 +305,7 @@ class Session:
 
     def show_instructions(self) -> None:
         saved = self.screen.copy()
-        try:
-            if self.disk is None:
-                raise LookupError(f"{instructions.NOT_FOUND}: NO DISK IMAGE (--disk)")
-            pages = instructions.pages(instructions.read_doc(self.disk))
-        except LookupError as exc:
-            pages = [[str(exc).upper(), "", "THE INSTRUCTIONS ARE READ FROM THE ORIGINAL'S DISK:",
-                      "START WITH --disk IMAGE (PC-SIG DISK #1612)."]]
-            pages = instructions.pages(pages[0])
+        pages = shared_instructions.pages_from_disk(self.disk, instructions.DOC)
         page = 0
         while True:                                     # the original's colours, whole rows
             shared_instructions.draw_page(self.screen, pages[page], 0x4F, 0x1E, 0xCF)

@@ -75,11 +75,12 @@ class Session:
                  clock=None) -> None:
         """``clock`` gives the time of day TIMER reads (default: the real one, and then the
         high-score table's DATE$ is today's)."""
-        start = (clock or now)()
-        self.game = Meteors(dataclasses.replace(settings, time=start))   # the game's clock starts there
-        if clock is None:
-            self.game.scores.date = datetime.date.today()
+        real = clock is None
         clock = clock or now
+        start = clock()
+        self.game = Meteors(dataclasses.replace(settings, time=start))   # the game's clock starts there
+        if real:
+            self.game.scores.date = datetime.date.today()
         self.game.random.randomize_timer(*start)
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
@@ -192,14 +193,7 @@ class Session:
 
     def instructions(self) -> None:
         """F5: METEORS.DOC over the top 22 rows, a page per SPACE, Esc back to the game."""
-        try:
-            if self.disk is None:
-                raise LookupError(f"{instructions.not_found(DOC)}: NO DISK IMAGE (--disk)")
-            pages = instructions.pages(instructions.read_doc(self.disk, DOC))
-        except LookupError as exc:
-            pages = instructions.pages([str(exc).upper(), "",
-                                        "THE INSTRUCTIONS ARE READ FROM THE ORIGINAL'S DISK:",
-                                        "START WITH --disk IMAGE (PC-SIG DISK #1612)."])
+        pages = instructions.pages_from_disk(self.disk, DOC)
         page = 0
         while True:
             shown = picture(self.game)

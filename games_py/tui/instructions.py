@@ -38,6 +38,18 @@ def pages(lines: list[str]) -> list[list[str]]:
     return out
 
 
+def pages_from_disk(disk: str | None, doc: str) -> list[list[str]]:
+    """``doc``'s pages from ``disk``, or, when it cannot be read (or no disk was given), one
+    page that says why and where the text comes from."""
+    try:
+        if disk is None:
+            raise LookupError(f"{not_found(doc)}: NO DISK IMAGE (--disk)")
+        return pages(read_doc(disk, doc))
+    except LookupError as exc:
+        return pages([str(exc).upper(), "", "THE INSTRUCTIONS ARE READ FROM THE ORIGINAL'S DISK:",
+                      "START WITH --disk IMAGE (PC-SIG DISK #1612)."])
+
+
 def draw_page(screen: Screen, page: list[str], title: int, text: int, footer: int) -> None:
     """One page over rows 1-22 of ``screen`` in whole rows of the three attributes; the
     rows below stay as they were."""

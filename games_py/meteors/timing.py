@@ -132,20 +132,10 @@ METEOR_PASS = {("x1", False): 681, ("x1", True): 694, ("x2_same", False): 590, (
                ("x2", True): 703, ("y2_above", False): 600, ("y2", False): 663, ("y2", True): 676}
 CURVED_TO_STEP = 1_771        # lines 710-920 (to line 1110) besides the runtime's paths ...
 STRAIGHT_TO_STEP = 2_960      # ... or 710-840 and 980-1040, the straight path's SQR and divisions
-LEVEL_TO_EVENT = 3_840      # 3232 -> 3330: a level's end (the trace's level event there) ...
-LEVEL_EVENT_TO_T0 = 7_490   # ... and on to its screen's T0 (3330-3710)
-BLOCKS = 7_680              # 3232 -> 4000: the level screen from T0 on (3232-3970) ...
-BLOCK_ROW = 4_007           # ... plus a row of blocks (four PRINT STRING$(14, BLOCK)) ...
-BLOCK_CHOICE = 645          # ... and a draw of the block's character (line 3840) ...
-BLOCKS_COLOUR = 345         # ... and COLOR INT(RND*5+2) ...
-HIGH_SCORE = 2_640          # ... and HIGH SCORE printed (from a game's end on)
-BLOCKS_TO_STEP = 880        # 4000 -> 1110 after a level change
-BLOCKS_TO_METEOR = 3_000    # 4000 -> 630 in a new game ...
-PLACING = 900               # ... plus a pass of line 540 (the player's place) each
+# (a level's end, its screen and a new game's start, lines 3232-4050 and 430-630: level_cost.py)
 HIT_STEP = 870              # 1110 -> 1420 (besides the move, a bite, keys)
 HIT = 5_080                 # 1420 -> 1620 (the trace's game over): the bang, the word
 HIT_COLOUR = 680
-CAUGHT = 620                # 4000 -> 1620: new blocks caught the player (line 4030)
 GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause's T = TIMER
 # A game's end: line 1710's two-second waits end this far into their ticks (the first
 # where the high-score table follows, the second at line 1680); the table (lines
@@ -162,7 +152,6 @@ TABLE_READ = 12_930         # OPEN, INPUT # of its record
 TABLE_ROW = 10_076          # lines 6450-6540: a row shown
 NAME = 75_000               # lines 5780-5950 (the keys: 14 bytes at 2 ms) and 5960-6180, 6220-6350
 SAVED = 5_040
-GAME_TO_T0 = 8_940          # 1680 -> 3232: lines 430-510, 3370-3710
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
@@ -249,9 +238,7 @@ NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vec
 CHAINED_TICK = 54           # ... plus the BIOS's INT 8 when the handler chains to it
 BIOS_HANDLER = 58           # the BIOS's INT 8 with no music
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
-                            # arithmetic and the countdown's colour; then to line 3330 ...
-LEVEL_SOUND_TO_EVENT = 80
-SOUND_LEVEL_EVENT_TO_T0 = 145   # ... and to T0 (more than LEVEL_EVENT_TO_T0 with sound on)
+                            # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
 SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
@@ -329,11 +316,15 @@ class FrameClock:
         end = self.t + instructions
         while (due := self._next_event()) is not None and due <= end:
             music, ticks = self.playing, self.now
+            fresh, queued = self.note_left == 0, len(self.queue)
             self._fire()
             if not music:
                 end += BIOS_HANDLER
                 continue
-            end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
+            if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
+                end += FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN
+            else:
+                end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
             if self.now != ticks:
                 end += CHAINED_TICK
         self.t = end

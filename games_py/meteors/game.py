@@ -788,6 +788,7 @@ class Meteors:
         runs the handler: before the frame's move and before anything else of the
         frame spends an RND."""
         self.keys_handled += 1
+        self.ticks.hooked = True          # the first event handler hooks INT 1Ch (timing.TICK_HOOK)
         with mbf.counting_paths() as paths:
             reseed = mbf.compare(self.rnd(), TENTH) < 0
         spent = runtime_cost.instructions(paths)

@@ -235,8 +235,11 @@ SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 155}   # the wait's en
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
-CHAINED_TICK = 54           # ... plus the BIOS's INT 8 when the handler chains to it
-BIOS_HANDLER = 58           # the BIOS's INT 8 with no music
+CHAINED_TICK = 10           # ... plus the BIOS's INT 8 when the handler chains to it
+BIOS_HANDLER = 14           # the BIOS's INT 8 with no music
+TICK_HOOK = 44              # ... and in either, once the runtime hooks INT 1Ch (062B:6FD6, its event
+                            # timer), which the BIOS's INT 8 calls: from the first ON KEY handler on
+                            # (F1 or F2 at PRESS ANY KEY, or an arrow key in play)
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
@@ -256,6 +259,7 @@ class FrameClock:
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
         self.function_keys = function_keys
+        self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
         self.bios_due: float | None = TICK          # channel 0 at 18.2 Hz: the next BIOS tick
         self.playing = False                        # the runtime's handler is in INT 8
@@ -319,14 +323,14 @@ class FrameClock:
             fresh, queued = self.note_left == 0, len(self.queue)
             self._fire()
             if not music:
-                end += BIOS_HANDLER
+                end += BIOS_HANDLER + TICK_HOOK * self.hooked
                 continue
             if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
                 end += FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN
             else:
                 end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
             if self.now != ticks:
-                end += CHAINED_TICK
+                end += CHAINED_TICK + TICK_HOOK * self.hooked
         self.t = end
 
     def _run_until(self, done) -> float:
@@ -367,7 +371,7 @@ class FrameClock:
         while True:
             playing, ticks = self.note_left > 0, self.now
             at = self._fire()
-            chained = CHAINED_TICK * (self.now != ticks)
+            chained = (CHAINED_TICK + TICK_HOOK * self.hooked) * (self.now != ticks)
             if not self.queue:
                 handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + chained
                 break

@@ -64,3 +64,29 @@ def test_str_of_an_integer_costs_by_its_digits() -> None:
     measured = {1: 0, 9: 0, 10: 2, 11: 3, 99: 3, 100: 7, 101: 9, 110: 8, 1000: 9, 10000: 11,
                 12345: 19, 32767: 19, -1: 2, -10: 4, -32768: 21, 0: -26}
     assert {value: str_integer(value) for value in measured} == measured
+
+
+@needs_originals
+def test_a_bios_tick_costs_the_runtimes_int_1ch_hook_only_after_the_first_on_key() -> None:
+    """Sound on with a human player (no F1 or F2 at PRESS ANY KEY), INT 1Ch is the BIOS's own
+    IRET until the runtime runs its first ON KEY handler (the first arrow key), then its event
+    timer (062B:6FD6) for good, so a BIOS tick, and a music interrupt that chains to one, cost
+    timing.TICK_HOOK more from there (FrameClock.hooked).  --human simple's 08:15:57.00 was
+    one tick off at event 77 while the model charged the hook from the start (a note's end
+    with a chain in frame 26's wait, 44 instructions; the fall's note of frame 32 then started
+    fresh where the original's queued)."""
+    from games_py.meteors import original
+    case = sweep.with_human(sweep.demo_cases(50, seed=1612, seconds=30), "simple")[17]
+    assert case.sound and case.time == (8, 15, 57, 0)
+    tracer = original.MeteorsTracer(case.settings(), str(DISK1612))
+    memory, hooks = tracer.machine.memory, []
+    tracer.process.at_line(original.LINE_STEP, lambda: hooks.append(
+        (memory.rw(0, 0x1C * 4 + 2), memory.rw(0, 0x1C * 4))))   # INT 1Ch at each frame's start
+    frames = [e for e in tracer.run() if e["event"] == "frame"]
+    first_key = next(i for i, e in enumerate(frames) if "key" in e)
+    assert first_key > 10
+    bios, runtime = set(hooks[:first_key + 1]), set(hooks[first_key + 1:len(frames)])
+    assert len(bios) == len(runtime) == 1 and bios != runtime
+    assert next(iter(bios))[0] >= 0xF000 and next(iter(runtime))[0] < 0xF000
+    result = sweep.check(case, str(DISK1612))
+    assert result.equal, result.detail

@@ -564,7 +564,23 @@ class Meteors:
         self.anchor = "start"
         self.one_step()
         if not self.sound:                 # with sound on its notes' waits did (note_played)
-            self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled)
+            self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled if self.flag
+                                 else self.silent_step())
+
+    def silent_step(self) -> int:
+        """Sound off, a step with no hit: 1110 -> 3231, the sound-on step's pieces without its
+        SOUNDs and their waits (timing.SILENT_STEP ...)."""
+        control = timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+        work = (timing.STEP_START + self.key_work + self.move_work + self.check_work + timing.METEOR_PRINT
+                + control + timing.SILENT_STEP)
+        ate = self.frame.get("ate")
+        if ate:                              # the bite's new score (before an absorbed meteor's -2)
+            work += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor") + timing.SCORE_COLOUR * self.colour
+                     + self.score_work(wrap16(self.score + 2 * self.absorbed)))
+        if self.absorbed:
+            work += (timing.SILENT_ABSORBED[self.colour] + self.score_work(self.score) + control
+                     + runtime_cost.instructions(self.absorbed_paths))
+        return work
 
     def one_step(self) -> None:
         self.total_frames += 1

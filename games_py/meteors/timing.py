@@ -125,6 +125,15 @@ MOVE = 1_550                # D$ <> "": GOSUB 2830
 ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
 ABSORBED = 4_060            # line 1300: the meteor's colour, the score
 KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
+# With sound off a step that neither hits nor is hit (1110 -> 3231) is the pieces of the
+# sound-on step up to where its SOUND would be (the keys', the move's, the checks', the
+# meteor's PRINT: Meteors.silent_step) and what the skipped SOUNDs leave (IF SOUND.ON,
+# one pass of WHILE PLAY(0), the RETURNs): measured on 3,599 steps of seed 1612's two-minute
+# random:2, 3, 6, 7 with no BIOS tick inside (a key's IRQ 1 may be): exact on 3,546, a few
+# instructions off on 51 (a key's break code taken elsewhere), two string-space merges
+SILENT_STEP = 132           # ... after the meteor's PRINT (line 1380) to line 3231
+SILENT_BITE = 3_267         # ... a bite (lines 3010-3100 and the score, besides its values)
+SILENT_ABSORBED = {False: 3_679, True: 3_965}   # ... an absorbed meteor (1300-1370), mono, colour
 NEW_METEOR = 1_289            # after a path's extra step: RETURN, lines 720-730, 590-620 (to 630)
 # A pass of line 630, 650 or 680 (with its IF, to the next pass or line) besides what the
 # runtime spends on its values (games_py.qbasic.runtime_cost): (line's kind, the last pass)

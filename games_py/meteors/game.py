@@ -862,8 +862,8 @@ class Meteors:
             self.on_tick(self)
         if self.countdown > 0:
             if wait:                       # (a level screen's own pace goes on to its blocks)
-                fixed = (timing.ABSORBED_PACE_TO_STEP if self.absorbed else
-                         timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
+                fixed = (timing.ABSORBED_PACE_TO_STEP + timing.ABSORBED_STRAIGHT * self.straight if self.absorbed
+                         else timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
                 fixed += (timing.COUNTDOWN_COLOUR * self.colour
                           + timing.COUNTDOWN_DIGIT * (len(str(self.countdown)) - 2))
                 self._work("pace_to_step", fixed, self.ticks.t0_paths)   # T0 = TIMER (line 3232)

@@ -115,7 +115,8 @@ AFTER_WAIT = 1_540          # line 222's wait ends this far into its tick (the m
 # next place's (lines 3232-3280, 930-960, 900-920; measured to the instruction on 3,763 frames):
 PACE_TO_STEP = 3_946        # on a curved path, mono, a countdown of 2 digits ...
 STRAIGHT_PACE_TO_STEP = 4_061  # ... on a straight path (lines 1060-1080, 1020-1040)
-ABSORBED_PACE_TO_STEP = 3_540  # ... after an absorbed meteor (line 940: GOTO 1100)
+ABSORBED_PACE_TO_STEP = 3_540  # ... after an absorbed meteor (line 940: GOTO 1100) ...
+ABSORBED_STRAIGHT = 14      # ... on a straight path more (line 1070's IF ABSORBED, as a level's return)
 CURVED_LAST = -233          # ... the FOR's last NEXT (line 960: GOTO 1100) ...
 STRAIGHT_LAST = -252        # ... line 1080's last (into 1090-1100)
 COUNTDOWN_COLOUR = 14       # ... plus its PRINT in colour (line 3250's COLOR)

@@ -163,3 +163,16 @@ def test_a_session_keeps_it_and_checks_it(tmp_path):
     session.profile["floppy_drives"] = 2
     with pytest.raises(SessionCheckError, match="second name"):
         check_session(session)
+
+
+def test_copy_from_a_to_b_gets_on_asking_for_each_diskette_in_turn(tmp_path):
+    """COPY run again after each swap passes the swaps already answered: it does not go
+    back and forth for ever (as it did when each retry started from A: again)."""
+    m, _image = _machine(tmp_path, one_drive_b=True)
+    m.type("COPY A:X.TXT B:Y.TXT{ENTER}" + "{TICKS:3} " * 4)
+    m.run(30)
+    screen = m.screen_text()
+    asked = [line[26] for line in screen.splitlines() if line.startswith("Insert diskette for drive")]
+    assert "1 File(s) copied" in screen and screen.rstrip().endswith("A:\\>")
+    assert asked == ["B", "A", "B", "A"]      # the target, the source, the copy, then A:'s $P
+    assert m.dos.drives["A"].physical.stat(["Y.TXT"]).size == 13

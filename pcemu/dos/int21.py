@@ -66,19 +66,27 @@ def _guarded(ctx: "ServiceContext", calls, ah: int, entry):
 
 
 def _after_the_swap(ctx: "ServiceContext", swap, ah: int, entry):
-    """The diskette asked for and a key struck: the call runs again from its registers."""
-    yield from single_drive.prompt(ctx, swap)
-    ctx.cpu.set_registers(**entry)
-    try:
-        calls = DOS_FUNCTIONS.dispatch(ctx)
-    except single_drive.DisketteSwap as again:        # a call that reaches both names
-        yield from _after_the_swap(ctx, again, ah, entry)
-        return
-    except (critical.CriticalError, DosError) as err:
-        _dos_error(ctx, err, ah, entry)
-        return
-    if calls is not None:
-        yield from _guarded(ctx, calls, ah, entry)
+    """The diskette asked for and a key struck: the call runs again from its registers
+    (passing the swaps already answered, if it reaches both names)."""
+    unit = ctx.dos.shared_unit
+    attempts = single_drive.Attempts(unit.answering)
+    while True:
+        yield from single_drive.prompt(ctx, swap)
+        attempts.asked.append(swap.letter)
+        ctx.cpu.set_registers(**entry)
+        unit.begin(attempts)
+        try:
+            calls = DOS_FUNCTIONS.dispatch(ctx)
+            if calls is not None:
+                yield from calls
+            return
+        except single_drive.DisketteSwap as again:
+            swap = again
+        except (critical.CriticalError, DosError) as err:
+            _dos_error(ctx, err, ah, entry)
+            return
+        finally:
+            unit.end()
 
 
 def _dos_error(ctx: "ServiceContext", err: Exception, ah: int, entry) -> None:

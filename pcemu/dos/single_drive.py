@@ -21,6 +21,7 @@ INT 25h/26h and the command interpreter answer it with `prompt` (or
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bios import keyboard as kb
@@ -49,11 +50,22 @@ class DisketteSwap(Exception):
         super().__init__(f"insert diskette for drive {letter}:")
 
 
+@dataclass
+class Attempts:
+    """A request that asked for diskettes and is run again from its start: the name the
+    drive had then, and the names asked for since, in order.  Run again, the request
+    passes those swaps silently (the diskettes were changed as asked), so a command that
+    goes from one name to the other (COPY A:X B:) gets on, asking only for the next."""
+    start: str
+    asked: list[str] = field(default_factory=list)
+
+
 class SharedUnit:
     """The one physical drive and the byte that names it."""
 
     def __init__(self, memory) -> None:
         self.memory = memory
+        self._replay: list[str] = []
 
     @property
     def answering(self) -> str:
@@ -63,8 +75,25 @@ class SharedUnit:
         self.memory[LOGICAL_DRIVE] = LETTERS.index(letter)
 
     def check(self, letter: str) -> None:
-        if self.answering != letter:
-            raise DisketteSwap(letter)
+        if self.answering == letter:
+            return
+        if self._replay and self._replay[0] == letter:
+            self._replay.pop(0)
+            self.select(letter)
+            return
+        raise DisketteSwap(letter)
+
+    def begin(self, attempts: Attempts | None) -> Attempts:
+        """A request starts (None) or starts again after its swaps were answered."""
+        if attempts is None:
+            self._replay = []
+            return Attempts(self.answering)
+        self.select(attempts.start)
+        self._replay = list(attempts.asked)
+        return attempts
+
+    def end(self) -> None:
+        self._replay = []
 
 
 class LogicalFile(DriveFile):

@@ -61,6 +61,7 @@ class Shell:
         self.critical_state: dict | None = None
         self.at_prompt = False                 # the prompt is shown and the line is being edited
         self.retry: Callable[[], None] | None = None   # what to run again after a critical error
+        self.swap_attempts: single_drive.Attempts | None = None   # a step asked for diskettes
         self.drive_invalid = False             # $P after "Fail": "Current drive is no longer valid"
         self.lines_run = 0                     # command lines taken from the prompt so far
         self.load_error: str | None = None     # why the last line's program could not start
@@ -183,7 +184,12 @@ class Shell:
                 or st.pipeline is not None)
 
     def _guarded(self, action: Callable[[], None]) -> bool:
-        """Run a step of the interpreter; a critical error goes to INT 24h (False)."""
+        """Run a step of the interpreter; a critical error goes to INT 24h (False), a
+        one-drive machine's other name asks for the diskette and runs the step again."""
+        unit = self.ctx.dos.shared_unit
+        attempts, self.swap_attempts = self.swap_attempts, None
+        if attempts is not None:
+            unit.begin(attempts)
         try:
             try:
                 action()
@@ -201,10 +207,16 @@ class Shell:
             critical.interrupt_shell(self.ctx, err, lambda answer: self._critical_answered(answer, action))
             return False
         except DisketteSwap as swap:
+            attempts = attempts or single_drive.Attempts(unit.answering)
+            attempts.asked.append(swap.letter)
             single_drive.prompt_directly(self.ctx, swap)
+            self.swap_attempts = attempts
             self.state.waiting_key_for = "swap"     # then the same step again
             self.retry = action
             return False
+        finally:
+            if unit is not None:
+                unit.end()
 
     def _critical_answered(self, answer: int, action: Callable[[], None]) -> None:
         if answer == critical.RETRY:

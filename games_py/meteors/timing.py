@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from games_py.meteors import polling
 from games_py.meteors.polling import PACE, waited_enough
-from games_py.qbasic import mbf, rng
+from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
 
 PIT_HZ = 1_193_182
@@ -443,8 +443,27 @@ class FrameClock:
 
     def pause(self, after: int) -> None:
         """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end); ``after``: how far
-        past its last tick the next statement starts."""
+        past its last tick the next statement starts (music playing: end_cost.py has the
+        passes of the loop with no music)."""
         self.wait_play(0)                           # WHILE PLAY(0): WEND first
         start = self.clock.timer(self.now)
         self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE))
         self.work_done(after)
+
+    def pause_passes(self) -> None:
+        """Line 1710 with no music, pass by pass (end_cost.py): from its first INT 3 to
+        line 1730's RETURN (0000:1196), where the last pass ends."""
+        from games_py.meteors import end_cost
+        self.work_done(end_cost.TO_T_READ)
+        with mbf.counting_paths() as paths:
+            start = rng.timer(*self.clock.at(self.now))
+        self.work_done(end_cost.ENTRY + runtime_cost.instructions(paths) - end_cost.TO_T_READ)
+        cached: tuple[int, tuple[int, bool]] | None = None
+        while True:
+            self.work_done(polling.TIME_READ)
+            if cached is None or cached[0] != self.now:
+                cached = self.now, end_cost.pause_pass(self.clock.at(self.now), start)
+            cost, done = cached[1]
+            self.work_done(cost - polling.TIME_READ)
+            if done:
+                break

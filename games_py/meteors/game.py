@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, scores, show, timing, trace
+from games_py.meteors import demo, scores, show, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
@@ -116,11 +116,26 @@ class Meteors:
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
         self.scores = scores.HighScores()  # the high-score table's state and screens
         self.name_key = None               # play: the next key of the name typed (None: PLAYER)
+        # the runtime's string space (strings.py; not in demo mode, whose D$ the demo
+        # player's lines assign, not followed)
+        self.strings = None if s.demo else strings.MeteorsStrings(strings.show_passes(s))
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
 
     # -- the runtime's pieces ---------------------------------------------------------
+    def string_space(self, statement: str, *args) -> None:
+        """The string space's part of ``statement`` (a MeteorsStrings method): the
+        instructions its merging walks take beyond an allocation at the rover."""
+        if self.strings is None:
+            return
+        getattr(self.strings, statement)(*args)
+        extra = self.strings.take_extra()
+        if extra:
+            if self.cost_log is not None:
+                self.cost_log.append(("strings:" + statement, extra, self.total_frames))
+            self.ticks.work_done(extra)
+
     def rnd(self) -> MBF:
         return self.random.rnd()
 
@@ -162,6 +177,7 @@ class Meteors:
         self.meteor_char = METEOR_CHARS[self.fnr(14) - 1]
         self.score, self.ds = -2, 2
         if self.games > 1:
+            self.string_space("game_started")             # line 480: M$
             self.ticks.work_done(timing.GAME_TO_T0)
         self.game_tick = self.ticks.now
         self.events.append({"event": "game_start", "game": self.games, "level": self.level,
@@ -270,6 +286,7 @@ class Meteors:
         """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
         new blocks."""
         self.status_colour()
+        self.string_space("level_screen_head")
         self.screen.write(25, 1, b" " * 80)           # LOCATE 25, 1: PRINT SPACE$(80);
         self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
@@ -281,6 +298,7 @@ class Meteors:
         self.screen.write(25, 64, f"LEVEL:{self.level}".encode())
         self.screen.write(25, 72, f"GAME:{self.games}".encode())
         self.screen.color(7, 0)
+        self.string_space("level_screen_tail", self.high > MIN_INT, self.games)
         self.draw_blocks()
 
     def status_colour(self, foreground: int = 7) -> None:
@@ -323,6 +341,7 @@ class Meteors:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
         self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
+        self.string_space("blocks", self.bottom_row - self.top_row + 1)
         self.ticks.work_done(timing.BLOCKS + timing.BLOCK_ROW * (self.bottom_row - self.top_row + 1)
                              + timing.BLOCK_CHOICE * choices + timing.BLOCKS_COLOUR * self.colour
                              + timing.HIGH_SCORE * (self.high > MIN_INT))
@@ -501,12 +520,14 @@ class Meteors:
                       "countdown": self.countdown, "level": self.level, "game": self.games,
                       "rnd": self.random.state}
         self.events.append(self.frame)
+        self.string_space("frame", self.total_frames == 1)   # line 1110
         if self.policy is not None:
             key = self.policy.choose(self.frame)
             if key is not None:
                 self.pending.append(key)
         while self.pending:                # ON KEY(11-14) at line 1110's second statement
             self.key_pressed(self.pending.pop(0))
+        self.string_space("escape_tested")
         if self.demo_on:
             self.player.decide()
         self.step_cost = timing.STEP
@@ -640,6 +661,7 @@ class Meteors:
         self.screen.put(self.py, self.px, SPACE)
         word = WORDS[self.fnr(11) - 1]
         length = len(word)
+        self.string_space("hit", word)
         x = mbf.sub(mbf.from_int(self.px - 1), mbf.mul(mbf.from_int(length), HALF))
         self.px = mbf.cint(x)
         if self.px < 1:
@@ -719,6 +741,7 @@ class Meteors:
         if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())
+                self.string_space("key", name)
                 self.direction = name
                 return
             if not self.ticks_modelled:
@@ -727,11 +750,13 @@ class Meteors:
             with mbf.counting_paths() as paths:
                 self.random.randomize_timer(*self.ticks.time_of_day_after(read_at))
             self.key_work += timing.RESEED + runtime_cost.instructions(paths)
+            self.string_space("key", name)
             self.direction = name
             self.frame["key"] = name
             self.frame["reseed"] = True
             self.frame["rnd_after_key"] = self.random.state
             return
+        self.string_space("key", name)
         self.direction = name
         self.frame["key"] = name
         self.frame["rnd_after_key"] = self.random.state
@@ -753,6 +778,7 @@ class Meteors:
     def show_score(self) -> None:
         saved = self.screen.attribute
         self.status_colour()
+        self.string_space("score")
         self.screen.write(25, 18, f"SCORE:{self.score:6d}".encode())
         self.screen.attribute = saved
 
@@ -762,6 +788,7 @@ class Meteors:
         self.flag = False
         self.countdown -= 1
         self.status_colour(7 if self.countdown > 20 else 15)
+        self.string_space("countdown")
         self.screen.write(25, 31, f"COUNTDOWN:{self.countdown:4d}".encode())
         self.screen.color(7, 0)
         if self.on_tick is not None:

@@ -221,7 +221,7 @@ class HighScores:
         """The table after a game (lines 5370-6290) on ``game.screen``, the name asked
         through ``game.name_key`` (None: PLAYER is typed)."""
         start_clock = copy.deepcopy(game.ticks)
-        file_work = self._read_file()
+        file_work = self._read_file(game)
         shown = self._rank(game.score, game.level)
         out = Printer(game.screen)
         out.color(7, 0)                                  # line 5680: COLOR 7, 0, 0: CLS
@@ -231,6 +231,7 @@ class HighScores:
         out.color(*((14, 1) if game.colour else (7, 0)))
         out.print("GAME:" + str_(game.games) + "  SCORE:" + str_(game.score))
         seconds = self.seconds()
+        game.string_space("table_result", game.games, game.score, seconds)
         out.print("  TIME:" + str_(seconds) + " SEC")
         if seconds != 1:
             out.print("S")
@@ -242,6 +243,7 @@ class HighScores:
             name = DEMO_NAME
         else:
             name = self._ask_name(out, game)
+        game.string_space("name_typed", name)
         shifted = self._insert(name, game)
         when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
         self.slots[self.place].when = when
@@ -249,7 +251,7 @@ class HighScores:
         self.draw(out, game)                             # line 6270
         self.reached(1670, game)
 
-    def _read_file(self) -> int:
+    def _read_file(self, game) -> int:
         """Lines 5380-5490: the first table after METEORS.SCR exists reads its records
         (N, at most SLOTS) and never again; returns the work timing.py counts for it."""
         if self.file_read:
@@ -257,11 +259,13 @@ class HighScores:
         for entry in self.slots[1:SLOTS + 1]:
             entry.score = 0
         self.count = 0
+        game.string_space("table_opened")                # line 5420: OPEN "I", 1, "METEORS.SCR"
         if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
             return timing.TABLE + timing.TABLE_MISSING
         for record in self.saved[:SLOTS]:
             self.count += 1
             self.slots[self.count] = copy.copy(record)
+            game.string_space("record_read", self.count, record.name, record.when)
         self.file_read = True
         return timing.TABLE + timing.TABLE_READ
 
@@ -308,6 +312,7 @@ class HighScores:
             out.color(*((2, 0) if game.colour else (7, 0)))
             level = str_(game.level) + " LEVEL" if game.level > 0 else ""
             out.print("CONGRATULATIONS, YOUR" + level)
+            game.string_space("name_asked", game.score)
             out.print(" SCORE OF" + str_(game.score) + " IS IN THE TOP 10!", newline=True)
             out.color(*((14, 0) if game.colour else (7, 0)))
             self.reached(5910, game)
@@ -334,9 +339,11 @@ class HighScores:
         moved = 0
         if last >= 1:
             for i in range(last - 1, self.place - 1, -1):
+                game.string_space("entry_moved", i + 1, self.slots[i].name, self.slots[i].when)
                 self.slots[i + 1] = copy.copy(self.slots[i])
                 moved += 1
         self.slots[self.place] = Entry(name, game.level, game.score)
+        game.string_space("entry_written", self.place, name)
         return moved
 
     def _when(self, clock: timing.FrameClock, game, work: int, shifted: int) -> str:
@@ -387,6 +394,7 @@ class HighScores:
         out.locate(2, 1)
         out.color(*((14, 4) if game.colour else (1, 0)))
         out.print("RANK NAME" + " " * 45 + "SCORE  WHEN" + " " * 15)
+        game.string_space("table_rows", len(self._rows(game.level)))
         for r, entry in enumerate(self._rows(game.level), start=1):
             out.locate(r + 2, 1)
             if self.rank == r:

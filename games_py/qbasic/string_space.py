@@ -81,6 +81,17 @@ class StringSpace:
         return at + self.size[at]
 
     # -- the runtime's routines ---------------------------------------------------------
+    def lower_end(self, by: int) -> None:
+        """The string space gives its last ``by`` bytes away (a file's buffer at the first
+        OPEN): they come off the free block at its end."""
+        last = self.starts[-1]
+        if last in self.owner or self.size[last] <= by:
+            raise Compaction(f"the string space's end cannot give {by} bytes from a free block")
+        self.size[last] -= by
+        self.end -= by
+        if self.rover > self.end:
+            self.rover = self.end
+
     def free(self, at: int) -> None:
         """062B:854D: the block at ``at`` is free (its neighbours are not merged)."""
         del self.owner[at]

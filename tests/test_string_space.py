@@ -59,3 +59,13 @@ def test_the_model_allocates_merges_and_costs_as_the_runtime_does(runtime):
             live.append(at)
     assert allocations > 2500
     assert min(paths.values()) > 0, paths
+
+
+def test_a_string_space_with_no_run_big_enough_says_so():
+    space = StringSpace(0x2000, 0x2010)
+    live = [space.allocate(2) for _ in range(4)]          # 4 blocks of 4 bytes: full
+    assert live == [0x2000, 0x2004, 0x2008, 0x200C]
+    space.free(0x2004)
+    with pytest.raises(Compaction):
+        space.allocate(4)                                  # one free block of 4: too small
+    assert space.allocate(1) == 0x2004                     # ... but a string of 1 fits there

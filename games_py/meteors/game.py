@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from games_py.meteors import demo, scores, show, strings, timing, trace
 from games_py.meteors.screen import Screen
-from games_py.qbasic import mbf, rng, runtime_cost
+from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
 
 C = MBF.from_float
@@ -129,7 +129,13 @@ class Meteors:
         instructions its merging walks take beyond an allocation at the rover."""
         if self.strings is None:
             return
-        getattr(self.strings, statement)(*args)
+        try:
+            getattr(self.strings, statement)(*args)
+        except string_space.Compaction as exc:
+            self.strings = None               # no longer followed (never met in the sweeps)
+            if self.on_tick is None:          # a trace ends here; play goes on
+                raise Unmodelled(f"the runtime compacts its string space (062B:8385): {exc}") from None
+            return
         extra = self.strings.take_extra()
         if extra:
             if self.cost_log is not None:

@@ -143,7 +143,11 @@ def machine_options(function):
                           "page frame at E000h) with KB of expanded memory (16-32768)."),
         click.option("--floppy-drives", type=click.IntRange(1, 2), default=None,
                      help="Diskette drives, 1 or 2 (default: two, or one when the only "
-                          "diskette is in A:; a one-drive machine has no B:)."),
+                          "diskette is in A:; a one-drive machine has no B:, as in DOSBox)."),
+        click.option("--one-drive-b", is_flag=True,
+                     help="A one-drive PC as DOS 3.30 runs it: B: is the one drive's second "
+                          "name, and a program's B: (or A: after B:) asks \"Insert diskette "
+                          "for drive B:\" and a key."),
         click.option("--printer", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Capture file for what is printed (LPT1, COPY FILE PRN)."),
         click.option("--strict", is_flag=True, help="Stop at the first BIOS or DOS service pcemu lacks."),
@@ -191,7 +195,8 @@ def _build_machine(disk: str | None, opts: dict):
     machine = Machine(disks=disks, date=opts["date"], time=opts["time_"],
                       mips=opts["mips"] or DEFAULT_MIPS, video=opts["video"], mouse=opts["mouse"],
                       strict=opts["strict"], printer_capture=opts["printer"], host_dirs=host_dirs,
-                      ems=opts.get("ems") or False, floppy_drives=opts.get("floppy_drives"))
+                      ems=opts.get("ems") or False, floppy_drives=opts.get("floppy_drives"),
+                      one_drive_b=bool(opts.get("one_drive_b")))
     if opts.get("wav") is not None:
         machine.speaker.keep_all = True       # the WAV is of the whole run
     from pcemu.archive.cli_support import attach_trace

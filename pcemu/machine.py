@@ -80,7 +80,8 @@ class Machine:
                  strict: bool = False, printer_capture: str | Path | None = None,
                  host_dirs: dict[str, str | Path] | None = None, boot: bool = True,
                  inexact_idle_skip: bool = False, accelerate: bool = True,
-                 ems: int | bool = False, floppy_drives: int | None = None) -> None:
+                 ems: int | bool = False, floppy_drives: int | None = None,
+                 one_drive_b: bool = False) -> None:
         self.strict = strict
         # LIM 4.0 expanded memory (pcemu.dos.ems): off, True for 4 MB, or the size in KB
         self.ems_kilobytes = (4096 if ems is True else int(ems or 0))
@@ -133,7 +134,10 @@ class Machine:
         self.floppies: dict[int, object] = {}       # drive number -> diskette image
         mounted = mount_disks(disks, host_dirs or {})
         # INT 11h, the BDA, INT 13h and DOS's drive letters all follow this count
-        self.floppy_drives = diskette_drives(mounted, floppy_drives)
+        self.floppy_drives = diskette_drives(mounted, floppy_drives, one_drive_b)
+        # DOS 3.30's second name for the one drive (pcemu.dos.single_drive); off by
+        # default, as DOSBox, which has no B: then, is the reference for screens
+        self.one_drive_b = one_drive_b
         self._build_firmware()
         self.dos = self.services.dos = Dos(self.services)
         for letter, drive in mounted.items():
@@ -225,7 +229,8 @@ class Machine:
                 now=self.now_datetime, rtc_now=self.rtc_datetime,
                 set_time_of_day=self.set_time_of_day, set_date=self.set_date,
                 set_rtc_time=self.set_rtc_time, set_rtc_date=self.set_rtc_date),
-            options={"ems_kilobytes": self.ems_kilobytes, "mouse": self.mouse_enabled})
+            options={"ems_kilobytes": self.ems_kilobytes, "mouse": self.mouse_enabled,
+                     "one_drive_b": self.one_drive_b})
 
     def _service_table(self) -> dict[str, tuple[Callable, romlib.ServiceKind]]:
         """Trap name -> (handler, how results return: from the ROM's ENTRIES)."""

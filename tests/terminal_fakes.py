@@ -2,8 +2,10 @@
 at a time, and a display that keeps the text of every screen shown."""
 from __future__ import annotations
 
+from games_py.tui.terminal import EscapeReader
 
-class CharacterKeys:
+
+class CharacterKeys(EscapeReader):
     """``keys`` one item a read (None: nothing typed now), then nothing."""
 
     def __init__(self, keys) -> None:

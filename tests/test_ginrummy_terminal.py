@@ -531,6 +531,8 @@ def test_the_ansi_frame_writes_the_screen_and_then_only_rows_that_changed():
     assert read_screen(first + update)[17] == "X" * 80
     assert "\x1b[0;1;33;40m" in update                     # yellow (CGA 14) as bright yellow
     assert sgr(0x01, mono=True) != sgr(0x01) and ";4;" in sgr(0x01, mono=True)
+    assert ";5" in sgr(0x8F) and ";5" not in sgr(0x0F)      # bit 7 blinks (Meteors' prompt)
+    assert ";5" in sgr(0x81, mono=True) and ";4" in sgr(0x81, mono=True)
 
 
 def test_play_in_a_terminal_draws_the_table_and_quits_with_f7():

@@ -12,6 +12,7 @@ import pytest
 
 from games_py.meteors import original, scores, trace
 from games_py.meteors.table_check import Shot, differences, first_difference, frames, original_screens, python_screens
+from games_py.tui.terminal import ESCAPE_WAIT, EscapeReader
 from pcemu.keys import parse_script
 from tests.machine_helpers import DISK1612, needs_originals
 from tests.terminal_fakes import CharacterKeys, TextDisplay
@@ -126,7 +127,7 @@ def test_the_terminal_hands_the_name_prompt_its_keys_as_typed() -> None:
         session.name_key(session.game)
 
 
-class _Player:
+class _Player(EscapeReader):
     """A terminal for a whole session: at each frame now and then a keypad arrow (8, 2,
     4, 6), at the waits for a key (PRESS ANY KEY, the name prompt) ``typed``, then the end
     of the input."""
@@ -139,7 +140,7 @@ class _Player:
         if timeout is None:
             return self.typed.pop(0) if self.typed else None
         self.reads += 1
-        return "8246"[self.reads // 3 % 4] if self.reads % 3 == 0 and timeout != 0.02 else None
+        return "8246"[self.reads // 3 % 4] if self.reads % 3 == 0 and timeout != ESCAPE_WAIT else None
 
 
 def test_play_asks_the_name_and_shows_it_in_the_table(monkeypatch) -> None:

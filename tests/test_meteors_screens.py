@@ -8,6 +8,7 @@ import pytest
 
 from games_py.meteors import original, terminal, trace
 from games_py.meteors.game import Meteors
+from games_py.tui.terminal import EscapeReader
 from pcemu.cp437 import CP437
 from tests.machine_helpers import DISK1612, needs_originals
 
@@ -56,7 +57,7 @@ def test_every_frame_looks_as_the_originals(settings) -> None:
         assert differences(shots[n], seen[n]) == [], f"frame {n}"
 
 
-class Keys:
+class Keys(EscapeReader):
     """Raw terminal input: each key when the session waits for one (timeout None), none
     while it paces the frames."""
 

@@ -85,25 +85,15 @@ class Session:
         self.keyboard, self.display, self.disk = keyboard, display, disk
         self.game.on_tick = self.tick
         self.game.name_key = self.name_key
-        self.typed_ahead: list[str] = []
         self.game.scores.seen = self.table_seen
         self.game.on_show = self.at_title
         self.game.time_of_day = clock
         self.next_frame = time.monotonic()
 
     def read_key(self, timeout: float) -> str | None:
-        first = self.keyboard._read(timeout, wake=False)
-        if first is None:
+        text = self.keyboard.sequence(timeout, wake=False)
+        if text is None:
             return None
-        text = first
-        if first == "\x1b":
-            while True:
-                more = self.keyboard._read(0.02, wake=False)
-                if more is None:
-                    break
-                text += more
-                if text in ARROWS or text in FUNCTION_KEYS or more.isalpha() or more == "~":
-                    break
         return ARROWS.get(text) or FUNCTION_KEYS.get(text) or text.upper()
 
     def show(self, screen: AnsiScreen | None = None) -> None:
@@ -127,17 +117,9 @@ class Session:
         key for the original's line editor (typed text as it is, not upper-cased)."""
         self.show()
         while True:
-            text = self.typed_ahead.pop(0) if self.typed_ahead else self.keyboard._read(None, wake=False)
+            text = self.keyboard.sequence(None, wake=False)
             if text is None:                   # the input has ended
                 raise Quit
-            if text == "\x1b":
-                while (more := self.keyboard._read(0.02, wake=False)) is not None:
-                    if len(text) == 1 and more not in "[O":
-                        self.typed_ahead.append(more)      # Esc alone, then another key
-                        break
-                    text += more
-                    if text in NAME_KEYS or more.isalpha() or more == "~":
-                        break
             key = NAME_KEYS.get(text, text)
             if key in NAME_KEYS.values() or (len(key) == 1 and key.isprintable() and ord(key) < 256):
                 return key

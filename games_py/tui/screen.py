@@ -50,12 +50,15 @@ class Screen:
 
 def sgr(attribute: int, mono: bool = False) -> str:
     """The ANSI colour of a PC attribute (bright foregrounds as bold + the colour); on a
-    monochrome adapter foreground 1 on black is underlined grey, as an MDA shows it."""
+    monochrome adapter foreground 1 on black is underlined grey, as an MDA shows it.  Bit 7
+    blinks (SGR 5): the BIOS leaves both adapters' blink enable on, and the games' COLOR
+    16-31 (the blinking prompts) set it."""
     fg, bg = attribute & 0x0F, (attribute >> 4) & 0x07
     bold = "1" if fg & 0x08 else "22"
+    blink = ";5" if attribute & 0x80 else ""
     if mono and fg & 7 == 1 and bg == 0:
-        return f"\x1b[0;{bold};4;37;40m"
-    return f"\x1b[0;{bold};{30 + _ANSI[fg & 7]};{40 + _ANSI[bg]}m"
+        return f"\x1b[0;{bold};4{blink};37;40m"
+    return f"\x1b[0;{bold}{blink};{30 + _ANSI[fg & 7]};{40 + _ANSI[bg]}m"
 
 
 def ansi_frame(screen: Screen, previous: Screen | None = None, mono: bool = False) -> str:

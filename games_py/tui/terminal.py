@@ -53,7 +53,36 @@ def key_name(text: str) -> str | None:
     return None
 
 
-class TerminalKeyboard:
+class EscapeReader:
+    """One key's text from characters read one at a time (``_read``, the subclass's): an
+    escape sequence whole, or Esc alone.  A character other than ``[`` or ``O`` right after
+    Esc is a key of its own (Esc typed, then another key, or Alt+key), kept for the next
+    read."""
+
+    _held: str | None = None
+
+    def _read(self, timeout: float | None, wake: bool = True) -> str | None:
+        raise NotImplementedError
+
+    def sequence(self, timeout: float | None, wake: bool = True) -> str | None:
+        if self._held is not None:
+            first, self._held = self._held, None
+        else:
+            first = self._read(timeout, wake)
+        if first != "\x1b":
+            return first
+        text = first
+        while (more := self._read(ESCAPE_WAIT, wake=False)) is not None:   # a resize waits its turn
+            if len(text) == 1 and more not in "[O":
+                self._held = more
+                break
+            text += more
+            if text in SEQUENCES or (len(text) > 2 and (more.isalpha() or more == "~")):
+                break
+        return text
+
+
+class TerminalKeyboard(EscapeReader):
     """Keys from a terminal file descriptor (stdin)."""
 
     def __init__(self, stream: IO[str] | None = None) -> None:
@@ -104,25 +133,16 @@ class TerminalKeyboard:
     def key(self, timeout: float | None) -> str | None:
         while True:
             if timeout is None and self.idle is not None:
-                first = self._read(self.IDLE_EVERY)
-                if first is None:
+                text = self.sequence(self.IDLE_EVERY)
+                if text is None:
                     self.idle()
                     continue
             else:
-                first = self._read(timeout)
-            if first is None:
+                text = self.sequence(timeout)
+            if text is None:
                 return None
-            if first == RESIZE:
+            if text == RESIZE:
                 return RESIZE
-            text = first
-            if first == "\x1b":
-                while True:
-                    more = self._read(ESCAPE_WAIT, wake=False)   # a resize waits its turn
-                    if more is None:
-                        break
-                    text += more
-                    if text in SEQUENCES or (len(text) > 2 and (more.isalpha() or more == "~")):
-                        break
             name = key_name(text)
             if name is not None:
                 return name

@@ -153,6 +153,7 @@ class Session:
                     date=p["date"], time=p["time"], mips=p["ips"] / 1_000_000, video=p["video"],
                     mouse=p["mouse"], strict=p["strict"], ems=p.get("ems", 0),
                     floppy_drives=p.get("floppy_drives", 2),    # before it was kept: always 2
+                    one_drive_b=p.get("one_drive_b", False),
                     inexact_idle_skip=p.get("inexact_idle_skip", p.get("fast_forward", False)))
 
 
@@ -182,7 +183,7 @@ def machine_profile(m: "Machine") -> dict:
             "time": f"{start:%H:%M:%S}.{start.microsecond // 10_000:02d}",
             "ips": m.clock.ips, "video": m.video_profile, "mouse": bool(m.mouse_enabled),
             "strict": bool(m.strict), "inexact_idle_skip": bool(m.inexact_idle_skip),
-            "ems": m.ems_kilobytes, "floppy_drives": m.floppy_drives}
+            "ems": m.ems_kilobytes, "floppy_drives": m.floppy_drives, "one_drive_b": m.one_drive_b}
 
 
 def _file_hashes(path: Path) -> tuple[int, str, str]:

@@ -67,6 +67,9 @@ def check_session(session: "Session", name: str = "the session") -> None:
     drives = p.get("floppy_drives", 2)
     if isinstance(drives, bool) or drives not in (1, 2):
         raise SessionCheckError(f"{name} asks for {drives!r} diskette drives: 1 or 2")
+    if not isinstance(p.get("one_drive_b", False), bool) or (p.get("one_drive_b") and drives != 1):
+        raise SessionCheckError(f"{name} asks for B: as the one drive's second name "
+                                f"({p.get('one_drive_b')!r}) on a {drives}-drive machine")
     limit = int(MAX_SESSION_SECONDS * ips)
     boot = _int(session.boot.get("t"), "the boot time")
     end = _int(session.end.get("t"), "the end time")

@@ -12,9 +12,9 @@ memory exactly where programs expect them.
 The machine's diskette drives (`Machine.floppy_drives`: A: alone with one
 drive, A: and B: with two) exist once anything is mounted; one without a
 diskette is a `critical.EmptyDrive`, which answers "Not ready" through INT 24h.
-A one-drive machine has no B: at all ("invalid drive"); DOS 3.30 on a real
-one-drive PC would name the same drive B: as well and ask for the diskette,
-which is not modelled.
+A one-drive machine has no B: at all ("invalid drive"), as in DOSBox, unless it
+is asked for as DOS 3.30 ran one (``Machine(one_drive_b=True)``): then
+``single_drive`` names the one drive B: too and asks for the diskette.
 """
 from pcemu.dos.core import Dos
 from pcemu.dos.structures import (DOS_DATA_SEGMENT, DOS_VERSION, FIRST_MCB, SHELL_PARAGRAPHS,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from pcemu.dos.critical import NOT_READY, CriticalError, EmptyDrive
 from pcemu.dos.memory import MemoryArena
+from pcemu.dos.single_drive import LETTERS, LogicalDrive, SharedUnit
 from pcemu.dos.structures import OpenFile, Process
 from pcemu.storage.drive import Drive, pack_date, pack_time
 from pcemu.storage.errors import DosError
@@ -50,6 +51,7 @@ class Dos:
         self.fcb_files: dict[int, object] = {}   # files opened through FCBs (fcb.FcbFile)
         self.ctrl_c_sp: int | None = None        # SP before DOS's INT 23h, to see how it returned
         self.ems = None                          # the expanded-memory manager (pcemu.dos.ems)
+        self.shared_unit: SharedUnit | None = None   # a one-drive machine's A: and B:
 
     # ---------------------------------------------------------------- drives
     def mount(self, letter: str, drive) -> None:
@@ -74,17 +76,38 @@ class Dos:
             if letter not in self.drives:
                 self.drives[letter] = EmptyDrive(letter)
                 self.current_dirs[letter] = []
+        if self.ctx.devices.diskette_drives == 1 and self.ctx.options.get("one_drive_b"):
+            self._name_the_one_drive_twice()
+
+    def _name_the_one_drive_twice(self) -> None:
+        """A one-drive machine's A: and B: are one drive (single_drive.py)."""
+        self.shared_unit = SharedUnit(self.ctx.memory)
+        self.shared_unit.select("A")                 # IO.SYS's start: the diskette is A:
+        physical = self.drives["A"]
+        for letter in LETTERS:
+            own = EmptyDrive(letter) if isinstance(physical, EmptyDrive) else physical
+            self.drives[letter] = LogicalDrive(self.shared_unit, letter, own)
+            self.current_dirs.setdefault(letter, [])
 
     def has_media(self, letter: str) -> bool:
-        return letter in self.drives and not isinstance(self.drives[letter], EmptyDrive)
+        drive = self.drives.get(letter)
+        return drive is not None and not isinstance(getattr(drive, "physical", drive), EmptyDrive)
 
     def check_ready(self, letter: str) -> None:
-        """What DOS's media check does: an empty drive raises "Not ready" (INT 24h)."""
-        if letter in self.drives and not self.has_media(letter):
+        """What DOS's media check does: the one drive's other name asks for the diskette
+        (single_drive), an empty drive raises "Not ready" (INT 24h)."""
+        drive = self.drives.get(letter)
+        if isinstance(drive, LogicalDrive):
+            drive.check()
+        if drive is not None and not self.has_media(letter):
             raise CriticalError(letter, NOT_READY)
 
     def floppy_image(self, number: int):
         return self.floppies.get(number)
+
+    def unit_of(self, letter: str) -> int:
+        """The diskette drive a letter names (a one-drive machine's B: is drive 0)."""
+        return 0 if self.shared_unit is not None and letter in LETTERS else ord(letter) - 65
 
     def file_clock(self) -> tuple[int, int]:
         now = self.ctx.time.now()

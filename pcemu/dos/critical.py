@@ -155,7 +155,7 @@ def install(ctx: "ServiceContext") -> None:
     header = bytes([0xFF, 0xFF, 0xFF, 0xFF,     # next driver: none
                     0x00, 0x08,                 # attribute: block device (bit 15 clear)
                     0x00, 0x00, 0x00, 0x00,     # strategy, interrupt entry points
-                    ctx.devices.diskette_drives]) + bytes(7)   # its units: A: (and B:)
+                    2]) + bytes(7)              # its units: A: and B: (one drive has both names)
     ctx.memory.write((DOS_DATA_SEGMENT << 4) + DEVICE_HEADER_OFFSET, header)
     ctx.vectors.register_service("int24_returned", handler_returned)
 

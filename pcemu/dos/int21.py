@@ -4,14 +4,15 @@ Each area module (``console``, ``files``, ``fcb``, ``ioctl``, ``process``,
 ``system``) fills a ``FunctionTable`` of its own; INT 21h's table is made of
 them here, explicitly, and a number claimed by two areas is an error at import.
 The dispatcher counts the call, lets tracers see it, and turns a ``DosError``
-into AX and CF, or a critical error into INT 24h.
+into AX and CF, or a critical error into INT 24h; on a one-drive machine a call by
+the drive's other name asks for the diskette first (``single_drive``).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from bios.services import ServiceTable
-from pcemu.dos import console, critical, fcb, files, ioctl, process, system
+from pcemu.dos import console, critical, fcb, files, ioctl, process, single_drive, system
 from pcemu.dos.process import SAVED
 from pcemu.storage.errors import DosError
 
@@ -44,6 +45,8 @@ def dos_entry(ctx: "ServiceContext"):
     entry = _registers(cpu) if ah in DRIVE_FUNCTIONS else None
     try:
         calls = DOS_FUNCTIONS.dispatch(ctx)
+    except single_drive.DisketteSwap as swap:
+        return _after_the_swap(ctx, swap, ah, entry or _registers(cpu))
     except (critical.CriticalError, DosError) as err:
         _dos_error(ctx, err, ah, entry)
         return None
@@ -56,8 +59,34 @@ def _guarded(ctx: "ServiceContext", calls, ah: int, entry):
     """A DOS function that calls guest interrupts, with its errors answered as above."""
     try:
         yield from calls
+    except single_drive.DisketteSwap as swap:
+        yield from _after_the_swap(ctx, swap, ah, entry or _registers(ctx.cpu))
     except (critical.CriticalError, DosError) as err:
         _dos_error(ctx, err, ah, entry)
+
+
+def _after_the_swap(ctx: "ServiceContext", swap, ah: int, entry):
+    """The diskette asked for and a key struck: the call runs again from its registers
+    (passing the swaps already answered, if it reaches both names)."""
+    unit = ctx.dos.shared_unit
+    attempts = single_drive.Attempts(unit.answering)
+    while True:
+        yield from single_drive.prompt(ctx, swap)
+        attempts.asked.append(swap.letter)
+        ctx.cpu.set_registers(**entry)
+        unit.begin(attempts)
+        try:
+            calls = DOS_FUNCTIONS.dispatch(ctx)
+            if calls is not None:
+                yield from calls
+            return
+        except single_drive.DisketteSwap as again:
+            swap = again
+        except (critical.CriticalError, DosError) as err:
+            _dos_error(ctx, err, ah, entry)
+            return
+        finally:
+            unit.end()
 
 
 def _dos_error(ctx: "ServiceContext", err: Exception, ah: int, entry) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from bios.services import FunctionTable
 from pcemu.dos import con
 from pcemu.dos.structures import OpenFile
+from pcemu.dos.single_drive import LETTERS
 from pcemu.storage.errors import DosError
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ def removable(ctx: "ServiceContext") -> None:
 @subfunction(0x09)
 def drive_remote(ctx: "ServiceContext") -> None:
     letter = _drive_letter(ctx)
-    ctx.cpu.dx = 0x1000 if ctx.dos.floppy_image(ord(letter) - 65) is None else 0
+    ctx.cpu.dx = 0x1000 if ctx.dos.floppy_image(ctx.dos.unit_of(letter)) is None else 0
     ctx.dos.succeed()
 
 
@@ -156,8 +157,24 @@ def generic_block_request(ctx: "ServiceContext") -> None:
     raise DosError(0x01, "generic block device request")
 
 
-@subfunction(0x0E, 0x0F)
-def logical_drive_map(ctx: "ServiceContext") -> None:
-    _drive_letter(ctx)
-    ctx.cpu.al = 0                            # one letter per drive: no other name to report
+@subfunction(0x0E)
+def get_logical_drive(ctx: "ServiceContext") -> None:
+    """The name a drive with two (a one-drive machine's A: and B:) answers to now; 0 for
+    a drive with one name."""
+    letter = _drive_letter(ctx)
+    unit = ctx.dos.shared_unit
+    ctx.cpu.al = ord(unit.answering) - 64 if unit is not None and letter in LETTERS else 0
+    ctx.dos.succeed()
+
+
+@subfunction(0x0F)
+def set_logical_drive(ctx: "ServiceContext") -> None:
+    """Name the diskette in the one drive, so that DOS does not ask for it."""
+    letter = _drive_letter(ctx)
+    unit = ctx.dos.shared_unit
+    if unit is not None and letter in LETTERS:
+        unit.select(letter)
+        ctx.cpu.al = ord(letter) - 64
+    else:
+        ctx.cpu.al = 0
     ctx.dos.succeed()

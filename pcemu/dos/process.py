@@ -12,6 +12,7 @@ import struct
 from typing import TYPE_CHECKING
 
 from bios.services import FunctionTable
+from pcemu.dos import single_drive
 from pcemu.dos.structures import Process
 from pcemu.errors import ProgramLoadError
 from pcemu.storage.errors import DosError
@@ -69,9 +70,26 @@ def multiplex(ctx: "ServiceContext") -> None:
     ctx.call.count_service(f"INT 2Fh AX={ctx.cpu.ax:04X}h")
 
 
-def absolute_disk(ctx: "ServiceContext", write: bool) -> None:
+def absolute_disk(ctx: "ServiceContext", write: bool):
+    """INT 25h/26h; on a one-drive machine the drive's other name asks for the diskette
+    first (single_drive)."""
+    unit, letter = ctx.dos.shared_unit, chr(65 + ctx.cpu.al)
+    if unit is not None and letter in single_drive.LETTERS and unit.answering != letter:
+        return _after_the_swap(ctx, letter, write)
+    _sectors(ctx, write)
+    return None
+
+
+def _after_the_swap(ctx: "ServiceContext", letter: str, write: bool):
+    registers = {name: getattr(ctx.cpu, name) for name in ("ax", "bx", "cx", "dx", "ds")}
+    yield from single_drive.prompt(ctx, single_drive.DisketteSwap(letter))
+    ctx.cpu.set_registers(**registers)
+    _sectors(ctx, write)
+
+
+def _sectors(ctx: "ServiceContext", write: bool) -> None:
     cpu = ctx.cpu
-    image = ctx.dos.floppy_image(cpu.al)
+    image = ctx.dos.floppy_image(ctx.dos.unit_of(chr(65 + cpu.al)))
     if image is None:
         cpu.ax = 0x8002                          # drive not ready
         ctx.call.return_live_flag(0x01, True)

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from bios import video
-from pcemu.dos import con, critical, kernel
+from pcemu.dos import con, critical, kernel, single_drive
 from pcemu.dos.critical import CriticalError
+from pcemu.dos.single_drive import DisketteSwap
 from pcemu.dos import process
 from pcemu.errors import ProgramLoadError
 from pcemu.shell import builtins, int2e, redirection
@@ -34,6 +35,7 @@ class Batch:
     arguments: list[str]
     position: int = 0
     echo_before: bool = True
+    echoed: int = -1          # the line echoed and not yet done (its retry is not echoed again)
 
 
 @dataclass
@@ -41,7 +43,7 @@ class ShellState:
     echo: bool = True
     line: bytearray = field(default_factory=bytearray)
     need_prompt: bool = True
-    waiting_key_for: str | None = None      # "pause" or "critical"
+    waiting_key_for: str | None = None      # "pause" or "swap" (a one-drive machine's diskette)
     running: str | None = None              # name of the program we started
     batch: list[Batch] = field(default_factory=list)
     errorlevel: int = 0
@@ -59,6 +61,7 @@ class Shell:
         self.critical_state: dict | None = None
         self.at_prompt = False                 # the prompt is shown and the line is being edited
         self.retry: Callable[[], None] | None = None   # what to run again after a critical error
+        self.swap_attempts: single_drive.Attempts | None = None   # a step asked for diskettes
         self.drive_invalid = False             # $P after "Fail": "Current drive is no longer valid"
         self.lines_run = 0                     # command lines taken from the prompt so far
         self.load_error: str | None = None     # why the last line's program could not start
@@ -122,12 +125,13 @@ class Shell:
         if st.question is not None:
             self._guarded(self._question_step)
             return
-        if st.waiting_key_for == "pause":
+        if st.waiting_key_for is not None:
             if con.next_key(ctx) is None:
                 ctx.call.wait_for_input()
                 return
+            if st.waiting_key_for == "pause":
+                self.console.write(b"\r\n")
             st.waiting_key_for = None
-            self.console.write(b"\r\n")
         if self.retry is not None:
             action, self.retry = self.retry, None
             self._guarded(action)
@@ -180,7 +184,12 @@ class Shell:
                 or st.pipeline is not None)
 
     def _guarded(self, action: Callable[[], None]) -> bool:
-        """Run a step of the interpreter; a critical error goes to INT 24h (False)."""
+        """Run a step of the interpreter; a critical error goes to INT 24h (False), a
+        one-drive machine's other name asks for the diskette and runs the step again."""
+        unit = self.ctx.dos.shared_unit
+        attempts, self.swap_attempts = self.swap_attempts, None
+        if attempts is not None:
+            unit.begin(attempts)
         try:
             try:
                 action()
@@ -197,6 +206,17 @@ class Shell:
         except CriticalError as err:
             critical.interrupt_shell(self.ctx, err, lambda answer: self._critical_answered(answer, action))
             return False
+        except DisketteSwap as swap:
+            attempts = attempts or single_drive.Attempts(unit.answering)
+            attempts.asked.append(swap.letter)
+            single_drive.prompt_directly(self.ctx, swap)
+            self.swap_attempts = attempts
+            self.state.waiting_key_for = "swap"     # then the same step again
+            self.retry = action
+            return False
+        finally:
+            if unit is not None:
+                unit.end()
 
     def _critical_answered(self, answer: int, action: Callable[[], None]) -> None:
         if answer == critical.RETRY:
@@ -487,15 +507,17 @@ class Shell:
         stripped = line.strip()
         if not stripped or stripped.startswith(":"):
             return
-        if st.echo and not stripped.startswith("@"):
+        if st.echo and not stripped.startswith("@") and batch.echoed != batch.position - 1:
             self.console.write(builtins.expand_prompt(self, self.prompt_text()).encode("cp437", "replace"))
             echoed = builtins.substitute_arguments(stripped, batch.arguments, builtins.environment(self))
             self.console.write(echoed.encode("cp437", "replace") + b"\r\n")
+        batch.echoed = batch.position - 1
         try:
             self.execute(stripped, batch.arguments)
-        except CriticalError:
-            batch.position -= 1               # a retry runs this line again
+        except (CriticalError, DisketteSwap):
+            batch.position -= 1               # a retry runs this line again (echoed once)
             raise
+        batch.echoed = -1
 
     # ------------------------------------------------------------------ INT 24h
     def critical_error_prompt(self) -> None:

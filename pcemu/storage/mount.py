@@ -90,13 +90,19 @@ def mount_disks(disks: Iterable[str | os.PathLike] | str | os.PathLike | None,
     return dict(sorted(mounted.items()))
 
 
-def diskette_drives(mounted: dict[str, object], wanted: int | None = None) -> int:
+def diskette_drives(mounted: dict[str, object], wanted: int | None = None,
+                    one_drive_b: bool = False) -> int:
     """How many diskette drives the machine has: ``wanted`` (1 or 2), or what was mounted.
 
     A disk in B: (or nothing in A:, as with no disks or only host folders) gives the
     AT's two drives; a disk in A: alone gives one drive, so B: does not exist: a
     user who mounts one diskette gets a machine with that one drive (as DOSBox).
+    ``one_drive_b`` (DOS's B: for the one drive, pcemu.dos.single_drive) means one drive.
     """
+    if one_drive_b:
+        if wanted == 2:
+            raise MountError("B: as the one drive's second name needs a one-drive machine, not 2 drives")
+        wanted = 1
     if wanted is None:
         return 2 if "B" in mounted or "A" not in mounted else 1
     if wanted not in (1, 2):

@@ -5,8 +5,8 @@ two-minute random:9).  The original is watched at every frame (line 1110) and, t
 a code hook on the runtime's allocator (062B:82A9-837A), at every allocation: its
 instructions inside that code (the interrupts' handlers run elsewhere and are not
 counted).  The Python game is given the passes the original's show made at lines
-1790-1810 (which strings.show_passes computes to within one, tested apart).  About 8 s,
-and 3 s for the start-ups."""
+1790-1810 (which strings.show_passes computes to within one, tested apart).  About 6 s,
+and 1.5 s for the start-ups."""
 from __future__ import annotations
 
 import pytest
@@ -25,14 +25,19 @@ CASE = sweep.with_human(sweep.demo_cases(24, seed=1612, seconds=120))[9]   # 09:
 
 def heap(process) -> list[tuple[int, int, bool]]:
     """The original's blocks from DGROUP:0428 to 042C, as the runtime's walk reads them."""
-    at, end, found = process.word(0x428), process.word(0x42C), []
+    data = process.bytes_at(0, 0x10000)
+
+    def word(at: int) -> int:
+        return data[at] | data[at + 1] << 8
+
+    at, end, found = word(0x428), word(0x42C), []
     while at < end:
-        header = process.word(at)
+        header = word(at)
         if header & 1:
             found.append((at, header + 1, False))
             at += header + 1
         else:
-            size = (process.word(header) + 3) & ~1
+            size = (word(header) + 3) & ~1
             found.append((at, size, True))
             at += size
     return found

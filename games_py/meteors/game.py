@@ -40,6 +40,12 @@ class SessionOver(Exception):
     """The frames asked for are played."""
 
 
+# The high-score table's string statements by where they come in its timeline: before the
+# name prompt's SOUND (line 5860; the first GOSUB 6360, 5700-5730, the file's read), between
+# it and the name's (6000), and after that (the entries moved and written, the second 6360).
+TABLE_PHASES = {"name_asked": "name", "name_typed": "name", "entry_moved": "saved", "entry_written": "saved"}
+
+
 class Unmodelled(Exception):
     """The original does something here the Python game cannot know (the time of day)."""
 
@@ -119,6 +125,7 @@ class Meteors:
         # the runtime's string space (strings.py; not in demo mode, whose D$ the demo
         # player's lines assign, not followed)
         self.strings = None if s.demo else strings.MeteorsStrings(strings.show_passes(s))
+        self.table_extra: dict | None = None   # the string space's walks in the table, by phase
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -137,7 +144,12 @@ class Meteors:
                 raise Unmodelled(f"the runtime compacts its string space (062B:8385): {exc}") from None
             return
         extra = self.strings.take_extra()
-        if extra:
+        if statement == "entry_written" and self.table_extra is not None:
+            self.table_extra["written"] = True
+        if extra and self.table_extra is not None:         # the table's, put in its timeline
+            phase = TABLE_PHASES.get(statement, "saved" if self.table_extra["written"] else "table")
+            self.table_extra[phase] += extra
+        elif extra:
             if self.cost_log is not None:
                 self.cost_log.append(("strings:" + statement, extra, self.total_frames))
             self.ticks.work_done(extra)
@@ -230,8 +242,10 @@ class Meteors:
         (DGROUP:10C6) comes from that read alone, so it shows at most 2 rows.  A score
         above 0 asks for a name (not in demo mode, line 5840), which the tracer types,
         and the table is saved (timing.py)."""
+        self.table_extra = {"table": 0, "name": 0, "saved": 0, "written": False}
         self.scores.show(self)                             # its screens (scores.py)
-        work = timing.TABLE + timing.TABLE_ROW * self.table_rows
+        extra, self.table_extra = self.table_extra, None   # (its walks, where they come)
+        work = timing.TABLE + timing.TABLE_ROW * self.table_rows + extra["table"]
         if self.table_file == "missing":
             work += timing.TABLE_MISSING
         elif self.table_file == "written":
@@ -247,13 +261,14 @@ class Meteors:
                 self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
                 self.ticks.wait_play(0)
                 self.ticks.sound("table")
-                self.ticks.work_done(timing.NAME_SOUNDS - masked)
+                self.ticks.work_done(timing.NAME_SOUNDS - masked + extra["name"])
                 self.ticks.sound("table")
-                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked)
+                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked
+                                     + extra["saved"])
                 self.ticks.sound("saved")
                 work = timing.SAVED_SOUND
             else:
-                work += name
+                work += name + extra["name"] + extra["saved"]
         self.ticks.work_done(work)
 
     def game_ticks(self) -> int:

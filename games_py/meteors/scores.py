@@ -350,18 +350,19 @@ class HighScores:
         """DATE$ + " " + TIME$ at line 6130: the clock of the table's start run ahead as
         game.high_score_table runs it, to line 6130."""
         to_when = SHIFTED_ROW * shifted
+        walks = game.table_extra or {"table": 0, "name": 0, "saved": 0}   # the string space's so far
         if game.demo_on:
             clock.work_done(work + DEMO_TO_WHEN + to_when)
         elif game.sound:
             masked = timing.SOUND_MASKED
-            clock.work_done(work + timing.TABLE_TO_SOUND - masked)
+            clock.work_done(work + timing.TABLE_TO_SOUND - masked + walks["table"])
             clock.wait_play(0)
             clock.sound("table")
-            clock.work_done(timing.NAME_SOUNDS - masked)
+            clock.work_done(timing.NAME_SOUNDS - masked + walks["name"])
             clock.sound("table")
-            clock.work_done(SOUND_TO_WHEN + to_when)
+            clock.work_done(SOUND_TO_WHEN + to_when + walks["saved"])
         else:
-            clock.work_done(work + NAME_TO_WHEN + to_when)
+            clock.work_done(work + NAME_TO_WHEN + to_when + walks["table"] + walks["name"] + walks["saved"])
         day = self.date + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
         return f"{day:%m-%d-%Y} {time_string(*clock.time_of_day())}"
 

@@ -197,10 +197,10 @@ class MeteorsStrings:
             self.space.lower_end(FILE_BUFFER)
 
     def record_read(self, index: int, name: str, when: str) -> None:
-        """Lines 5470-5480: INPUT #1 of a record's name (into NAME$(N), and once more as
-        a temporary) and its date (WHEN$(N))."""
-        self.assign(f"NAME$({index})", len(name))
+        """Lines 5470-5480: INPUT #1 of a record's name (read into a temporary, then
+        assigned to NAME$(N)) and its date (WHEN$(N))."""
         self.temporary(len(name))
+        self.assign(f"NAME$({index})", len(name))
         self.assign(f"WHEN$({index})", len(when))
 
     def table_rows(self, rows: int) -> None:

@@ -10,9 +10,10 @@ from a human policy (``human.py``); the rules here only carry them out.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, scores, show, strings, timing, trace
+from games_py.meteors import demo, level_cost, scores, show, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
@@ -120,6 +121,7 @@ class Meteors:
         self.straight = False             # the meteor's path is straight (lines 980-1090)
         self.absorbed_paths: dict = {}    # COLOR FNR(7)'s runtime paths (line 1310)
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
+        self.screens = 0                  # level screens drawn (G$ and X$ are empty before the first)
         self.scores = scores.HighScores()  # the high-score table's state and screens
         self.name_key = None               # play: the next key of the name typed (None: PLAYER)
         # the runtime's string space (strings.py; not in demo mode, whose D$ the demo
@@ -191,26 +193,34 @@ class Meteors:
         self.level += 1
         if self.level > 9:
             self.level = 1
-        self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
-        self.meteor_char = METEOR_CHARS[self.fnr(14) - 1]
+        with mbf.counting_paths() as paths:            # line 450: PROB = LEVEL * .1
+            self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
+        meteor, more = self.fnr_costed(14, csng=True)   # line 480: METEOR = M(FNR(14))
+        self.meteor_char = METEOR_CHARS[meteor - 1]
         self.score, self.ds = -2, 2
-        if self.games > 1:
-            self.string_space("game_started")             # line 480: M$
-            self.ticks.work_done(timing.GAME_TO_T0)
-        self.game_tick = self.ticks.now
+        if self.games > 1:                              # (the first game's T0 is the show's)
+            self._work("game_start", level_cost.GAME_TO_PROB + level_cost.GAME_PROB + level_cost.GAME_METEOR,
+                       paths + more)
+            self.string_space("game_started")           # line 480: M$ = CHR$(METEOR)
+        self.game_tick = self.ticks.now                 # line 510
         self.events.append({"event": "game_start", "game": self.games, "level": self.level,
                             "char": self.meteor_char, "rnd": self.random.state})
         self.frames = 0
+        if self.games > 1:
+            self._work("game_start", level_cost.GAME_SCREEN, {})
         self.new_game_screen()
-        placing = 0
+        self._work("blocks_end", level_cost.PLACE, {})  # lines 520-560: the player's place
         while True:
-            placing += 1
-            self.px = self.fnr(40) + 20
-            self.py = self.fnr(8) + 16
+            x, paths = self.fnr_costed(40)
+            y, more = self.fnr_costed(8)
+            self.px, self.py = x + 20, y + 16
+            self._work("blocks_end", level_cost.PLACE_PASS, paths + more)
             if self.screen.char(self.py, self.px) == SPACE:
                 break
-        self.scores.started(self, placing)                 # line 570: TSTART = TIMER
-        self.ticks.work_done(timing.BLOCKS_TO_METEOR + timing.PLACING * placing)
+        self._work("blocks_end", level_cost.PLACED, {})
+        with mbf.counting_paths() as paths:             # line 570: TSTART = TIMER
+            self.scores.started(self)
+        self._work("blocks_end", level_cost.TSTART + level_cost.TO_METEOR, paths)   # to line 630
         self.screen.put(self.py, self.px, PLAYER)
         self.flag = False
         try:
@@ -221,6 +231,22 @@ class Meteors:
                     raise GameOver
         except GameOver:
             self.game_over()
+
+    def fnr_costed(self, n: int, csng: bool = False) -> tuple[int, Counter]:
+        """FNR(n) (0000:00FA: INT(N * RND + 1)) in the runtime's arithmetic, and the paths its
+        RND, multiply, add, INT and CINT take (and the CSNG of N where the caller converts an
+        integer variable, ``csng``; constants are copied as singles)."""
+        r = self.random
+        if not csng:
+            factor = mbf.from_int(n, r.fac)
+        with mbf.counting_paths() as paths:
+            if csng:
+                factor = mbf.from_int(n, r.fac)
+            r.fac = factor
+            value = mbf.int_(mbf.add(mbf.mul(r.rnd(), factor), rng.ONE))
+            r.fac = value
+            result = mbf.cint(value)
+        return result, paths
 
     def game_over(self) -> None:
         self.scores.ended(self)                            # line 1620: TIMER
@@ -277,7 +303,8 @@ class Meteors:
     # -- screens ----------------------------------------------------------------------
     def new_game_screen(self) -> None:
         """GOSUB 3370."""
-        if self.games <= 1:
+        first = self.games <= 1
+        if first:
             self.ticks.show(self.colour)
             colours = None
             if self.colour:                        # line 4310: each row of the title
@@ -287,30 +314,52 @@ class Meteors:
                 self.on_show(self)                 # play: PRESS ANY KEY TO START
             if self.demo_on:
                 self.score = 0                     # F2 at PRESS ANY KEY: line 4770
+        work, paths = 0, Counter()
         while True:                                # lines 3580-3610
             if not self.colour:
                 self.background = 0
+                work += level_cost.BACKGROUND_MONO
                 break
+            work += level_cost.BACKGROUND_PASS
             b = 1
-            if mbf.compare(self.rnd(), HALF) < 0:
+            with mbf.counting_paths() as more:
+                below = mbf.compare(self.rnd(), HALF) < 0
+            paths += more
+            work += level_cost.BACKGROUND_FIRST[below]
+            if below:
                 b = 5
-            elif mbf.compare(self.rnd(), HALF) < 0:
-                b = 8
+            else:
+                with mbf.counting_paths() as more:
+                    below = mbf.compare(self.rnd(), HALF) < 0
+                paths += more
+                work += level_cost.BACKGROUND_SECOND[below]
+                if below:
+                    b = 8
             if self.background != b:
                 self.background = b
+                work += level_cost.BACKGROUND_DONE
                 break
+            work += level_cost.BACKGROUND_AGAIN
+        work += level_cost.CLEAR + level_cost.BORDER[self.background == 8] + level_cost.CLEARED
+        if not first:                              # (the first game's T0 is the show's)
+            self._work("game_start", work, paths)
         self.screen.clear()
         self.shown = True
-        self.level_screen()
+        self.level_screen(None if first else "game_start")
 
-    def level_screen(self) -> None:
+    def level_screen(self, piece: str | None) -> None:
         """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
-        new blocks."""
+        new blocks.  ``piece``: the model's name for the work before its T0 (None: the first
+        game's, whose T0 the show's timing places)."""
         self.status_colour()
         self.string_space("level_screen_head")
         self.screen.write(25, 1, b" " * 80)           # LOCATE 25, 1: PRINT SPACE$(80);
         self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
+        if piece is not None:                         # lines 3670-3710, GOSUB 3120, 3230-3231
+            self._work(piece, level_cost.STATUS + level_cost.SCORE_ROUTINE + level_cost.TO_T0
+                       + (level_cost.STATUS_COLOUR + level_cost.SCORE_COLOUR) * self.colour
+                       + self.score_work(self.score), {})
         self.countdown = 101
         self.tick(wait=False)
         self.status_colour()
@@ -320,7 +369,22 @@ class Meteors:
         self.screen.write(25, 72, f"GAME:{self.games}".encode())
         self.screen.color(7, 0)
         self.string_space("level_screen_tail", self.high > MIN_INT, self.games)
+        self._work("blocks", self.headings_work(), self.ticks.t0_paths)
         self.draw_blocks()
+        self.screens += 1
+
+    def headings_work(self) -> int:
+        """Lines 3232-3830 from T0 on besides T0 = TIMER's paths: the countdown of 100, HIGH
+        SCORE (its compare, and its PRINT USING for the value), LEVEL, GAME (STR$ and its
+        digits), to GOSUB 3820."""
+        lc = level_cost
+        with mbf.counting_paths() as paths:        # line 3750: IF HIGH > -32768
+            mbf.compare(mbf.from_int(self.high), SCORE_BOTTOM)
+        high = (lc.HIGH + runtime_cost.print_using_integer(self.high, timing.SCORE_FIELD)
+                if self.high > MIN_INT else lc.NO_HIGH)
+        return (lc.T0 + lc.COUNTDOWN_HUNDRED + lc.HEADINGS + lc.HEADINGS_COLOUR * self.colour
+                + high + runtime_cost.instructions(paths) + lc.LEVEL_SHOWN + lc.GAME_SHOWN
+                + lc.game_digits(self.games) + lc.FIRST_STRING * (self.screens == 0) + lc.TO_BLOCKS)
 
     def status_colour(self, foreground: int = 7) -> None:
         """Lines 3680/3190: the status line's colours (the border's, 4 for grey's 8)."""
@@ -332,46 +396,59 @@ class Meteors:
             self.screen.color(foreground, 0)   # the last 20 of the countdown: bright on black
 
     def draw_blocks(self) -> None:
-        """GOSUB 3820."""
-        choices = 0
-        while True:
-            choices += 1
-            if mbf.compare(self.rnd(), C(0.25)) < 0:
-                blk = self.int_rnd(C(39), C(180))
-            elif mbf.compare(self.rnd(), MBF.from_hex("66 66 66 80")) < 0:
-                blk = self.int_rnd(FIVE, C(219))
-            else:
-                blk = 254
+        """GOSUB 3820 (its cost statement by statement: level_cost)."""
+        lc = level_cost
+        work, paths = 0, Counter()
+        while True:                                   # lines 3840-3870
+            with mbf.counting_paths() as more:
+                if mbf.compare(self.rnd(), C(0.25)) < 0:
+                    branch, blk = "low", self.int_rnd(C(39), C(180))
+                elif mbf.compare(self.rnd(), MBF.from_hex("66 66 66 80")) < 0:
+                    branch, blk = "high", self.int_rnd(FIVE, C(219))
+                else:
+                    branch, blk = "full", 254
+            paths += more
+            work += lc.DRAW[branch]
             if blk != self.block:
                 break
         self.block = blk
-        if self.score < 1000:
+        work += lc.BLOCK_STRINGS + lc.FIRST_STRING * (self.screens == 0)
+        if self.score < 1000:                          # lines 3910-3950
             self.top_row, self.bottom_row = 12 - self.level, 26 - 2 * self.level
+            work += lc.ROWS_FIXED
         else:
+            work += lc.ROWS_DRAWN
             while True:
-                self.top_row = self.fnr(9) + 2
-                self.bottom_row = self.fnr(17) + 7
+                top, more = self.fnr_costed(9)
+                bottom, also = self.fnr_costed(17)
+                self.top_row, self.bottom_row = top + 2, bottom + 7
+                paths += more + also
+                work += lc.ROWS_PASS
                 if self.bottom_row - self.top_row >= 4:
                     break
-        if self.colour:
-            self.screen.color(self.int_rnd(FIVE, TWO), 0)
+        if self.colour:                                # line 3960
+            with mbf.counting_paths() as more:
+                self.screen.color(self.int_rnd(FIVE, TWO), 0)
+            paths += more
         else:
             self.screen.color(7, 0)
+        work += lc.ROWS_COLOUR[self.colour]
         for row in range(self.top_row, self.bottom_row + 1):
             for col in BLOCK_COLUMNS:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
         self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
         self.string_space("blocks", self.bottom_row - self.top_row + 1)
-        self.ticks.work_done(timing.BLOCKS + timing.BLOCK_ROW * (self.bottom_row - self.top_row + 1)
-                             + timing.BLOCK_CHOICE * choices + timing.BLOCKS_COLOUR * self.colour
-                             + timing.HIGH_SCORE * (self.high > MIN_INT))
+        self._work("blocks", work + lc.ROWS_START + lc.ROW * (self.bottom_row - self.top_row + 1), paths)
         self.screen.color(7, 0)
-        self.flag = False
+        self.flag = False                              # lines 4000-4050
+        work = lc.BLOCKS_END + lc.SCREEN_RETURN
         if self.top_row > self.py or self.bottom_row < self.py:
-            return
-        if not self.in_gap(self.px):
-            self.flag = True
+            work += lc.OUTSIDE
+        else:
+            work += lc.gap_check(self.px, BLOCK_COLUMNS)
+            self.flag = not self.in_gap(self.px)
+        self._work("blocks_end", work, {})
 
     @staticmethod
     def in_gap(x: int) -> bool:
@@ -527,7 +604,23 @@ class Meteors:
         self.anchor = "start"
         self.one_step()
         if not self.sound:                 # with sound on its notes' waits did (note_played)
-            self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled)
+            self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled if self.flag
+                                 else self.silent_step())
+
+    def silent_step(self) -> int:
+        """Sound off, a step with no hit: 1110 -> 3231, the sound-on step's pieces without its
+        SOUNDs and their waits (timing.SILENT_STEP ...)."""
+        control = timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+        work = (timing.STEP_START + self.key_work + self.move_work + self.check_work + timing.METEOR_PRINT
+                + control + timing.SILENT_STEP)
+        ate = self.frame.get("ate")
+        if ate:                              # the bite's new score (before an absorbed meteor's -2)
+            work += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor") + timing.SCORE_COLOUR * self.colour
+                     + self.score_work(wrap16(self.score + 2 * self.absorbed)))
+        if self.absorbed:
+            work += (timing.SILENT_ABSORBED[self.colour] + self.score_work(self.score) + control
+                     + runtime_cost.instructions(self.absorbed_paths))
+        return work
 
     def one_step(self) -> None:
         self.total_frames += 1
@@ -754,6 +847,7 @@ class Meteors:
         runs the handler: before the frame's move and before anything else of the
         frame spends an RND."""
         self.keys_handled += 1
+        self.ticks.hooked = True          # the first event handler hooks INT 1Ch (timing.TICK_HOOK)
         with mbf.counting_paths() as paths:
             reseed = mbf.compare(self.rnd(), TENTH) < 0
         spent = runtime_cost.instructions(paths)
@@ -816,26 +910,37 @@ class Meteors:
             self.on_tick(self)
         if self.countdown > 0:
             if wait:                       # (a level screen's own pace goes on to its blocks)
-                fixed = (timing.ABSORBED_PACE_TO_STEP if self.absorbed else
-                         timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
+                fixed = (timing.ABSORBED_PACE_TO_STEP + timing.ABSORBED_STRAIGHT * self.straight if self.absorbed
+                         else timing.STRAIGHT_PACE_TO_STEP if self.straight else timing.PACE_TO_STEP)
                 fixed += (timing.COUNTDOWN_COLOUR * self.colour
                           + timing.COUNTDOWN_DIGIT * (len(str(self.countdown)) - 2))
                 self._work("pace_to_step", fixed, self.ticks.t0_paths)   # T0 = TIMER (line 3232)
             return
+        lc = level_cost
+        wraps = self.level == 1                  # line 3320: LEVEL = 9 after it
         if self.sound:                     # T0 = TIMER, the countdown's 0, to SOUND 50 (line 5280)
             self._work("level_sound", timing.LEVEL_SOUND + timing.COUNTDOWN_COLOUR * self.colour
                        - timing.SOUND_MASKED, self.ticks.t0_paths)
+            fresh = not self.ticks.playing
             self.ticks.sound("level")
-            self.ticks.work_done(timing.LEVEL_SOUND_TO_EVENT)
+            self._work("level_end", lc.SOUND_TO_LEVEL + timing.FRESH_START * fresh
+                       + lc.LEVEL_DOWN + lc.LEVEL_WRAP * wraps, {})
         else:
-            self.ticks.work_done(timing.LEVEL_TO_EVENT)
+            self._work("level_end", lc.T0 + lc.COUNTDOWN_ZERO + lc.LEVEL_COLOUR * self.colour
+                       + lc.LEVEL_DOWN + lc.LEVEL_WRAP * wraps, self.ticks.t0_paths)
         self.sound_effect("level")
         self.level -= 1
         if self.level < 1:
             self.level = 9
-        self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
+        with mbf.counting_paths() as paths:      # line 3330
+            self.prob = mbf.mul(mbf.from_int(self.level), TENTH)
         self.events.append({"event": "level", "level": self.level, "score": self.score,
                             "tick": self.game_ticks()})
-        self.ticks.work_done(timing.LEVEL_EVENT_TO_T0 + timing.SOUND_LEVEL_EVENT_TO_T0 * self.sound)
-        self.level_screen()
-        self.ticks.work_done(timing.CAUGHT if self.flag else timing.BLOCKS_TO_STEP)
+        self._work("level_start", lc.LEVEL_PROB, paths)
+        self.level_screen("level_start")
+        self._work("blocks_end", lc.LEVEL_RETURN, {})    # (lines 3340-3350, then the frame's way on)
+        path = "straight" if self.straight else "curved"
+        if self.flag:
+            self._work("blocks_end", lc.CAUGHT + lc.NEW_HIGH * (self.high < self.score), {})
+        else:
+            self._work("blocks_end", (lc.ABSORBED_RETURN if self.absorbed else lc.RETURN_TO_STEP)[path], {})

@@ -39,10 +39,7 @@ DAY = MBF.from_hex("00 C0 28 91")      # 86400 at DGROUP:1634 (line 5710)
 HALF = MBF.from_hex("00 00 00 80")     # .5 at DGROUP:1228 (line 5720)
 
 # Where the clock is, in instructions, measured on the original (docs/meteors-internals.md,
-# section 6): line 570's TIMER this far before line 630 (where game.py's work from the
-# blocks ends) ...
-TSTART_TO_METEOR = 2_150
-# ... and line 6130 (DATE$, TIME$) this far after the table's own work (timing.TABLE, its
+# section 6): line 6130 (DATE$, TIME$) this far after the table's own work (timing.TABLE, its
 # rows and file) with sound off, PLAYER and Enter typed at the prompt (26 key bytes) ...
 NAME_TO_WHEN = 65_750
 DEMO_TO_WHEN = 3_100     # ... or in demo mode (no prompt: lines 5840-6020) ...
@@ -200,10 +197,9 @@ class HighScores:
         self.seen: Callable[[int, Screen], None] | None = None
 
     # -- the times ------------------------------------------------------------------
-    def started(self, game, placing: int) -> None:
-        """Line 570: TSTART = TIMER (called where game.py's work to line 630 begins)."""
-        ahead = timing.BLOCKS_TO_METEOR + timing.PLACING * placing - TSTART_TO_METEOR
-        self.tstart = rng.timer(*game.ticks.time_of_day_after(ahead))
+    def started(self, game) -> None:
+        """Line 570: TSTART = TIMER (called where game.py's work reaches its INT 3)."""
+        self.tstart = rng.timer(*game.ticks.time_of_day())
 
     def ended(self, game) -> None:
         """Line 1620: the game over reads TIMER at once."""

@@ -115,7 +115,8 @@ AFTER_WAIT = 1_540          # line 222's wait ends this far into its tick (the m
 # next place's (lines 3232-3280, 930-960, 900-920; measured to the instruction on 3,763 frames):
 PACE_TO_STEP = 3_946        # on a curved path, mono, a countdown of 2 digits ...
 STRAIGHT_PACE_TO_STEP = 4_061  # ... on a straight path (lines 1060-1080, 1020-1040)
-ABSORBED_PACE_TO_STEP = 3_540  # ... after an absorbed meteor (line 940: GOTO 1100)
+ABSORBED_PACE_TO_STEP = 3_540  # ... after an absorbed meteor (line 940: GOTO 1100) ...
+ABSORBED_STRAIGHT = 14      # ... on a straight path more (line 1070's IF ABSORBED, as a level's return)
 CURVED_LAST = -233          # ... the FOR's last NEXT (line 960: GOTO 1100) ...
 STRAIGHT_LAST = -252        # ... line 1080's last (into 1090-1100)
 COUNTDOWN_COLOUR = 14       # ... plus its PRINT in colour (line 3250's COLOR)
@@ -125,6 +126,15 @@ MOVE = 1_550                # D$ <> "": GOSUB 2830
 ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
 ABSORBED = 4_060            # line 1300: the meteor's colour, the score
 KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
+# With sound off a step that neither hits nor is hit (1110 -> 3231) is the pieces of the
+# sound-on step up to where its SOUND would be (the keys', the move's, the checks', the
+# meteor's PRINT: Meteors.silent_step) and what the skipped SOUNDs leave (IF SOUND.ON,
+# one pass of WHILE PLAY(0), the RETURNs): measured on 3,599 steps of seed 1612's two-minute
+# random:2, 3, 6, 7 with no BIOS tick inside (a key's IRQ 1 may be): exact on 3,546, a few
+# instructions off on 51 (a key's break code taken elsewhere), two string-space merges
+SILENT_STEP = 132           # ... after the meteor's PRINT (line 1380) to line 3231
+SILENT_BITE = 3_267         # ... a bite (lines 3010-3100 and the score, besides its values)
+SILENT_ABSORBED = {False: 3_679, True: 3_965}   # ... an absorbed meteor (1300-1370), mono, colour
 NEW_METEOR = 1_289            # after a path's extra step: RETURN, lines 720-730, 590-620 (to 630)
 # A pass of line 630, 650 or 680 (with its IF, to the next pass or line) besides what the
 # runtime spends on its values (games_py.qbasic.runtime_cost): (line's kind, the last pass)
@@ -132,20 +142,10 @@ METEOR_PASS = {("x1", False): 681, ("x1", True): 694, ("x2_same", False): 590, (
                ("x2", True): 703, ("y2_above", False): 600, ("y2", False): 663, ("y2", True): 676}
 CURVED_TO_STEP = 1_771        # lines 710-920 (to line 1110) besides the runtime's paths ...
 STRAIGHT_TO_STEP = 2_960      # ... or 710-840 and 980-1040, the straight path's SQR and divisions
-LEVEL_TO_EVENT = 3_840      # 3232 -> 3330: a level's end (the trace's level event there) ...
-LEVEL_EVENT_TO_T0 = 7_490   # ... and on to its screen's T0 (3330-3710)
-BLOCKS = 7_680              # 3232 -> 4000: the level screen from T0 on (3232-3970) ...
-BLOCK_ROW = 4_007           # ... plus a row of blocks (four PRINT STRING$(14, BLOCK)) ...
-BLOCK_CHOICE = 645          # ... and a draw of the block's character (line 3840) ...
-BLOCKS_COLOUR = 345         # ... and COLOR INT(RND*5+2) ...
-HIGH_SCORE = 2_640          # ... and HIGH SCORE printed (from a game's end on)
-BLOCKS_TO_STEP = 880        # 4000 -> 1110 after a level change
-BLOCKS_TO_METEOR = 3_000    # 4000 -> 630 in a new game ...
-PLACING = 900               # ... plus a pass of line 540 (the player's place) each
+# (a level's end, its screen and a new game's start, lines 3232-4050 and 430-630: level_cost.py)
 HIT_STEP = 870              # 1110 -> 1420 (besides the move, a bite, keys)
 HIT = 5_080                 # 1420 -> 1620 (the trace's game over): the bang, the word
 HIT_COLOUR = 680
-CAUGHT = 620                # 4000 -> 1620: new blocks caught the player (line 4030)
 GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause's T = TIMER
 # A game's end: line 1710's two-second waits end this far into their ticks (the first
 # where the high-score table follows, the second at line 1680); the table (lines
@@ -162,7 +162,6 @@ TABLE_READ = 12_930         # OPEN, INPUT # of its record
 TABLE_ROW = 10_076          # lines 6450-6540: a row shown
 NAME = 75_000               # lines 5780-5950 (the keys: 14 bytes at 2 ms) and 5960-6180, 6220-6350
 SAVED = 5_040
-GAME_TO_T0 = 8_940          # 1680 -> 3232: lines 430-510, 3370-3710
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
@@ -246,12 +245,13 @@ SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 155}   # the wait's en
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
-CHAINED_TICK = 54           # ... plus the BIOS's INT 8 when the handler chains to it
-BIOS_HANDLER = 58           # the BIOS's INT 8 with no music
+CHAINED_TICK = 10           # ... plus the BIOS's INT 8 when the handler chains to it
+BIOS_HANDLER = 14           # the BIOS's INT 8 with no music
+TICK_HOOK = 44              # ... and in either, once the runtime hooks INT 1Ch (062B:6FD6, its event
+                            # timer), which the BIOS's INT 8 calls: from the first ON KEY handler on
+                            # (F1 or F2 at PRESS ANY KEY, or an arrow key in play)
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
-                            # arithmetic and the countdown's colour; then to line 3330 ...
-LEVEL_SOUND_TO_EVENT = 80
-SOUND_LEVEL_EVENT_TO_T0 = 145   # ... and to T0 (more than LEVEL_EVENT_TO_T0 with sound on)
+                            # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
 SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
@@ -269,6 +269,7 @@ class FrameClock:
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
         self.function_keys = function_keys
+        self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
         self.bios_due: float | None = TICK          # channel 0 at 18.2 Hz: the next BIOS tick
         self.playing = False                        # the runtime's handler is in INT 8
@@ -329,13 +330,17 @@ class FrameClock:
         end = self.t + instructions
         while (due := self._next_event()) is not None and due <= end:
             music, ticks = self.playing, self.now
+            fresh, queued = self.note_left == 0, len(self.queue)
             self._fire()
             if not music:
-                end += BIOS_HANDLER
+                end += BIOS_HANDLER + TICK_HOOK * self.hooked
                 continue
-            end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
+            if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
+                end += FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN
+            else:
+                end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
             if self.now != ticks:
-                end += CHAINED_TICK
+                end += CHAINED_TICK + TICK_HOOK * self.hooked
         self.t = end
 
     def _run_until(self, done) -> float:
@@ -376,7 +381,7 @@ class FrameClock:
         while True:
             playing, ticks = self.note_left > 0, self.now
             at = self._fire()
-            chained = CHAINED_TICK * (self.now != ticks)
+            chained = (CHAINED_TICK + TICK_HOOK * self.hooked) * (self.now != ticks)
             if not self.queue:
                 handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + chained
                 break

@@ -88,3 +88,27 @@ def print_using_integer(value: int, width: int) -> int:
     return (USING_DIGIT * digits + USING_NEGATIVE * negative
             + USING_TEN_THOUSANDS * (magnitude >= 10000) + USING_HUNDREDS * (magnitude % 10000 >= 100)
             + USING_FULL * (digits + negative == width))
+
+
+# STR$ of an integer (062B:34A2 -> 8BC0, the formatter PRINT uses): the same cutting into
+# digits, with its own weights.  Measured on METEORS.EXE's own line 3770 (G$ = STR$(GAME)) in
+# a bare Unicorn for every integer from -32768 to 32767: exact on all of them with these.
+STR_DIGIT = 3               # a digit more than one
+STR_NEGATIVE = 2
+STR_TEN_THOUSANDS = 4
+STR_HUNDREDS = 4            # what is left under 10000 is 100 or more ...
+STR_HUNDRED = -1            # ... and the magnitude is 100 or more
+STR_TRAILING_ZERO = -1      # each trailing zero
+STR_ZERO = -26              # 0, for all of the above
+
+
+def str_integer(value: int) -> int:
+    """What STR$ spends on the integer ``value`` beyond what it spends on a one-digit positive
+    value (1 to 9 cost the same)."""
+    if value == 0:
+        return STR_ZERO
+    text = str(abs(value))
+    magnitude = abs(value)
+    return (STR_DIGIT * (len(text) - 1) + STR_NEGATIVE * (value < 0)
+            + STR_TEN_THOUSANDS * (magnitude >= 10000) + STR_HUNDREDS * (magnitude % 10000 >= 100)
+            + STR_HUNDRED * (magnitude >= 100) + STR_TRAILING_ZERO * (len(text) - len(text.rstrip("0"))))

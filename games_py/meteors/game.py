@@ -13,9 +13,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, end_cost, level_cost, scores, show, timing, trace
+from games_py.meteors import demo, end_cost, level_cost, scores, show, strings, timing, trace
 from games_py.meteors.screen import Screen
-from games_py.qbasic import mbf, rng, runtime_cost
+from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
 
 C = MBF.from_float
@@ -39,6 +39,12 @@ def sqr(x: MBF) -> MBF:
 
 class SessionOver(Exception):
     """The frames asked for are played."""
+
+
+# The high-score table's string statements by where they come in its timeline: before the
+# name prompt's SOUND (line 5860; the first GOSUB 6360, 5700-5730, the file's read), between
+# it and the name's (6000), and after that (the entries moved and written, the second 6360).
+TABLE_PHASES = {"name_asked": "name", "name_typed": "name", "entry_moved": "saved", "entry_written": "saved"}
 
 
 class Unmodelled(Exception):
@@ -118,11 +124,38 @@ class Meteors:
         self.screens = 0                  # level screens drawn (G$ and X$ are empty before the first)
         self.scores = scores.HighScores()  # the high-score table's state and screens
         self.name_key = None               # play: the next key of the name typed (None: PLAYER)
+        # the runtime's string space (strings.py; not in demo mode, whose D$ the demo
+        # player's lines assign, not followed)
+        self.strings = None if s.demo else strings.MeteorsStrings(strings.show_passes(s))
+        self.table_extra: dict | None = None   # the string space's walks in the table, by phase
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
 
     # -- the runtime's pieces ---------------------------------------------------------
+    def string_space(self, statement: str, *args) -> None:
+        """The string space's part of ``statement`` (a MeteorsStrings method): the
+        instructions its merging walks take beyond an allocation at the rover."""
+        if self.strings is None:
+            return
+        try:
+            getattr(self.strings, statement)(*args)
+        except string_space.Compaction as exc:
+            self.strings = None               # no longer followed (never met in the sweeps)
+            if self.on_tick is None:          # a trace ends here; play goes on
+                raise Unmodelled(f"the runtime compacts its string space (062B:8385): {exc}") from None
+            return
+        extra = self.strings.take_extra()
+        if statement == "entry_written" and self.table_extra is not None:
+            self.table_extra["written"] = True
+        if extra and self.table_extra is not None:         # the table's, put in its timeline
+            phase = TABLE_PHASES.get(statement, "saved" if self.table_extra["written"] else "table")
+            self.table_extra[phase] += extra
+        elif extra:
+            if self.cost_log is not None:
+                self.cost_log.append(("strings:" + statement, extra, self.total_frames))
+            self.ticks.work_done(extra)
+
     def rnd(self) -> MBF:
         return self.random.rnd()
 
@@ -168,6 +201,7 @@ class Meteors:
         if self.games > 1:                              # (the first game's T0 is the show's)
             self._work("game_start", level_cost.GAME_TO_PROB + level_cost.GAME_PROB + level_cost.GAME_METEOR,
                        paths + more)
+            self.string_space("game_started")           # line 480: M$ = CHR$(METEOR)
         self.game_tick = self.ticks.now                 # line 510
         self.events.append({"event": "game_start", "game": self.games, "level": self.level,
                             "char": self.meteor_char, "rnd": self.random.state})
@@ -248,8 +282,10 @@ class Meteors:
         (DGROUP:10C6) comes from that read alone, so it shows at most 2 rows.  A score
         above 0 asks for a name (not in demo mode, line 5840), which the tracer types,
         and the table is saved (timing.py)."""
+        self.table_extra = {"table": 0, "name": 0, "saved": 0, "written": False}
         self.scores.show(self)                             # its screens (scores.py)
-        work = timing.TABLE + timing.TABLE_ROW * self.table_rows
+        extra, self.table_extra = self.table_extra, None   # (its walks, where they come)
+        work = timing.TABLE + timing.TABLE_ROW * self.table_rows + extra["table"]
         if self.table_file == "missing":
             work += timing.TABLE_MISSING
         elif self.table_file == "written":
@@ -265,13 +301,14 @@ class Meteors:
                 self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
                 self.ticks.wait_play(0)
                 self.ticks.sound("table")
-                self.ticks.work_done(timing.NAME_SOUNDS - masked)
+                self.ticks.work_done(timing.NAME_SOUNDS - masked + extra["name"])
                 self.ticks.sound("table")
-                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked)
+                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked
+                                     + extra["saved"])
                 self.ticks.sound("saved")
                 work = timing.SAVED_SOUND
             else:
-                work += name
+                work += name + extra["name"] + extra["saved"]
         self.ticks.work_done(work)
 
     def game_ticks(self) -> int:
@@ -329,6 +366,7 @@ class Meteors:
         new blocks.  ``piece``: the model's name for the work before its T0 (None: the first
         game's, whose T0 the show's timing places)."""
         self.status_colour()
+        self.string_space("level_screen_head")
         self.screen.write(25, 1, b" " * 80)           # LOCATE 25, 1: PRINT SPACE$(80);
         self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
@@ -344,6 +382,7 @@ class Meteors:
         self.screen.write(25, 64, f"LEVEL:{self.level}".encode())
         self.screen.write(25, 72, f"GAME:{self.games}".encode())
         self.screen.color(7, 0)
+        self.string_space("level_screen_tail", self.high > MIN_INT, self.games)
         self._work("blocks", self.headings_work(), self.ticks.t0_paths)
         self.draw_blocks()
         self.screens += 1
@@ -413,6 +452,7 @@ class Meteors:
                 for i in range(14):
                     self.screen.put(row, col + i, self.block)
         self.events.append({"event": "blocks", "char": self.block, "rows": [self.top_row, self.bottom_row]})
+        self.string_space("blocks", self.bottom_row - self.top_row + 1)
         self._work("blocks", work + lc.ROWS_START + lc.ROW * (self.bottom_row - self.top_row + 1), paths)
         self.screen.color(7, 0)
         self.flag = False                              # lines 4000-4050
@@ -608,12 +648,14 @@ class Meteors:
                       "countdown": self.countdown, "level": self.level, "game": self.games,
                       "rnd": self.random.state}
         self.events.append(self.frame)
+        self.string_space("frame", self.total_frames == 1)   # line 1110
         if self.policy is not None:
             key = self.policy.choose(self.frame)
             if key is not None:
                 self.pending.append(key)
         while self.pending:                # ON KEY(11-14) at line 1110's second statement
             self.key_pressed(self.pending.pop(0))
+        self.string_space("escape_tested")
         if self.demo_on:
             self.player.decide()
         self.step_cost = timing.STEP
@@ -747,6 +789,7 @@ class Meteors:
         self.screen.put(self.py, self.px, SPACE)
         word = WORDS[self.fnr(11) - 1]
         length = len(word)
+        self.string_space("hit", word)
         x = mbf.sub(mbf.from_int(self.px - 1), mbf.mul(mbf.from_int(length), HALF))
         self.px = mbf.cint(x)
         if self.px < 1:
@@ -827,6 +870,7 @@ class Meteors:
         if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())
+                self.string_space("key", name)
                 self.direction = name
                 return
             if not self.ticks_modelled:
@@ -835,11 +879,13 @@ class Meteors:
             with mbf.counting_paths() as paths:
                 self.random.randomize_timer(*self.ticks.time_of_day_after(read_at))
             self.key_work += timing.RESEED + runtime_cost.instructions(paths)
+            self.string_space("key", name)
             self.direction = name
             self.frame["key"] = name
             self.frame["reseed"] = True
             self.frame["rnd_after_key"] = self.random.state
             return
+        self.string_space("key", name)
         self.direction = name
         self.frame["key"] = name
         self.frame["rnd_after_key"] = self.random.state
@@ -861,6 +907,7 @@ class Meteors:
     def show_score(self) -> None:
         saved = self.screen.attribute
         self.status_colour()
+        self.string_space("score")
         self.screen.write(25, 18, f"SCORE:{self.score:6d}".encode())
         self.screen.attribute = saved
 
@@ -870,6 +917,7 @@ class Meteors:
         self.flag = False
         self.countdown -= 1
         self.status_colour(7 if self.countdown > 20 else 15)
+        self.string_space("countdown")
         self.screen.write(25, 31, f"COUNTDOWN:{self.countdown:4d}".encode())
         self.screen.color(7, 0)
         if self.on_tick is not None:

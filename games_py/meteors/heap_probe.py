@@ -1,5 +1,7 @@
-"""Watch the original's string space (sound-on two-minute sessions): what the ticks the
-model still misses come from (docs/meteors-internals.md, section 6, "Where it is not exact").
+"""Watch the original's string space (sound-on two-minute sessions): where its rover wraps
+and where one statement merges thousands of freed blocks, which moved the ticks of the
+two-minute sweep's misses until the Python game followed the string space (strings.py;
+docs/meteors-internals.md, section 6, "The string space").
 
 The runtime's string space lies between DGROUP:0428 and DGROUP:042C; DGROUP:042A is its
 rover.  Each string the program makes (a temporary such as CHR$(27) at line 1110 or the

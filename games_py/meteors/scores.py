@@ -217,7 +217,7 @@ class HighScores:
         """The table after a game (lines 5370-6290) on ``game.screen``, the name asked
         through ``game.name_key`` (None: PLAYER is typed)."""
         start_clock = copy.deepcopy(game.ticks)
-        file_work = self._read_file()
+        file_work = self._read_file(game)
         shown = self._rank(game.score, game.level)
         out = Printer(game.screen)
         out.color(7, 0)                                  # line 5680: COLOR 7, 0, 0: CLS
@@ -227,6 +227,7 @@ class HighScores:
         out.color(*((14, 1) if game.colour else (7, 0)))
         out.print("GAME:" + str_(game.games) + "  SCORE:" + str_(game.score))
         seconds = self.seconds()
+        game.string_space("table_result", game.games, game.score, seconds)
         out.print("  TIME:" + str_(seconds) + " SEC")
         if seconds != 1:
             out.print("S")
@@ -238,6 +239,7 @@ class HighScores:
             name = DEMO_NAME
         else:
             name = self._ask_name(out, game)
+        game.string_space("name_typed", name)
         shifted = self._insert(name, game)
         when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
         self.slots[self.place].when = when
@@ -245,7 +247,7 @@ class HighScores:
         self.draw(out, game)                             # line 6270
         self.reached(1670, game)
 
-    def _read_file(self) -> int:
+    def _read_file(self, game) -> int:
         """Lines 5380-5490: the first table after METEORS.SCR exists reads its records
         (N, at most SLOTS) and never again; returns the work timing.py counts for it."""
         if self.file_read:
@@ -253,11 +255,13 @@ class HighScores:
         for entry in self.slots[1:SLOTS + 1]:
             entry.score = 0
         self.count = 0
+        game.string_space("table_opened")                # line 5420: OPEN "I", 1, "METEORS.SCR"
         if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
             return timing.TABLE + timing.TABLE_MISSING
         for record in self.saved[:SLOTS]:
             self.count += 1
             self.slots[self.count] = copy.copy(record)
+            game.string_space("record_read", self.count, record.name, record.when)
         self.file_read = True
         return timing.TABLE + timing.TABLE_READ
 
@@ -304,6 +308,7 @@ class HighScores:
             out.color(*((2, 0) if game.colour else (7, 0)))
             level = str_(game.level) + " LEVEL" if game.level > 0 else ""
             out.print("CONGRATULATIONS, YOUR" + level)
+            game.string_space("name_asked", game.score)
             out.print(" SCORE OF" + str_(game.score) + " IS IN THE TOP 10!", newline=True)
             out.color(*((14, 0) if game.colour else (7, 0)))
             self.reached(5910, game)
@@ -330,27 +335,30 @@ class HighScores:
         moved = 0
         if last >= 1:
             for i in range(last - 1, self.place - 1, -1):
+                game.string_space("entry_moved", i + 1, self.slots[i].name, self.slots[i].when)
                 self.slots[i + 1] = copy.copy(self.slots[i])
                 moved += 1
         self.slots[self.place] = Entry(name, game.level, game.score)
+        game.string_space("entry_written", self.place, name)
         return moved
 
     def _when(self, clock: timing.FrameClock, game, work: int, shifted: int) -> str:
         """DATE$ + " " + TIME$ at line 6130: the clock of the table's start run ahead as
         game.high_score_table runs it, to line 6130."""
         to_when = SHIFTED_ROW * shifted
+        walks = game.table_extra or {"table": 0, "name": 0, "saved": 0}   # the string space's so far
         if game.demo_on:
             clock.work_done(work + DEMO_TO_WHEN + to_when)
         elif game.sound:
             masked = timing.SOUND_MASKED
-            clock.work_done(work + timing.TABLE_TO_SOUND - masked)
+            clock.work_done(work + timing.TABLE_TO_SOUND - masked + walks["table"])
             clock.wait_play(0)
             clock.sound("table")
-            clock.work_done(timing.NAME_SOUNDS - masked)
+            clock.work_done(timing.NAME_SOUNDS - masked + walks["name"])
             clock.sound("table")
-            clock.work_done(SOUND_TO_WHEN + to_when)
+            clock.work_done(SOUND_TO_WHEN + to_when + walks["saved"])
         else:
-            clock.work_done(work + NAME_TO_WHEN + to_when)
+            clock.work_done(work + NAME_TO_WHEN + to_when + walks["table"] + walks["name"] + walks["saved"])
         day = self.date + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
         return f"{day:%m-%d-%Y} {time_string(*clock.time_of_day())}"
 
@@ -383,6 +391,7 @@ class HighScores:
         out.locate(2, 1)
         out.color(*((14, 4) if game.colour else (1, 0)))
         out.print("RANK NAME" + " " * 45 + "SCORE  WHEN" + " " * 15)
+        game.string_space("table_rows", len(self._rows(game.level)))
         for r, entry in enumerate(self._rows(game.level), start=1):
             out.locate(r + 2, 1)
             if self.rank == r:

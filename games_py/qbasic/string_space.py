@@ -1,0 +1,205 @@
+"""The QuickBASIC 3.0 runtime's string space (BCOM30, 062B:82A9 to 062B:8378 in
+METEORS.EXE), block by block, with what each allocation costs in instructions.
+
+The string space runs from DGROUP:0428 (its start) to DGROUP:042C (its end, where a
+header of FFFFh ends it).  Each string lives in a block: a header word, then the
+characters, the block rounded up to an even size (length + 3 & ~1).  A live block's
+header is the address of the string's descriptor (even); a free block's is its size
+less 1 (odd).  Freeing a string (062B:854D) only makes its header odd: nothing is
+merged and the rover (DGROUP:042A) does not move.
+
+An allocation of ``length`` characters (062B:82A9; none for an empty string) needs a
+free block of header ``(length + 1) | 1`` or more.  It tries the block at the rover
+(062B:82D5): a free block that fits exactly is taken whole and the rover moves past it;
+a larger one is split, the string at its start, the rest a free block at which the
+rover then stands.  Otherwise 062B:830A walks from the rover to the end and, failing
+that, from the start to where the rover stood, merging every run of free blocks it
+meets into one (062B:833E, 8 instructions a block) until a run is big enough, which
+the allocation then takes at its start as above.  If no run is, the runtime moves the
+string space's end (062B:88E8) and compacts the live strings (062B:8385): not modelled
+(``Compaction``).
+
+Costs are the instructions from 062B:82A9 to its RET, counted from the listing path by
+path (docs/meteors-internals.md, section 6, "The string space"); tests compare them
+with the runtime's own code.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+
+END_MARK = 0xFFFF
+# the allocation's paths, in instructions (062B:82A9 to 82D4)
+ENTRY = 5                    # 82A9: push ax, push si, inc bx, or bl 1, call 82D5
+SPLIT = 18 + 4               # 82D5 splits the block at the rover; 82B2 jae, pops, ret
+EXACT = 14 + 4               # ... takes it whole
+FAIL_LIVE, FAIL_END, FAIL_SMALL = 6, 8, 10   # 82D5 fails: a live block, the end, too small
+TO_WALK = 1 + 4 + 3          # 82B2 jae, pushes, call 830A; 830A: mov, mov, call 8330
+SECOND_WALK = 1 + 3          # 8315 jae, mov si, xchg, call 8330
+WALK_DONE = 2 + 7            # 8315/8322 jae, 832F ret; 82BA jae, pops, ret
+HEAD = 3                     # 8330: mov ax,[si], test, je
+SKIP = 6                     # 8358: past a live block (mov, add, add, and, cmp, jbe)
+OUT = 3                      # 8367: mov dx, stc, ret
+RUN_START = 2 + 3            # 8336: inc, je; mov di, add di, dec ax
+NEXT = 3                     # 833E: mov cx,[di], test, je
+MERGED = 2 + 3               # 8345: inc, je; add ax, add di, jmp (a block merged)
+RUN_END = 3                  # 834E: mov [si], cmp, jae (the run ends at a live block)
+RUN_ON = 2                   # 8354: mov ax,cx, mov si,di (too small: on past the live block)
+AT_END = 3                   # 836B: mov [si], cmp, jb (the run ends at the end mark)
+AT_END_SHORT = 2             # 8378: mov dx, ret
+TAKE = 2                     # 8371: mov [rover], jmp 82E8
+TAKE_EXACT, TAKE_SPLIT = 1 + 5, 1 + 9        # 82E8 je, then 82FD or 82EA
+
+
+class Compaction(Exception):
+    """No run of free blocks is big enough: the runtime would move the string space's
+    end and compact the live strings, which is not modelled."""
+
+
+def block_size(length: int) -> int:
+    return (length + 3) & ~1
+
+
+class StringSpace:
+    """The blocks from ``start`` to ``end`` (the end mark's address), the rover, and the
+    instructions the last allocation took (``cost``) and how many blocks it merged."""
+
+    def __init__(self, start: int, end: int) -> None:
+        self.start, self.end = start, end
+        self.starts: list[int] = [start]          # block addresses, in order
+        self.size: dict[int, int] = {start: end - start}
+        self.owner: dict[int, object] = {}        # live blocks: who holds them
+        self.rover = start
+        self.cost = 0
+        self.merged = 0
+
+    # -- reading ------------------------------------------------------------------------
+    def blocks(self) -> list[tuple[int, int, bool]]:
+        """(address, size, live) from the start to the end mark."""
+        return [(a, self.size[a], a in self.owner) for a in self.starts]
+
+    def _next(self, at: int) -> int:
+        return at + self.size[at]
+
+    # -- the runtime's routines ---------------------------------------------------------
+    def lower_end(self, by: int) -> None:
+        """The string space gives its last ``by`` bytes away (a file's buffer at the first
+        OPEN): they come off the free block at its end."""
+        last = self.starts[-1]
+        if last in self.owner or self.size[last] <= by:
+            raise Compaction(f"the string space's end cannot give {by} bytes from a free block")
+        self.size[last] -= by
+        self.end -= by
+        if self.rover > self.end:
+            self.rover = self.end
+
+    def free(self, at: int) -> None:
+        """062B:854D: the block at ``at`` is free (its neighbours are not merged)."""
+        del self.owner[at]
+
+    def allocate(self, length: int, owner: object = True) -> int | None:
+        """A string of ``length`` characters: its block's address (None for an empty
+        string, which takes none); ``cost`` and ``merged`` say what it took."""
+        self.cost, self.merged = 0, 0
+        if length == 0:
+            return None
+        need = (length + 1) | 1
+        self.cost = ENTRY
+        at = self._at_rover(need)
+        if at is None:
+            self.cost += TO_WALK
+            rover = self.rover
+            at, stop = self._walk(self.rover, self.end, need)
+            if at is None:
+                self.cost += SECOND_WALK
+                self.rover = stop
+                at, _ = self._walk(self.start, rover, need)
+                if at is None:
+                    raise Compaction(f"no free run of {need + 1} bytes in the string space")
+            self.cost += WALK_DONE
+        self.owner[at] = owner
+        return at
+
+    def _at_rover(self, need: int) -> int | None:
+        """062B:82D5 (its cost less the return's 4)."""
+        at = self.rover
+        if at == self.end:
+            self.cost += FAIL_END
+            return None
+        if at in self.owner:
+            self.cost += FAIL_LIVE
+            return None
+        if need > self.size[at] - 1:
+            self.cost += FAIL_SMALL
+            return None
+        self.cost += EXACT if need == self.size[at] - 1 else SPLIT
+        self._take(at, need)
+        return at
+
+    def _take(self, at: int, need: int) -> None:
+        """Take ``need`` + 1 bytes at the start of the free block at ``at``; the rover
+        moves past them."""
+        size = self.size[at]
+        if need + 1 < size:
+            rest = at + need + 1
+            self.size[at] = need + 1
+            self.size[rest] = size - need - 1
+            insort(self.starts, rest)
+            self.rover = rest
+        else:
+            self.rover = at + size
+
+    def _merge(self, at: int, until: int) -> None:
+        """The free blocks from ``at`` up to ``until`` become one."""
+        i = bisect_left(self.starts, at)
+        j = bisect_left(self.starts, until, i)
+        self.merged += j - i - 1
+        del self.starts[i + 1:j]
+        self.size[at] = until - at
+        # the merged blocks' sizes stay in ``size`` unread (their headers stay in memory)
+
+    def _walk(self, si: int, dx: int, need: int) -> tuple[int | None, int]:
+        """062B:8330 from ``si``, on while the next block starts at ``dx`` or before: the
+        block taken, or None and where the walk stopped."""
+        while True:
+            self.cost += HEAD
+            if si in self.owner:
+                self.cost += SKIP
+                si = self._next(si)
+                if si <= dx:
+                    continue
+                self.cost += OUT
+                return None, si
+            if si == self.end:
+                self.cost += 2 + OUT
+                return None, si
+            self.cost += RUN_START
+            di = self._next(si)
+            while True:
+                self.cost += NEXT
+                if di in self.owner:
+                    self.cost += RUN_END
+                    self._merge(si, di)
+                    if self.size[si] - 1 >= need:
+                        return self._taken(si, need), dx
+                    self.cost += RUN_ON + SKIP
+                    si = self._next(di)
+                    break
+                if di == self.end:
+                    self.cost += 2 + AT_END
+                    self._merge(si, di)
+                    if self.size[si] - 1 >= need:
+                        return self._taken(si, need), dx
+                    self.cost += AT_END_SHORT
+                    return None, si
+                self.cost += MERGED
+                di = self._next(di)
+            if si <= dx:
+                continue
+            self.cost += OUT
+            return None, si
+
+    def _taken(self, at: int, need: int) -> int:
+        self.cost += TAKE + (TAKE_EXACT if need == self.size[at] - 1 else TAKE_SPLIT)
+        self.rover = at
+        self._take(at, need)
+        return at

@@ -160,7 +160,8 @@ TABLE = 13_500
 TABLE_MISSING = 21_860      # OPEN of the missing file, its error
 TABLE_READ = 12_930         # OPEN, INPUT # of its record
 TABLE_ROW = 10_076          # lines 6450-6540: a row shown
-NAME = 75_000               # lines 5780-5950 (the keys: 14 bytes at 2 ms) and 5960-6180, 6220-6350
+NAME = 75_000               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
+                            # with PLAYER and Enter, at 2 ms) and 5960-6180, 6220-6350
 SAVED = 5_040
 
 
@@ -254,7 +255,7 @@ LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
-SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
+SAVED_SOUND = 160           # 6270, whose duration constant is 1.0) this long before the table's end
 
 
 class FrameClock:

@@ -47,31 +47,29 @@ def snapshot(disk: str):
     return taken[0]
 
 
-def measure(disk: str) -> dict[tuple[int, int], int]:
-    """Instructions of the statement for each (|DX|, DY)."""
+def measure(disk: str, pairs=None) -> dict[tuple[int, int], int]:
+    """Instructions of the statement for each (|DX|, DY) (or each of ``pairs``, (DX, DY))."""
     from games_py.meteors.game import sqr
     memory, registers, load, dgroup = snapshot(disk)
     routine = ScoreRoutine(memory, registers, load, dgroup)
     uc = routine.uc
     counts: dict[tuple[int, int], int] = {}
-    for dx in range(-79, 80):
-        for dy in range(1, 24):
-            if dx == 0:
-                continue
-            uc.mem_write(0, memory)
-            for name, register in REGISTERS.items():
-                uc.reg_write(register, registers[name])
-            uc.mem_write(dgroup * 16 + DX, mbf.from_int(dx).raw)
-            uc.mem_write(dgroup * 16 + DY, mbf.from_int(dy).raw)
-            routine.count, routine.marks = 0, {}
-            uc.emu_start(load * 16 + STATEMENT, load * 16 + NEXT, count=200_000)
-            d = MBF(bytes(uc.mem_read(dgroup * 16 + D, 4)))
-            one, two = mbf.from_int(dx), mbf.from_int(dy)
-            if d.raw != sqr(mbf.add(mbf.mul(one, one), mbf.mul(two, two))).raw:
-                raise TraceFailure(f"SQR for DX={dx}, DY={dy}: the runtime's {d.to_float()} is not the model's")
-            count = routine.count + 1              # and the statement's own INT 3
-            if counts.setdefault((abs(dx), dy), count) != count:
-                raise TraceFailure(f"DX={dx} and {-dx} (DY={dy}) cost differently")
+    every = [(dx, dy) for dx in range(-79, 80) for dy in range(1, 24) if dx != 0]
+    for dx, dy in pairs or every:
+        uc.mem_write(0, memory)
+        for name, register in REGISTERS.items():
+            uc.reg_write(register, registers[name])
+        uc.mem_write(dgroup * 16 + DX, mbf.from_int(dx).raw)
+        uc.mem_write(dgroup * 16 + DY, mbf.from_int(dy).raw)
+        routine.count, routine.marks = 0, {}
+        uc.emu_start(load * 16 + STATEMENT, load * 16 + NEXT, count=200_000)
+        d = MBF(bytes(uc.mem_read(dgroup * 16 + D, 4)))
+        one, two = mbf.from_int(dx), mbf.from_int(dy)
+        if d.raw != sqr(mbf.add(mbf.mul(one, one), mbf.mul(two, two))).raw:
+            raise TraceFailure(f"SQR for DX={dx}, DY={dy}: the runtime's {d.to_float()} is not the model's")
+        count = routine.count + 1              # and the statement's own INT 3
+        if counts.setdefault((abs(dx), dy), count) != count:
+            raise TraceFailure(f"DX={dx} and {-dx} (DY={dy}) cost differently")
     return counts
 
 

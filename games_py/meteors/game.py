@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, level_cost, scores, show, strings, timing, trace
+from games_py.meteors import demo, end_cost, level_cost, scores, show, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
@@ -254,13 +254,27 @@ class Meteors:
             self.high = self.score
         self.events.append({"event": "game_over", "game": self.games, "score": self.score,
                             "high": self.high, "frames": self.frames, "tick": self.game_ticks()})
-        self.ticks.work_done(timing.GAME_OVER)
+        if self.sound:
+            self.ticks.work_done(timing.GAME_OVER)
+        else:                                          # to line 1710's first INT 3
+            self.ticks.work_done(end_cost.GAME_OVER_TO_PAUSE)
         self.scores.reached(1640, self)                # play: the explosion stays for the pause
-        self.ticks.pause(timing.PAUSE_TO_TABLE)      # line 1640: GOSUB 1700
+        self.two_second_pause(timing.PAUSE_TO_TABLE)  # line 1640: GOSUB 1700
         self.level = 0
         self.prob = mbf.ZERO
         self.high_score_table()
-        self.ticks.pause(timing.PAUSE_TO_GAME)       # line 1670: GOSUB 1700
+        if not self.sound:                             # 5370 -> the table's RETURN -> 1710
+            self.ticks.work_done(end_cost.TO_TABLE + end_cost.TABLE_TO_PAUSE)
+        self.two_second_pause(timing.PAUSE_TO_GAME, end_cost.TO_GAME)   # line 1670: GOSUB 1700
+
+    def two_second_pause(self, after: int, after_passes: int = 0) -> None:
+        """GOSUB 1700: with sound off pass by pass (end_cost.py), ``after_passes`` on from
+        line 1730's RETURN; with sound on the pause's end is ``after`` past its tick."""
+        if self.sound:
+            self.ticks.pause(after)
+        else:
+            self.ticks.pause_passes()
+            self.ticks.work_done(after_passes)
 
     def high_score_table(self) -> None:
         """GOSUB 5370: what it costs (its screen has no part in the trace).  METEORS.SCR

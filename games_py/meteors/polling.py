@@ -53,12 +53,13 @@ def waited_enough(now: MBF, t0: MBF, span: MBF = PACE) -> bool:
     return mbf.compare(difference, span) >= 0
 
 
-def one_pass(time_of_day: tuple[int, int, int, int], t0: MBF) -> tuple[int, bool]:
+def one_pass(time_of_day: tuple[int, int, int, int], t0: MBF, span: MBF = PACE) -> tuple[int, bool]:
     """The instructions of one pass that reads ``time_of_day``, from its INT 3 to the
-    next (or, when it ends the loop, to line 3232's), and whether it ends the loop."""
+    next (or, when it ends the loop, to line 3232's), and whether it ends the loop
+    (``span``: the wait's length, line 1710's 2 for a game's end)."""
     with mbf.counting_paths() as paths:
         now = rng.timer(*time_of_day)
         negative = mbf.sub(now, t0).negative
-        done = waited_enough(now, t0)
+        done = waited_enough(now, t0, span)
     cost = BASE + sum(PATHS.get(name, 0) * times for name, times in paths.items())
     return int(cost + NEGATIVE * negative + EXIT * done), done

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from games_py.meteors import polling
 from games_py.meteors.polling import PACE, waited_enough
-from games_py.qbasic import mbf, rng
+from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
 
 PIT_HZ = 1_193_182
@@ -160,7 +160,8 @@ TABLE = 13_500
 TABLE_MISSING = 21_860      # OPEN of the missing file, its error
 TABLE_READ = 12_930         # OPEN, INPUT # of its record
 TABLE_ROW = 10_076          # lines 6450-6540: a row shown
-NAME = 75_000               # lines 5780-5950 (the keys: 14 bytes at 2 ms) and 5960-6180, 6220-6350
+NAME = 75_000               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
+                            # with PLAYER and Enter, at 2 ms) and 5960-6180, 6220-6350
 SAVED = 5_040
 
 
@@ -254,7 +255,7 @@ LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
-SAVED_SOUND = 160           # 6270, a note of no length) this long before the table's end
+SAVED_SOUND = 160           # 6270, whose duration constant is 1.0) this long before the table's end
 
 
 class FrameClock:
@@ -443,8 +444,27 @@ class FrameClock:
 
     def pause(self, after: int) -> None:
         """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end); ``after``: how far
-        past its last tick the next statement starts."""
+        past its last tick the next statement starts (music playing: end_cost.py has the
+        passes of the loop with no music)."""
         self.wait_play(0)                           # WHILE PLAY(0): WEND first
         start = self.clock.timer(self.now)
         self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE))
         self.work_done(after)
+
+    def pause_passes(self) -> None:
+        """Line 1710 with no music, pass by pass (end_cost.py): from its first INT 3 to
+        line 1730's RETURN (0000:1196), where the last pass ends."""
+        from games_py.meteors import end_cost
+        self.work_done(end_cost.TO_T_READ)
+        with mbf.counting_paths() as paths:
+            start = rng.timer(*self.clock.at(self.now))
+        self.work_done(end_cost.ENTRY + runtime_cost.instructions(paths) - end_cost.TO_T_READ)
+        cached: tuple[int, tuple[int, bool]] | None = None
+        while True:
+            self.work_done(polling.TIME_READ)
+            if cached is None or cached[0] != self.now:
+                cached = self.now, end_cost.pause_pass(self.clock.at(self.now), start)
+            cost, done = cached[1]
+            self.work_done(cost - polling.TIME_READ)
+            if done:
+                break

@@ -3,8 +3,9 @@ original's runtime spends on its DX and DY.
 
 The runtime's `^` and SQR are not transcribed; games_py/meteors/sqr_cost.py holds the
 statement's instruction count for each whole |DX| and DY, as sqr_probe.py measured it in a
-bare Unicorn from a copy of the machine.  The Python game does not use it yet (see
-docs/meteors-internals.md, section 6): the test keeps the measurement true to the original.
+bare Unicorn from a copy of the machine; the Python game costs a straight meteor's start with
+it.  Until this table one number stood for all pairs, and the statement's 50-instruction spread
+put seed 7's two-minute random:13 a tick off.
 """
 from __future__ import annotations
 

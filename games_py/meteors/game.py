@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, end_cost, level_cost, scores, show, strings, timing, trace
+from games_py.meteors import demo, end_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
@@ -566,13 +566,16 @@ class Meteors:
             n = mbf.add(mbf.mul(self.rnd(), FIVE), TWO)
             dx = mbf.sub(self.x2, self.x1)
             dy = mbf.sub(self.y2, self.y1)
+        with mbf.counting_paths():                 # its cost measured whole (sqr_cost.py)
             d = sqr(mbf.add(mbf.mul(dx, dx), mbf.mul(dy, dy)))
+        root = sqr_cost.sqr_line(int(dx.to_float()), int(dy.to_float()))
+        with mbf.counting_paths() as rest:
             dx = mbf.div(mbf.mul(n, dx), d)
             dy = mbf.div(mbf.mul(n, dy), d)
             xf, yf = self.x1, self.y1
             self.mx = mbf.int_(mbf.add(xf, HALF))
             self.my = mbf.int_(mbf.add(yf, HALF))
-        self._work("straight", timing.STRAIGHT_TO_STEP, paths + more)
+        self._work("straight", timing.STRAIGHT_TO_STEP + root, paths + more + rest)
         while True:
             if self.path_ends():
                 return

@@ -141,7 +141,8 @@ NEW_METEOR = 1_289            # after a path's extra step: RETURN, lines 720-730
 METEOR_PASS = {("x1", False): 681, ("x1", True): 694, ("x2_same", False): 590, ("x2", False): 690,
                ("x2", True): 703, ("y2_above", False): 600, ("y2", False): 663, ("y2", True): 676}
 CURVED_TO_STEP = 1_771        # lines 710-920 (to line 1110) besides the runtime's paths ...
-STRAIGHT_TO_STEP = 2_960      # ... or 710-840 and 980-1040, the straight path's SQR and divisions
+STRAIGHT_TO_STEP = 1_691      # ... or 710-840 and 980-1040 besides line 990's SQR statement, whose
+                              # 1,251-1,301 come from sqr_cost.sqr_line (DX, DY)
 # (a level's end, its screen and a new game's start, lines 3232-4050 and 430-630: level_cost.py)
 HIT_STEP = 870              # 1110 -> 1420 (besides the move, a bite, keys)
 HIT = 5_080                 # 1420 -> 1620 (the trace's game over): the bang, the word

@@ -300,3 +300,25 @@ def human_key(name: str) -> str:
 
 def trace_original(settings: trace.Settings, disk: str = "1612") -> list[dict]:
     return MeteorsTracer(settings, disk).run()
+
+
+def snapshot_at(settings: trace.Settings, offset: int, missing: str,
+                disk: str = "1612") -> tuple[bytes, dict[str, int], int, int]:
+    """Memory, registers, load segment and DGROUP where the session first reaches the INT 3
+    at ``offset`` - 1 (a statement's start), for the probes that run one statement of the
+    original's runtime in a bare Unicorn; ``missing`` says what was not met."""
+    tracer = MeteorsTracer(settings, disk)
+    taken: list = []
+
+    def at_statement() -> None:
+        if not taken:
+            process = tracer.process
+            taken.append((bytes(tracer.machine.memory.read(0, 0x100000)), tracer.machine.cpu.registers(),
+                          process.load_segment, process.dgroup))
+            tracer._stop()
+
+    tracer.process.at_offset(offset - 1, at_statement)
+    tracer.run()
+    if not taken:
+        raise TraceFailure(missing)
+    return taken[0]

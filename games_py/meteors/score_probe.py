@@ -23,7 +23,7 @@ from unicorn import UC_ARCH_X86, UC_HOOK_CODE, UC_HOOK_INTR, UC_MODE_16, UC_PROT
 from unicorn import x86_const as X
 
 from games_py.meteors import trace
-from games_py.meteors.original import MeteorsTracer, TraceFailure
+from games_py.meteors.original import TraceFailure, snapshot_at
 from games_py.qbasic import mbf, runtime_cost
 
 START, CINT_AT, CINT_END, PRINT_AT, PRINT_END = 0x1C66, 0x1CB6, 0x1CC4, 0x1D1D, 0x1D34
@@ -38,21 +38,7 @@ def snapshot(disk: str) -> tuple[bytes, dict[str, int], int, int]:
     """Memory, registers, load segment and DGROUP at line 3130's first INT 3."""
     settings = trace.Settings(time=(12, 0, 0, 0), colour_switch=False, sound=False, demo=False,
                               human="random:1", seconds=5)
-    tracer = MeteorsTracer(settings, disk)
-    taken: list = []
-
-    def at_3130() -> None:
-        if not taken:
-            process = tracer.process
-            taken.append((bytes(tracer.machine.memory.read(0, 0x100000)), tracer.machine.cpu.registers(),
-                          process.load_segment, process.dgroup))
-            tracer._stop()
-
-    tracer.process.at_offset(START - 1, at_3130)
-    tracer.run()
-    if not taken:
-        raise TraceFailure("the original never reached line 3130")
-    return taken[0]
+    return snapshot_at(settings, START, "the original never reached line 3130", disk)
 
 
 class ScoreRoutine:

@@ -14,10 +14,9 @@ repository (about 15 s):
 from __future__ import annotations
 
 import click
-from unicorn import x86_const as X
 
 from games_py.meteors import trace
-from games_py.meteors.original import MeteorsTracer, TraceFailure
+from games_py.meteors.original import TraceFailure, snapshot_at
 from games_py.meteors.score_probe import REGISTERS, ScoreRoutine
 from games_py.qbasic import mbf
 from games_py.qbasic.mbf import MBF
@@ -30,21 +29,7 @@ SESSION = trace.Settings(time=(13, 18, 45, 63), colour_switch=False, sound=True,
 
 
 def snapshot(disk: str):
-    tracer = MeteorsTracer(SESSION, disk)
-    taken: list = []
-
-    def at_statement() -> None:
-        if not taken:
-            process = tracer.process
-            taken.append((bytes(tracer.machine.memory.read(0, 0x100000)), tracer.machine.cpu.registers(),
-                          process.load_segment, process.dgroup))
-            tracer._stop()
-
-    tracer.process.at_offset(STATEMENT - 1, at_statement)
-    tracer.run()
-    if not taken:
-        raise TraceFailure("the session met no straight meteor")
-    return taken[0]
+    return snapshot_at(SESSION, STATEMENT, "the session met no straight meteor", disk)
 
 
 def measure(disk: str, pairs=None) -> dict[tuple[int, int], int]:

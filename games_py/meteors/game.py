@@ -232,6 +232,13 @@ class Meteors:
         except GameOver:
             self.game_over()
 
+    def _rnd_below_half(self, paths: Counter) -> bool:
+        """IF RND < .5 (the background's draws), its MBF paths added to ``paths``."""
+        with mbf.counting_paths() as more:
+            below = mbf.compare(self.rnd(), HALF) < 0
+        paths.update(more)
+        return below
+
     def fnr_costed(self, n: int, csng: bool = False) -> tuple[int, Counter]:
         """FNR(n) (0000:00FA: INT(N * RND + 1)) in the runtime's arithmetic, and the paths its
         RND, multiply, add, INT and CINT take (and the CSNG of N where the caller converts an
@@ -336,16 +343,12 @@ class Meteors:
                 break
             work += level_cost.BACKGROUND_PASS
             b = 1
-            with mbf.counting_paths() as more:
-                below = mbf.compare(self.rnd(), HALF) < 0
-            paths += more
+            below = self._rnd_below_half(paths)
             work += level_cost.BACKGROUND_FIRST[below]
             if below:
                 b = 5
             else:
-                with mbf.counting_paths() as more:
-                    below = mbf.compare(self.rnd(), HALF) < 0
-                paths += more
+                below = self._rnd_below_half(paths)
                 work += level_cost.BACKGROUND_SECOND[below]
                 if below:
                     b = 8

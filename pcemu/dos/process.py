@@ -74,15 +74,18 @@ def absolute_disk(ctx: "ServiceContext", write: bool):
     """INT 25h/26h; on a one-drive machine the drive's other name asks for the diskette
     first (single_drive)."""
     unit, letter = ctx.dos.shared_unit, chr(65 + ctx.cpu.al)
-    if unit is not None and letter in single_drive.LETTERS and unit.answering != letter:
-        return _after_the_swap(ctx, letter, write)
+    if unit is not None and letter in single_drive.LETTERS:
+        try:
+            unit.check(letter)
+        except single_drive.DisketteSwap as swap:
+            return _after_the_swap(ctx, swap, write)
     _sectors(ctx, write)
     return None
 
 
-def _after_the_swap(ctx: "ServiceContext", letter: str, write: bool):
+def _after_the_swap(ctx: "ServiceContext", swap: "single_drive.DisketteSwap", write: bool):
     registers = {name: getattr(ctx.cpu, name) for name in ("ax", "bx", "cx", "dx", "ds")}
-    yield from single_drive.prompt(ctx, single_drive.DisketteSwap(letter))
+    yield from single_drive.prompt(ctx, swap)
     ctx.cpu.set_registers(**registers)
     _sectors(ctx, write)
 

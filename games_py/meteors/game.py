@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, end_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
+from games_py.meteors import demo, end_cost, hit_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
@@ -118,9 +118,11 @@ class Meteors:
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
         self.step_cost = 0                # the last step's instructions (timing.py)
+        self.step_from = "gosub"          # GOSUB 1100 from a path's loop, or GOTO 1100 (hit_cost.RETURN)
         self.straight = False             # the meteor's path is straight (lines 980-1090)
         self.absorbed_paths: dict = {}    # COLOR FNR(7)'s runtime paths (line 1310)
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
+        self.place_log: list | None = None  # (line, instructions, tick): the clock at a statement's INT 3
         self.screens = 0                  # level screens drawn (G$ and X$ are empty before the first)
         self.scores = scores.HighScores()  # the high-score table's state and screens
         self.name_key = None               # play: the next key of the name typed (None: PLAYER)
@@ -256,31 +258,34 @@ class Meteors:
         return result, paths
 
     def game_over(self) -> None:
-        self.scores.ended(self)                            # line 1620: TIMER
+        self.place(1620)
+        with mbf.counting_paths() as paths:
+            self.scores.ended(self)                        # line 1620: TEND = TIMER
         if self.high < self.score:
             self.high = self.score
         self.events.append({"event": "game_over", "game": self.games, "score": self.score,
                             "high": self.high, "frames": self.frames, "tick": self.game_ticks()})
-        if self.sound:
-            self.ticks.work_done(timing.GAME_OVER)
-        else:                                          # to line 1710's first INT 3
-            self.ticks.work_done(end_cost.GAME_OVER_TO_PAUSE)
+        self._work("game_over", hit_cost.TEND + hit_cost.TO_PAUSE, paths)   # to line 1710's first INT 3
         self.scores.reached(1640, self)                # play: the explosion stays for the pause
-        self.two_second_pause(timing.PAUSE_TO_TABLE)  # line 1640: GOSUB 1700
+        self.two_second_pause(timing.PAUSE_TO_TABLE, end_cost.TO_TABLE)  # line 1640: GOSUB 1700
         self.level = 0
         self.prob = mbf.ZERO
+        self.place(5370)
         self.high_score_table()
-        if not self.sound:                             # 5370 -> the table's RETURN -> 1710
-            self.ticks.work_done(end_cost.TO_TABLE + end_cost.TABLE_TO_PAUSE)
+        if not self.sound:                             # the table's RETURN -> 1710
+            self.ticks.work_done(end_cost.TABLE_TO_PAUSE)
         self.two_second_pause(timing.PAUSE_TO_GAME, end_cost.TO_GAME)   # line 1670: GOSUB 1700
+        self.place(1680)
 
     def two_second_pause(self, after: int, after_passes: int = 0) -> None:
         """GOSUB 1700: with sound off pass by pass (end_cost.py), ``after_passes`` on from
         line 1730's RETURN; with sound on the pause's end is ``after`` past its tick."""
+        self.place(1710)
         if self.sound:
             self.ticks.pause(after)
         else:
             self.ticks.pause_passes()
+            self.place(1196)
             self.ticks.work_done(after_passes)
 
     def high_score_table(self) -> None:
@@ -317,6 +322,12 @@ class Meteors:
             else:
                 work += name + extra["name"] + extra["saved"]
         self.ticks.work_done(work)
+
+    def place(self, line: int) -> None:
+        """The model's clock is at line ``line``'s INT 3 (end_probe.py pairs these with the
+        original's)."""
+        if self.place_log is not None:
+            self.place_log.append((line, self.ticks.t, self.ticks.now))
 
     def game_ticks(self) -> int:
         return self.ticks.since(self.game_tick)
@@ -560,7 +571,7 @@ class Meteors:
                     self.mx = mbf.int_(mbf.add(xf, HALF))
             self._work("next", 0 if going else timing.CURVED_LAST, paths)
         self.my = y                                    # line 960: GOTO 1100, Y one step on
-        self.step()
+        self.step(gosub=False)
 
     def straight_meteor(self, paths) -> None:
         """Lines 980-1090."""
@@ -592,7 +603,7 @@ class Meteors:
             self._work("next", 0 if going else timing.STRAIGHT_LAST, paths)
             if not going:
                 break
-        self.step()
+        self.step(gosub=False)                         # line 1090 falls into 1100
 
     def _work(self, piece: str, fixed: int, paths) -> None:
         """Work with no wait: its fixed part and what the runtime spent on its values."""
@@ -612,20 +623,22 @@ class Meteors:
         if self.flag:
             return True
         if self.absorbed:
-            self.step()
+            self.step(gosub=False)                     # line 940 or 1070: GOTO 1100
             return True
         return False
 
     # -- one step: GOSUB 1100 -------------------------------------------------------------
-    def step(self) -> None:
+    def step(self, gosub: bool = True) -> None:
+        """GOSUB 1100 from a path's loop (lines 920, 1040), or GOTO 1100 (``gosub`` False: a
+        path's extra step, an absorbed meteor's), which RETURNs straight to line 720."""
+        self.step_from = "gosub" if gosub else "goto"
         self.keys_handled = 0
         self.key_work = 0                 # the keys' ON KEY handlers, to the instruction
         self.move_work = timing.NO_MOVE   # 1140 -> 1180 (or -> a bite's SOUND: move())
         self.anchor = "start"
         self.one_step()
-        if not self.sound:                 # with sound on its notes' waits did (note_played)
-            self.ticks.work_done(self.step_cost + timing.KEY_HANDLER * self.keys_handled if self.flag
-                                 else self.silent_step())
+        if not self.sound and not self.flag:   # with sound on its notes' waits did (note_played),
+            self.ticks.work_done(self.silent_step())   # a hit its own (player_hit)
 
     def silent_step(self) -> int:
         """Sound off, a step with no hit: 1110 -> 3231, the sound-on step's pieces without its
@@ -654,6 +667,7 @@ class Meteors:
                       "countdown": self.countdown, "level": self.level, "game": self.games,
                       "rnd": self.random.state}
         self.events.append(self.frame)
+        self.place(1110)
         self.string_space("frame", self.total_frames == 1)   # line 1110
         if self.policy is not None:
             key = self.policy.choose(self.frame)
@@ -681,8 +695,7 @@ class Meteors:
                     self.check_work += timing.CHECK_SECOND
                     near = mbf.compare(_abs(mbf.sub(self.my, mbf.from_int(self.py))), TWO) < 0
         if near:
-            self.step_cost += timing.HIT_STEP - timing.STEP + timing.HIT + timing.HIT_COLOUR * self.colour
-            return self.player_hit()
+            return self.player_hit(paths)
         self.absorbed = False
         with mbf.counting_paths() as more:        # lines 1240-1280
             if self.screen.char(my, mx) == self.block:
@@ -787,17 +800,36 @@ class Meteors:
                 + timing.ABSORBED_TO_QUEUE[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
                 + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths))
 
-    def player_hit(self) -> None:
-        """Lines 1420-1570."""
+    def player_hit(self, test_paths) -> None:
+        """Lines 1420-1570, and the hit's step from line 1180 (the hit test) and on to line 1620,
+        statement by statement (hit_cost.py)."""
+        hc = hit_cost
+        if self.anchor == "ate":                   # sound on: from the bite's wait's end
+            to_test = self.bite_score_work(self.score, self.frame.get("ate") == "meteor")
+        else:
+            to_test = timing.STEP_START + self.key_work + self.move_work
+            ate = self.frame.get("ate")
+            if ate and not self.sound:             # the bite's statements without its SOUND
+                to_test += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor")
+                            + timing.SCORE_COLOUR * self.colour + self.score_work(self.score))
+        self._work("hit_step", to_test + hc.HIT_TEST, test_paths)
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
         self.events.append({"event": "hit", "player": [self.px, self.py], "meteor": [mx, my]})
-        self.screen.color(self.int_rnd(FIVE, TWO) if self.colour else 7, 0)
+        with mbf.counting_paths() as paths:         # line 1430
+            shade = self.int_rnd(FIVE, TWO) if self.colour else 7
+        self.screen.color(shade, 0)
         self.screen.put(self.py, self.px, SPACE)
-        word = WORDS[self.fnr(11) - 1]
+        number, more = self.fnr_costed(11, csng=True)   # line 1460: W$ = W$(FNR(11))
+        paths += more
+        word = WORDS[number - 1]
         length = len(word)
         self.string_space("hit", word)
-        x = mbf.sub(mbf.from_int(self.px - 1), mbf.mul(mbf.from_int(length), HALF))
-        self.px = mbf.cint(x)
+        with mbf.counting_paths() as more:          # X = CINT(X - 1 - L * .5)
+            x = mbf.sub(mbf.from_int(self.px - 1), mbf.mul(mbf.from_int(length), HALF))
+            self.px = mbf.cint(x)
+        paths += more
+        work = (hc.COLOUR_PICK[self.colour] + hc.ERASE + hc.WORD + hc.WORD_ODD * (length % 2) + hc.PLACE
+                + hc.X_CLAMP[hc.x_clamp(self.px, length)] + hc.Y_CLAMP[hc.y_clamp(self.py)])
         if self.px < 1:
             self.px = 1
         elif self.px > 80 - length - 3:
@@ -805,13 +837,26 @@ class Meteors:
         self.py = min(max(self.py, 2), 22)
         self.screen.write(self.py - 1, self.px + 2, bytes([EXPLOSION]) * length)
         hit_colour = self.screen.attribute
-        self.screen.color(self.int_rnd(FIVE, C(10)) if self.colour else 15, 0)
+        with mbf.counting_paths() as more:          # line 1510
+            self.screen.color(self.int_rnd(FIVE, C(10)) if self.colour else 15, 0)
+        paths += more
         self.screen.write(self.py, self.px, bytes([EXPLOSION]) * 2 + word.encode() + bytes([EXPLOSION]) * 2)
         self.screen.attribute = hit_colour
         self.screen.write(self.py + 1, self.px + 2, bytes([EXPLOSION]) * length)
         self.screen.color(7, 0)
-        self.sound_effect("hit")
+        work += (hc.ABOVE + hc.ROW[length] + hc.WORD_COLOUR[self.colour] + hc.WORD_ROW[length]
+                 + hc.BELOW + hc.ROW[length] + hc.TO_SOUND_TEST)
+        self._work("explosion", work, paths)
         self.flag = True
+        back = hc.FLAG_SET + hc.RETURN[self.step_from] + hc.GAME_END + hc.NEW_HIGH * (self.high < self.score)
+        if not self.sound:
+            self._work("hit_end", hc.SILENT + back, {})
+            return
+        self.frame.setdefault("sound", []).append("hit")
+        self.ticks.work_done(hc.TO_QUEUED - timing.SOUND_MASKED)   # GOSUB 5140: SOUND (line 5150)
+        self.ticks.sound("hit")
+        self.ticks.wait_notes("hit")                # line 1560: WHILE PLAY(0): WEND, to its end
+        self._work("hit_end", back, {})
 
     def move(self) -> None:
         """GOSUB 2830: one cell in D$'s direction; eat what is there."""

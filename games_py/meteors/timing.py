@@ -242,7 +242,7 @@ PLAY_SEEN = 34
 PLAY_LAST = 46
 NOTE_TAKEN = 121            # the music handler taking the next note at a note's end ...
 FRESH_NOTE_TAKEN = 119      # ... or the first after a fresh start
-SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 155}   # the wait's end -> on
+SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0}   # the wait's end -> on (a hit's: hit_cost)
 # What an interrupt takes from the program (measured in line 3231's polling loop, pass by
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on

@@ -158,6 +158,12 @@ class Meteors:
                 self.cost_log.append(("strings:" + statement, extra, self.total_frames))
             self.ticks.work_done(extra)
 
+    def table_value(self, phase: str, instructions: int) -> None:
+        """What a statement of the high-score table spends on its values (table_cost.py), put
+        in the table's timeline with the string space's walks."""
+        if self.table_extra is not None:
+            self.table_extra[phase] += instructions
+
     def rnd(self) -> MBF:
         return self.random.rnd()
 
@@ -297,7 +303,8 @@ class Meteors:
         self.table_extra = {"table": 0, "name": 0, "saved": 0, "written": False}
         self.scores.show(self)                             # its screens (scores.py)
         extra, self.table_extra = self.table_extra, None   # (its walks, where they come)
-        work = timing.TABLE + timing.TABLE_ROW * self.table_rows + extra["table"]
+        work = (timing.TABLE + timing.TABLE_COLOUR * self.colour + timing.TABLE_ROW * self.table_rows
+                + extra["table"])
         if self.table_file == "missing":
             work += timing.TABLE_MISSING
         elif self.table_file == "written":
@@ -305,7 +312,8 @@ class Meteors:
             self.table_file = "read"
         if not self.demo_on and self.score > 0:
             self.table_rows = min(self.table_rows + 1, 2)
-            name = timing.NAME + (timing.SAVED + timing.TABLE_ROW) * self.table_rows
+            name = (timing.NAME + timing.NAME_COLOUR * self.colour + timing.MOVED * self.scores.moved
+                    + (timing.SAVED + timing.TABLE_ROW) * self.table_rows)
             if self.table_file == "missing":
                 self.table_file = "written"
             if self.sound:                 # lines 5860 (after WHILE PLAY(0)) and 6000
@@ -327,7 +335,7 @@ class Meteors:
         """The model's clock is at line ``line``'s INT 3 (end_probe.py pairs these with the
         original's)."""
         if self.place_log is not None:
-            self.place_log.append((line, self.ticks.t, self.ticks.now))
+            self.place_log.append((line, self.ticks.t, self.ticks.now, self.ticks.bios_due))
 
     def game_ticks(self) -> int:
         return self.ticks.since(self.game_tick)

@@ -22,7 +22,7 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from games_py.meteors import timing
+from games_py.meteors import table_cost, timing
 from games_py.meteors.screen import COLUMNS, ROWS, Screen
 from games_py.qbasic import mbf, rng
 from games_py.qbasic.mbf import MBF
@@ -41,7 +41,7 @@ HALF = MBF.from_hex("00 00 00 80")     # .5 at DGROUP:1228 (line 5720)
 # Where the clock is, in instructions, measured on the original (docs/meteors-internals.md,
 # section 6): line 6130 (DATE$, TIME$) this far after the table's own work (timing.TABLE, its
 # rows and file) with sound off, PLAYER and Enter typed at the prompt (26 key bytes) ...
-NAME_TO_WHEN = 65_750
+NAME_TO_WHEN = 63_898
 DEMO_TO_WHEN = 3_100     # ... or in demo mode (no prompt: lines 5840-6020) ...
 SHIFTED_ROW = 450        # ... and a row moved down (lines 6070-6110) each
 SOUND_TO_WHEN = 450      # with sound on: from the name's note (line 6000) to line 6130
@@ -190,6 +190,7 @@ class HighScores:
         self.rank = 0             # DGROUP:10CA: its rank (the row shown bright)
         self.counted = 0          # DGROUP:10CC: entries of this level seen
         self.index = 0            # DGROUP:10C4: line 5620's FOR variable after the loop
+        self.moved = 0            # entries moved down for the last name (lines 6070-6110)
         self.tstart = mbf.ZERO    # TSTART (DGROUP:0FB8), line 570
         self.tend = mbf.ZERO      # DGROUP:1002, line 1620
         self.date = START_DATE    # DOS's date when the session started (DATE$ counts on from it)
@@ -228,6 +229,8 @@ class HighScores:
         out.print("GAME:" + str_(game.games) + "  SCORE:" + str_(game.score))
         seconds = self.seconds()
         game.string_space("table_result", game.games, game.score, seconds)
+        game.table_value("table", table_cost.result(game.games, game.score) + table_cost.time_taken(self.tend, self.tstart)
+                         + table_cost.seconds_string(seconds))     # lines 5700-5730
         out.print("  TIME:" + str_(seconds) + " SEC")
         if seconds != 1:
             out.print("S")
@@ -240,11 +243,11 @@ class HighScores:
         else:
             name = self._ask_name(out, game)
         game.string_space("name_typed", name)
-        shifted = self._insert(name, game)
+        shifted = self.moved = self._insert(name, game)
         when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
         self.slots[self.place].when = when
-        self._save(game.level)
-        self.draw(out, game)                             # line 6270
+        self._save(game.level, game)
+        self.draw(out, game, "saved")                    # line 6270
         self.reached(1670, game)
 
     def _read_file(self, game) -> int:
@@ -309,6 +312,7 @@ class HighScores:
             level = str_(game.level) + " LEVEL" if game.level > 0 else ""
             out.print("CONGRATULATIONS, YOUR" + level)
             game.string_space("name_asked", game.score)
+            game.table_value("name", table_cost.congratulations(game.score))   # line 5890
             out.print(" SCORE OF" + str_(game.score) + " IS IN THE TOP 10!", newline=True)
             out.color(*((14, 0) if game.colour else (7, 0)))
             self.reached(5910, game)
@@ -362,7 +366,7 @@ class HighScores:
         day = self.date + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
         return f"{day:%m-%d-%Y} {time_string(*clock.time_of_day())}"
 
-    def _save(self, level: int) -> None:
+    def _save(self, level: int, game=None) -> None:
         """Lines 6160-6240: the records of this level, up to the first empty slot (for a
         level of 1 or more the loop runs from 9 to 0: nothing; never here, LEVEL is 0)."""
         first, last = (0, 0) if level < 1 else (MAX, 0)
@@ -373,10 +377,12 @@ class HighScores:
                     break
                 if entry.level == each:
                     records.append(copy.copy(entry))
+                    if game is not None:                 # line 6200: PRINT #1
+                        game.table_value("saved", table_cost.saved_record(entry.score))
         self.saved = records
 
     # -- GOSUB 6360 ---------------------------------------------------------------------
-    def draw(self, out: Printer, game) -> None:
+    def draw(self, out: Printer, game, phase: str = "table") -> None:
         """The copyright line, the title, the heading and the rows, the new score's
         rank bright: a row is 83 characters (PRINT USING), its last 3 go on at the next
         row's start."""
@@ -393,6 +399,7 @@ class HighScores:
         out.print("RANK NAME" + " " * 45 + "SCORE  WHEN" + " " * 15)
         game.string_space("table_rows", len(self._rows(game.level)))
         for r, entry in enumerate(self._rows(game.level), start=1):
+            game.table_value(phase, table_cost.row_score(entry.score))   # line 6520
             out.locate(r + 2, 1)
             if self.rank == r:
                 out.color(*((14, 0) if game.colour else (15, 0)))

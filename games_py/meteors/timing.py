@@ -154,16 +154,22 @@ GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause
 # name is saved, then read once (its one record); DGROUP:10C6, the table's count, comes
 # only from that read, so the table never shows more than 2 rows in a session.  A name
 # (a score above 0) is typed by the tracer at the prompt and takes NAME plus SAVED a
-# record written.
+# record written and MOVED a row moved down.  What its statements spend on their values
+# (the game, score and time printed, the rows' and the records' scores) is table_cost.py's;
+# these are the rest, fitted to 37 tables of 12 sound-off sessions (end_probe.py: within 50
+# instructions at 33 of them).
 PAUSE_TO_TABLE = 1_650
 PAUSE_TO_GAME = 3_550
-TABLE = 13_500
-TABLE_MISSING = 21_860      # OPEN of the missing file, its error
-TABLE_READ = 12_930         # OPEN, INPUT # of its record
-TABLE_ROW = 10_076          # lines 6450-6540: a row shown
-NAME = 75_000               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
+TABLE = 10_072
+TABLE_COLOUR = 52           # ... in colour (its COLORs)
+TABLE_MISSING = 21_813      # OPEN of the missing file, its error
+TABLE_READ = 12_781         # OPEN, INPUT # of its record
+TABLE_ROW = 8_648           # lines 6450-6540: a row shown (its score's PRINT USING besides)
+NAME = 73_133               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
                             # with PLAYER and Enter, at 2 ms) and 5960-6180, 6220-6350
-SAVED = 5_040
+NAME_COLOUR = 59
+SAVED = 2_781
+MOVED = 422                 # lines 6080-6100: an entry moved down
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
@@ -255,7 +261,7 @@ TICK_HOOK = 44              # ... and in either, once the runtime hooks INT 1Ch 
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
-NAME_SOUNDS = 63_550        # ... and the name's (line 6000) this much later; the last (line
+NAME_SOUNDS = 61_698        # ... and the name's (line 6000) this much later (besides line 5890's values); the last (line
 SAVED_SOUND = 160           # 6270, whose duration constant is 1.0) this long before the table's end
 
 

@@ -1,0 +1,94 @@
+"""What the high-score table's statements spend on their values (GOSUB 5370).
+
+Most of the table's statements (its CLS, LOCATEs, COLORs, the heading, the file's OPEN and
+CLOSE, the name's prompt) take the same number of instructions every time; those are
+timing.TABLE, TABLE_MISSING, TABLE_READ, TABLE_ROW, NAME and SAVED.  A few depend on the
+values they work on, and are counted here, statement by statement, from the values the
+Python game computes (measured at the statements' INT 3s of METEORS.EXE on the exact
+machine with games_py/meteors/end_probe.py; docs/meteors-internals.md, section 6):
+
+* line 5700: ``PRINT "GAME:" + STR$(GAME) + "  SCORE:" + STR$(SCORE)``: STR$ of each integer
+  (``runtime_cost.str_integer``) and 35 a character of the two numbers' strings;
+* line 5710: ``TIME = TEND - TSTART`` (the subtraction's paths; a day more when negative) and
+  5720: ``TIME = INT(TIME + .5)`` (the add's and INT's paths);
+* line 5730: ``PRINT "  TIME:" + STR$(TIME) + " SEC"``: STR$ of a single, by its exponent and
+  digits (``seconds_string``), then ``IF TIME <> 1 THEN PRINT "S"``;
+* line 5890 (a name asked): ``" SCORE OF" + STR$(SCORE) + ...`` as 5700;
+* line 6200 (each record saved): ``PRINT #1, SCORE(I), LEVEL(I)``;
+* line 6520 (each row shown): ``PRINT USING "   #####"; SCORE(I)`` (``print_using_integer``).
+"""
+from __future__ import annotations
+
+from games_py.qbasic import mbf, runtime_cost
+from games_py.qbasic.mbf import MBF
+
+CHARACTER = 35              # a character of a STR$ in a concatenation printed (5700, 5890)
+RESULT = 1_518              # 5700 besides STR$ and the characters
+TIME_DIFFERENCE = 95        # 5710: TIME = TEND - TSTART besides the subtraction's paths
+NEGATIVE = 25               # ... its IF TIME < 0 (not taken) ...
+NEGATIVE_TAKEN = 25 + 120   # ... or taken: TIME = TIME + 86400 besides the add's paths (a game
+                            # over a midnight; not met in the sweeps, an estimate)
+TIME_ROUNDED = 112          # 5720: TIME = INT(TIME + .5) besides the add's and INT's paths
+SECONDS_ZERO = 1_172        # 5730: PRINT "  TIME:" + STR$(TIME) + " SEC" for a TIME of 0 ...
+SECONDS_BASE = 1_282 - 4 * 2   # ... else by the single's binary exponent (4 each) and its
+SECONDS_ONE = 1_290         # ... decimal digits (CHARACTER each after the first); 1 takes its own way
+PLURAL = {0: 50 + 252, 1: 57}   # 5730: IF TIME <> 1 (50 for 0, 54 otherwise) THEN PRINT "S" (252)
+PLURAL_OTHER = 54 + 252
+SECONDS_UNROUND = 4         # ... STR$(TIME) of two digits or more not ending in 0
+CONGRATULATIONS = 1_785     # 5890 besides STR$(SCORE) and its characters
+SAVED_RECORD = 1_880        # 6200: PRINT #1, SCORE(I), LEVEL(I) besides STR$ and a character each
+ROW_SCORE = 1_447           # 6520: PRINT USING "   #####"; SCORE(I) for a score of one digit ...
+SCORE_FIELD = 5             # ... besides print_using_integer over its field
+
+
+def str_length(value: int) -> int:
+    """STR$'s length: the digits and a sign or a space."""
+    return len(str(abs(value))) + 1
+
+
+def result(game: int, score: int) -> int:
+    """Line 5700."""
+    return (RESULT + runtime_cost.str_integer(game) + runtime_cost.str_integer(score)
+            + CHARACTER * (str_length(game) + str_length(score)))
+
+
+def time_taken(tend: MBF, tstart: MBF) -> int:
+    """Lines 5710-5720: TIME's arithmetic, from TEND and TSTART."""
+    with mbf.counting_paths() as paths:
+        t = mbf.sub(tend, tstart)
+    work = TIME_DIFFERENCE + runtime_cost.instructions(paths)
+    negative = bool(t.raw[3] and t.raw[2] & 0x80)
+    with mbf.counting_paths() as paths:
+        if negative:
+            t = mbf.add(t, MBF.from_hex("00 C0 28 91"))
+        mbf.int_(mbf.add(t, MBF.from_hex("00 00 00 80")))
+    return work + (NEGATIVE_TAKEN if negative else NEGATIVE) + TIME_ROUNDED + runtime_cost.instructions(paths)
+
+
+def seconds_string(seconds: int) -> int:
+    """Line 5730: the PRINT of STR$(TIME), TIME a single holding a whole number, and its IF."""
+    if seconds == 0:
+        printed = SECONDS_ZERO
+    elif seconds == 1:
+        printed = SECONDS_ONE
+    else:
+        exponent = abs(seconds).bit_length()
+        printed = (SECONDS_BASE + 4 * exponent + CHARACTER * (len(str(abs(seconds))) - 1)
+                   + SECONDS_UNROUND * (abs(seconds) >= 10 and seconds % 10 != 0))
+    return printed + runtime_cost.str_integer(seconds) + PLURAL.get(seconds, PLURAL_OTHER)
+
+
+def congratulations(score: int) -> int:
+    """Line 5890."""
+    return CONGRATULATIONS + runtime_cost.str_integer(score) + CHARACTER * str_length(score)
+
+
+def saved_record(score: int) -> int:
+    """Line 6200, a record written."""
+    return SAVED_RECORD + runtime_cost.str_integer(score) + len(str(abs(score)))
+
+
+def row_score(score: int) -> int:
+    """Line 6520, a row shown."""
+    return (ROW_SCORE + runtime_cost.print_using_integer(score, SCORE_FIELD)
+            - runtime_cost.print_using_integer(1, SCORE_FIELD))

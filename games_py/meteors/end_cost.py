@@ -24,6 +24,9 @@ BODY = 190              # a pass that goes on: line 1720 (A$ = INKEY$) to the WE
 TO_GAME = 1_851         # 1730's RETURN -> line 1680 (KEY(1..14) ON, GOTO 430) after the second
 TO_TABLE = 91           # ... or -> line 5370 (LEVEL = 0: PROB = 0: GOSUB 5370) after the first
 TABLE_TO_PAUSE = 64     # the table's RETURN (line 1670) -> the second pause's first INT 3
+PLAY_PASS = 45          # 1710's WHILE PLAY(0): WEND, one pass (0000:1125 -> 113A), in ENTRY
+PLAY_LOOP = 88          # ... with a note queued (the table's last, line 6270): its passes' lattice
+                        # starts this far after 0000:1125 (as timing.PLAY_LOOP after a step's SOUND)
 
 
 def pause_pass(time_of_day: tuple[int, int, int, int], start: MBF) -> tuple[int, bool]:
@@ -31,3 +34,11 @@ def pause_pass(time_of_day: tuple[int, int, int, int], start: MBF) -> tuple[int,
     next (or to line 1730's RETURN when it ends the loop), and whether it ends it."""
     cost, done = polling.one_pass(time_of_day, start, PAUSE)
     return (cost, True) if done else (cost + BODY, False)
+
+
+def play_wait(clock) -> None:
+    """Sound on: line 1710's ``WHILE PLAY(0): WEND`` while a note is still queued (the table's
+    last, line 6270, behind the name's), pass by pass as a step's (FrameClock.wait_notes), from
+    the pause's first INT 3 to its next statement (0000:113A); ``pause_passes(PLAY_PASS)`` goes on."""
+    clock.loop_start = clock.t + PLAY_LOOP
+    clock.wait_notes("pause")

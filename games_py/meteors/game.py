@@ -273,26 +273,27 @@ class Meteors:
                             "high": self.high, "frames": self.frames, "tick": self.game_ticks()})
         self._work("game_over", hit_cost.TEND + hit_cost.TO_PAUSE, paths)   # to line 1710's first INT 3
         self.scores.reached(1640, self)                # play: the explosion stays for the pause
-        self.two_second_pause(timing.PAUSE_TO_TABLE, end_cost.TO_TABLE)  # line 1640: GOSUB 1700
+        self.two_second_pause(end_cost.TO_TABLE)       # line 1640: GOSUB 1700
         self.level = 0
         self.prob = mbf.ZERO
         self.place(5370)
         self.high_score_table()
-        if not self.sound:                             # the table's RETURN -> 1710
-            self.ticks.work_done(end_cost.TABLE_TO_PAUSE)
-        self.two_second_pause(timing.PAUSE_TO_GAME, end_cost.TO_GAME)   # line 1670: GOSUB 1700
+        self.ticks.work_done(end_cost.TABLE_TO_PAUSE)  # the table's RETURN -> 1710
+        self.two_second_pause(end_cost.TO_GAME)        # line 1670: GOSUB 1700
         self.place(1680)
 
-    def two_second_pause(self, after: int, after_passes: int = 0) -> None:
-        """GOSUB 1700: with sound off pass by pass (end_cost.py), ``after_passes`` on from
-        line 1730's RETURN; with sound on the pause's end is ``after`` past its tick."""
+    def two_second_pause(self, after_passes: int) -> None:
+        """GOSUB 1700, pass by pass (end_cost.py), ``after_passes`` on from line 1730's RETURN.
+        With sound on the music's interrupts come in its passes (the hit's note in the first),
+        and the second begins by waiting for the table's last note to start."""
         self.place(1710)
-        if self.sound:
-            self.ticks.pause(after)
+        if self.sound and self.ticks.queue:
+            end_cost.play_wait(self.ticks)
+            self.ticks.pause_passes(end_cost.PLAY_PASS)
         else:
             self.ticks.pause_passes()
-            self.place(1196)
-            self.ticks.work_done(after_passes)
+        self.place(1196)
+        self.ticks.work_done(after_passes)
 
     def high_score_table(self) -> None:
         """GOSUB 5370: what it costs (its screen has no part in the trace).  METEORS.SCR
@@ -324,7 +325,7 @@ class Meteors:
                 self.ticks.work_done(timing.NAME_SOUNDS - masked + extra["name"])
                 self.ticks.sound("table")
                 self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked
-                                     + extra["saved"])
+                                     + extra["saved"] + timing.TABLE_SOUNDS)
                 self.ticks.sound("saved")
                 work = timing.SAVED_SOUND
             else:

@@ -191,6 +191,7 @@ class HighScores:
         self.counted = 0          # DGROUP:10CC: entries of this level seen
         self.index = 0            # DGROUP:10C4: line 5620's FOR variable after the loop
         self.moved = 0            # entries moved down for the last name (lines 6070-6110)
+        self.opened = False       # line 5420's OPEN has run (the first takes the file's buffer)
         self.tstart = mbf.ZERO    # TSTART (DGROUP:0FB8), line 570
         self.tend = mbf.ZERO      # DGROUP:1002, line 1620
         self.date = START_DATE    # DOS's date when the session started (DATE$ counts on from it)
@@ -259,8 +260,9 @@ class HighScores:
             entry.score = 0
         self.count = 0
         game.string_space("table_opened")                # line 5420: OPEN "I", 1, "METEORS.SCR"
+        first, self.opened = not self.opened, True
         if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
-            return timing.TABLE + timing.TABLE_MISSING
+            return timing.TABLE + timing.TABLE_MISSING + timing.FIRST_OPEN * first
         for record in self.saved[:SLOTS]:
             self.count += 1
             self.slots[self.count] = copy.copy(record)

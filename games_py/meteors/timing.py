@@ -162,7 +162,8 @@ PAUSE_TO_TABLE = 1_650
 PAUSE_TO_GAME = 3_550
 TABLE = 10_072
 TABLE_COLOUR = 52           # ... in colour (its COLORs)
-TABLE_MISSING = 21_813      # OPEN of the missing file, its error
+TABLE_MISSING = 21_733      # OPEN of the missing file, its error ...
+FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
 TABLE_READ = 12_781         # OPEN, INPUT # of its record
 TABLE_ROW = 8_648           # lines 6450-6540: a row shown (its score's PRINT USING besides)
 NAME = 73_133               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
@@ -185,7 +186,10 @@ MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 
 TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
 RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
 NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
-         "level": 132, "table": 16, "saved": 0}   # SOUND f, D: D * 32 interrupts (.5 -> 16)
+         "level": 132, "table": 16, "saved": 33}  # SOUND f, D: D * 32 interrupts (.5 -> 16); line 6270's
+        # SOUND 2000, 1.0 was 0 until h-meteors15, but the original's IRQ 0s show 34 interrupts 2,060 apart
+        # after its fresh start before the BIOS's tick comes back; 33 puts the second pause's end where
+        # the original's is (32 does not), why not 32 was not traced
 SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
 TIMER_STARTED = 50                           # ... and channel 0 loaded this much later, when the queue was idle
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
@@ -248,7 +252,7 @@ PLAY_SEEN = 34
 PLAY_LAST = 46
 NOTE_TAKEN = 121            # the music handler taking the next note at a note's end ...
 FRESH_NOTE_TAKEN = 119      # ... or the first after a fresh start
-SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0}   # the wait's end -> on (a hit's: hit_cost)
+SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0, "pause": 0}   # the wait's end -> on (a hit's: hit_cost)
 # What an interrupt takes from the program (measured in line 3231's polling loop, pass by
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on
@@ -263,6 +267,10 @@ LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 61_698        # ... and the name's (line 6000) this much later (besides line 5890's values); the last (line
 SAVED_SOUND = 160           # 6270, whose duration constant is 1.0) this long before the table's end
+TABLE_SOUNDS = 1_160        # ... and the three SOUND statements' own work (lines 5860, 6000, 6270), which
+                            # NAME (fitted with sound off, where they are skipped) does not hold: the
+                            # mean over 22 sound-on tables with a name (seed 1612's 30 s sweep), 1,059 to
+                            # 1,259 (the spread, about 60 more in colour, not explained)
 
 
 class FrameClock:
@@ -458,14 +466,15 @@ class FrameClock:
         self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE))
         self.work_done(after)
 
-    def pause_passes(self) -> None:
-        """Line 1710 with no music, pass by pass (end_cost.py): from its first INT 3 to
-        line 1730's RETURN (0000:1196), where the last pass ends."""
+    def pause_passes(self, entered: int = 0) -> None:
+        """Line 1710, pass by pass (end_cost.py; the music's interrupts, if it plays, take
+        their handlers' time): from its first INT 3 (or ``entered`` on) to line 1730's RETURN
+        (0000:1196), where the last pass ends."""
         from games_py.meteors import end_cost
-        self.work_done(end_cost.TO_T_READ)
+        self.work_done(end_cost.TO_T_READ - entered)
         with mbf.counting_paths() as paths:
             start = rng.timer(*self.clock.at(self.now))
-        self.work_done(end_cost.ENTRY + runtime_cost.instructions(paths) - end_cost.TO_T_READ)
+        self.work_done(end_cost.ENTRY + runtime_cost.instructions(paths) - end_cost.TO_T_READ)   # (to 0000:1150)
         cached: tuple[int, tuple[int, bool]] | None = None
         while True:
             self.work_done(polling.TIME_READ)

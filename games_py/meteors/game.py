@@ -822,6 +822,7 @@ class Meteors:
                 to_test += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor")
                             + timing.SCORE_COLOUR * self.colour + self.score_work(self.score))
         self._work("hit_step", to_test + hc.HIT_TEST, test_paths)
+        self.place(1420)
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
         self.events.append({"event": "hit", "player": [self.px, self.py], "meteor": [mx, my]})
         with mbf.counting_paths() as paths:         # line 1430

@@ -221,6 +221,7 @@ class HighScores:
         start_clock = copy.deepcopy(game.ticks)
         file_work = self._read_file(game)
         shown = self._rank(game.score, game.level)
+        game.table_value("table", table_cost.rank(game.score, [e.score for e in self.slots[1:self.count + 1]]))
         out = Printer(game.screen)
         out.color(7, 0)                                  # line 5680: COLOR 7, 0, 0: CLS
         game.screen.clear()

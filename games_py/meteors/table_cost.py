@@ -7,6 +7,8 @@ values they work on, and are counted here, statement by statement, from the valu
 Python game computes (measured at the statements' INT 3s of METEORS.EXE on the exact
 machine with games_py/meteors/end_probe.py; docs/meteors-internals.md, section 6):
 
+* lines 5580-5660: the new score's place among the N entries read (skipped for a score of 0
+  or less; N is 0 or 1 in a session: section 7), each entry by whether its score is above;
 * line 5700: ``PRINT "GAME:" + STR$(GAME) + "  SCORE:" + STR$(SCORE)``: STR$ of each integer
   (``runtime_cost.str_integer``) and 35 a character of the two numbers' strings;
 * line 5710: ``TIME = TEND - TSTART`` (the subtraction's paths; a day more when negative) and
@@ -22,6 +24,11 @@ from __future__ import annotations
 from games_py.qbasic import mbf, runtime_cost
 from games_py.qbasic.mbf import MBF
 
+RANK_SKIPPED = 17           # 5580: IF SCORE <= 0 THEN 5670
+RANK_EMPTY = 17 + 14 + 15 + 15 + 15 + 16 + 15 + 15   # 5580-5610 with N < 1: N = 0: GOTO 5670
+RANK_LOOP = 17 + 14 + 15 + 15 + 15 + 17 + 14 + 22 + 32 + 15 + 19 + 20 + 14   # ... or the FOR
+ENTRY_ABOVE = 31 + 17 + 17  # 5620 an entry of the level: its score >= the new: PLACE, RANK ...
+ENTRY_BELOW = 32            # ... or not (measured with N = 1, all a session reaches)
 CHARACTER = 35              # a character of a STR$ in a concatenation printed (5700, 5890)
 RESULT = 1_518              # 5700 besides STR$ and the characters
 TIME_DIFFERENCE = 95        # 5710: TIME = TEND - TSTART besides the subtraction's paths
@@ -92,3 +99,12 @@ def row_score(score: int) -> int:
     """Line 6520, a row shown."""
     return (ROW_SCORE + runtime_cost.print_using_integer(score, SCORE_FIELD)
             - runtime_cost.print_using_integer(1, SCORE_FIELD))
+
+
+def rank(score: int, entries: list[int]) -> int:
+    """Lines 5580-5660 for the scores of the N entries read (all of this level: LEVEL is 0)."""
+    if score <= 0:
+        return RANK_SKIPPED
+    if not entries:
+        return RANK_EMPTY
+    return RANK_LOOP + sum(ENTRY_ABOVE if entry >= score else ENTRY_BELOW for entry in entries)

@@ -160,17 +160,17 @@ GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause
 # instructions at 33 of them).
 PAUSE_TO_TABLE = 1_650
 PAUSE_TO_GAME = 3_550
-TABLE = 10_072
-TABLE_COLOUR = 52           # ... in colour (its COLORs)
-TABLE_MISSING = 21_733      # OPEN of the missing file, its error ...
+TABLE = 10_065
+TABLE_COLOUR = 51           # ... in colour (its COLORs)
+TABLE_MISSING = 21_626      # OPEN of the missing file, its error ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
-TABLE_READ = 12_781         # OPEN, INPUT # of its record
-TABLE_ROW = 8_648           # lines 6450-6540: a row shown (its score's PRINT USING besides)
-NAME = 73_133               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
+TABLE_READ = 12_779         # OPEN, INPUT # of its record
+TABLE_ROW = 8_633           # lines 6450-6540: a row shown (its score's PRINT USING besides)
+NAME = 73_460               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
                             # with PLAYER and Enter, at 2 ms) and 5960-6180, 6220-6350
-NAME_COLOUR = 59
-SAVED = 2_781
-MOVED = 422                 # lines 6080-6100: an entry moved down
+NAME_COLOUR = 109
+SAVED = 2_497
+MOVED = 449                 # lines 6080-6100: an entry moved down
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
@@ -267,7 +267,7 @@ LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
 NAME_SOUNDS = 61_698        # ... and the name's (line 6000) this much later (besides line 5890's values); the last (line
 SAVED_SOUND = 160           # 6270, whose duration constant is 1.0) this long before the table's end
-TABLE_SOUNDS = 1_160        # ... and the three SOUND statements' own work (lines 5860, 6000, 6270), which
+TABLE_SOUNDS = 1_119        # ... and the three SOUND statements' own work (lines 5860, 6000, 6270), which
                             # NAME (fitted with sound off, where they are skipped) does not hold: the
                             # mean over 22 sound-on tables with a name (seed 1612's 30 s sweep), 1,059 to
                             # 1,259 (the spread, about 60 more in colour, not explained)

@@ -1,0 +1,50 @@
+"""A hit, a game over and the high-score table on METEORS.EXE, against hit_cost.py and
+table_cost.py (about 4 s).
+
+Until these were modelled a hit was one number (timing.HIT_STEP + HIT + HIT_COLOUR, GAME_OVER)
+and line 1620 came 30 to 940 instructions from where the original ran it, by what lines
+1420-1610 spend on their values (the colours' RNDs, FNR(11), the word's length, place and clamps,
+the way back by GOSUB or GOTO 1100) and TEND = TIMER's arithmetic; the table was a few numbers
+and took up to 750 fewer instructions than the model's.
+"""
+from __future__ import annotations
+
+from games_py.meteors import end_probe, hit_cost, sweep, table_cost
+from tests.machine_helpers import DISK1612, needs_originals
+
+
+@needs_originals
+def test_a_hit_and_its_game_over_take_what_the_original_spends_on_their_values() -> None:
+    """Seed 1612's 30 s random:10 and 11 (colour and mono, sound off): four hits with words of 4
+    and 5 letters; lines 1420, 1620 and 1710 exactly where the original runs them (from the hit
+    step's 1110), and each table (5370 to the second pause) within 100 instructions."""
+    cases = sweep.with_human(sweep.demo_cases(50, seed=1612, seconds=30))
+    rows = [row for i in (10, 11) for row in end_probe.compare(cases[i].settings(), str(DISK1612))]
+    hits = [row for row in rows if row[1][0] == 1420]
+    assert len(hits) >= 4
+    for row in hits:
+        places = dict(row[:4])
+        assert places[1420] == places[1620] == places[1710] == 0
+        table = [off for line, off in row if line in (5370, 1710)]
+        if len(table) == 3:                      # 1710, 5370, the second 1710
+            assert abs(table[2] - table[1]) <= 100
+
+
+def test_the_explosions_statements_cost_by_the_word_and_its_clamps() -> None:
+    """Measured on the original (end_probe.py): PRINT STRING$(L, 177) takes 674 for a word of 4
+    letters and 506 for one of 5, the word in its box 976 and 1,012; the clamps' branches differ."""
+    assert hit_cost.ROW == {4: 674, 5: 506}
+    assert hit_cost.WORD_ROW[5] - hit_cost.WORD_ROW[4] == 36
+    assert hit_cost.x_clamp(0, 4) == "low" and hit_cost.x_clamp(74, 4) == "high" and hit_cost.x_clamp(73, 4) == "inside"
+    assert len({hit_cost.X_CLAMP[k] for k in ("low", "high", "inside")}) == 3
+
+
+def test_the_tables_printed_numbers_cost_by_their_digits() -> None:
+    """Line 5700's instructions on the original for (GAME, SCORE), line 5730's for TIME (its
+    PRINT and IF, the IF's PRINT "S" included), line 6520's for a row's score."""
+    assert {(g, s): table_cost.result(g, s) for g, s in ((1, 0), (1, 2), (2, 22))} == {
+        (1, 0): 1_632, (1, 2): 1_658, (2, 22): 1_696}
+    measured_5730 = {0: 1_146 + 302, 1: 1_290 + 0 + 57, 2: 1_282 + 0 + 306, 5: 1_286 + 0 + 306,
+                     10: 1_325 + 2 + 306, 11: 1_329 + 3 + 306}
+    assert {t: table_cost.seconds_string(t) for t in measured_5730} == measured_5730
+    assert table_cost.row_score(8) == 1_447 and table_cost.row_score(46) == 1_453

@@ -16,7 +16,7 @@ from games_py.meteors import polling
 from games_py.qbasic.mbf import MBF
 
 PAUSE = MBF.from_hex("00 00 00 82")     # 2 at DGROUP:1224
-GAME_OVER_TO_PAUSE = 2_705   # line 1620 (TEND = TIMER, the trace's game over) -> 1710 (0000:1125)
+# (line 1620 to the first pause: hit_cost.TEND, TO_PAUSE)
 TO_T_READ = 317         # 1710's first INT 3 (0000:1125) -> T = TIMER's time read
 ENTRY = 905             # 1710's first INT 3 -> the WHILE's first pass (0000:1150), besides T = TIMER's
                         # arithmetic (1,164 to 1,169 in all)

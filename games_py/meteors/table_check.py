@@ -8,7 +8,9 @@ docs/meteors-internals.md, section 8, reports was measured with it, from the rep
     python -m games_py.meteors.table_check --count 100 --seconds 120 --demo
 
 (scripted players ``random:i`` as the sweep's, or the computer with --demo; the first
-took 88 s, the second 10.5 min, on two shared cores).
+took 88 s, the second 10.5 min, on two shared cores).  It also times each game's end, as
+end_probe.py does: lines 1420, 1620 and 1710 from the hit step's 1110, and the table (5370 to the
+second pause's first INT 3), the original's instructions against the model's.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 import click
 
-from games_py.meteors import original, sweep, trace
+from games_py.meteors import end_probe, original, sweep, trace
 from games_py.meteors.game import Meteors
 from games_py.tracing import TraceFailure, user_errors
 
@@ -44,12 +46,15 @@ class NamingTracer(original.MeteorsTracer):
 
 
 def original_screens(settings: trace.Settings, games: int | None = None, names: list[str] | None = None,
-                     disk: str = "1612") -> tuple[list[dict], list[Shot]]:
+                     disk: str = "1612", places: list | None = None) -> tuple[list[dict], list[Shot]]:
     """The original's events and its screens at POINTS (up to the end of game ``games``'s
-    table, if given)."""
+    table, if given); ``places`` gets (line, instructions) at end_probe.POINTS."""
     tracer = NamingTracer(settings, names or [], disk)
     machine, process = tracer.machine, tracer.process
     shots: list[Shot] = []
+    if places is not None:
+        for offset, line in end_probe.POINTS.items():
+            process.at_offset(offset, lambda line=line: places.append((line, machine._instr_now())))
 
     def at(line: int):
         def seen() -> None:
@@ -69,6 +74,7 @@ def python_screens(settings: trace.Settings, frames: int,
     """The Python game for ``frames`` frames and its screens at the same points; ``names``:
     the keys typed at each prompt (default: PLAYER)."""
     game = Meteors(settings)
+    game.place_log = []
     game.random.randomize_timer(*settings.time)
     shots: list[Shot] = []
     game.scores.seen = lambda line, screen: shots.append(Shot(game.games, line, tuple(
@@ -88,6 +94,24 @@ def frames(events: list[dict]) -> int:
 def differences(a: Shot, b: Shot) -> list[str]:
     return [f"row {r + 1} column {c + 1}: original {a.cells[r][c]}, python {b.cells[r][c]}"
             for r in range(len(a.cells)) for c in range(len(a.cells[r])) if a.cells[r][c] != b.cells[r][c]]
+
+
+def end_errors(places: list, model: list) -> list[int]:
+    """Per game over, the largest distance (instructions) between the original's and the model's
+    lines 1420, 1620, 1710 (from the hit step's 1110) and between their tables (5370 to the next
+    1710); None where the sides' places do not pair."""
+    worst = []
+    for ours, theirs in zip(end_probe.game_ends(places), end_probe.game_ends(model)):
+        if [line for line, _ in ours] != [line for line, _ in theirs[:len(ours)]]:
+            continue
+        off = [round(a - ours[0][1] - (b - theirs[0][1])) for (_, a), (_, b) in zip(ours, theirs)]
+        lines = [line for line, _ in ours]
+        near = [abs(o) for line, o in zip(lines[:4], off[:4]) if line in (1420, 1620, 1710)]
+        if 5370 in lines and lines.index(5370) + 1 < len(off):
+            i = lines.index(5370)
+            near.append(abs(off[i + 1] - off[i]))
+        worst.append(max(near, default=0))
+    return worst
 
 
 def first_difference(originals: list[Shot], pythons: list[Shot]) -> str | None:
@@ -113,18 +137,25 @@ def main(count: int, seed: int, seconds: float, demo: bool, disk: str) -> None:
     if not demo:
         cases = sweep.with_human(cases)
     equal = tables = 0
+    worst: list[int] = []
     for case in cases:
         settings = case.settings()
+        places: list = []
         try:
-            events, originals = original_screens(settings, disk=disk)
+            events, originals = original_screens(settings, disk=disk, places=places)
         except (TraceFailure, *user_errors()) as exc:
             raise click.ClickException(str(exc)) from None
-        _, pythons = python_screens(settings, frames(events))
+        game, pythons = python_screens(settings, frames(events))
         found = first_difference(originals, pythons)
         equal += found is None
         tables += sum(1 for s in originals if s.line == 1670)
-        click.echo(f"{sweep.options(case)}: {found or 'equal'} ({len(originals)} screens)")
-    click.echo(f"{equal} of {count} sessions equal at every point; {tables} tables")
+        ends = end_errors(places, [(line, t) for line, t, _, _ in game.place_log])
+        worst += ends
+        click.echo(f"{sweep.options(case)}: {found or 'equal'} ({len(originals)} screens; "
+                   f"game ends within {max(ends, default=0)} instructions)")
+    click.echo(f"{equal} of {count} sessions equal at every point; {tables} tables; "
+               f"{sum(w <= 100 for w in worst)} of {len(worst)} game ends within 100 instructions "
+               f"of the original's (the largest {max(worst, default=0)})")
 
 
 if __name__ == "__main__":

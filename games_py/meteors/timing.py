@@ -144,12 +144,8 @@ CURVED_TO_STEP = 1_771        # lines 710-920 (to line 1110) besides the runtime
 STRAIGHT_TO_STEP = 1_691      # ... or 710-840 and 980-1040 besides line 990's SQR statement, whose
                               # 1,251-1,301 come from sqr_cost.sqr_line (DX, DY)
 # (a level's end, its screen and a new game's start, lines 3232-4050 and 430-630: level_cost.py)
-HIT_STEP = 870              # 1110 -> 1420 (besides the move, a bite, keys)
-HIT = 5_080                 # 1420 -> 1620 (the trace's game over): the bang, the word
-HIT_COLOUR = 680
-GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause's T = TIMER
-# A game's end: line 1710's two-second waits end this far into their ticks (the first
-# where the high-score table follows, the second at line 1680); the table (lines
+# (a hit, its way to line 1620 and the game over to line 1710: hit_cost.py)
+# A game's end: line 1710's two-second waits are followed pass by pass (end_cost.py); the table (lines
 # 5370-6550) costs TABLE plus its file and rows: METEORS.SCR is missing until the first
 # name is saved, then read once (its one record); DGROUP:10C6, the table's count, comes
 # only from that read, so the table never shows more than 2 rows in a session.  A name
@@ -158,8 +154,6 @@ GAME_OVER = 2_740           # 1620 -> 1710: HIGH, WHILE PLAY(0), the first pause
 # (the game, score and time printed, the rows' and the records' scores) is table_cost.py's;
 # these are the rest, fitted to 37 tables of 12 sound-off sessions (end_probe.py: within 50
 # instructions at 33 of them).
-PAUSE_TO_TABLE = 1_650
-PAUSE_TO_GAME = 3_550
 TABLE = 10_065
 TABLE_COLOUR = 51           # ... in colour (its COLORs)
 TABLE_MISSING = 21_626      # OPEN of the missing file, its error ...
@@ -198,10 +192,9 @@ PLAY_EXIT = 150                              # the interrupt that starts the not
 # Where a step's sounds are, with sound on, in instructions from the last place the
 # program went on after a wait: the step's start (line 1110; plus its keys' handlers),
 # a bite's sound (line 3120 after its PLAY(0) wait), an absorbed meteor's (line 1360).
-# Those of an absorbed meteor and a hit, one number each (the fall's and a bite's are
-# computed piece by piece, below):
-TO_SOUND = {("start", "absorbed"): 6_500, ("absorbed", "fall"): 1_520,
-            ("start", "hit"): 866 + 5_986, ("ate", "hit"): 5_986}
+# An absorbed meteor's, one number each where not computed piece by piece (the fall's and a
+# bite's are, below; a hit's: hit_cost.py):
+TO_SOUND = {("start", "absorbed"): 6_500, ("absorbed", "fall"): 1_520}
 # The step's work to a fall's or a bite's SOUND, piece by piece (measured to the instruction
 # at the statements' INT 3s of 52 sessions; what the runtime spends on the values comes from
 # games_py.qbasic.runtime_cost).  From line 1110 to 1140, with no key ...
@@ -456,15 +449,6 @@ class FrameClock:
         with mbf.counting_paths() as paths:        # line 3232: T0 = TIMER, its arithmetic
             rng.timer(*self.clock.at(self.now))
         self.t0_paths = paths
-
-    def pause(self, after: int) -> None:
-        """Line 1710: T = TIMER: WHILE ABS(TIMER - T) < 2 (a game's end); ``after``: how far
-        past its last tick the next statement starts (music playing: end_cost.py has the
-        passes of the loop with no music)."""
-        self.wait_play(0)                           # WHILE PLAY(0): WEND first
-        start = self.clock.timer(self.now)
-        self.t = self._run_until(lambda: waited_enough(self.clock.timer(self.now), start, PAUSE))
-        self.work_done(after)
 
     def pause_passes(self, entered: int = 0) -> None:
         """Line 1710, pass by pass (end_cost.py; the music's interrupts, if it plays, take

@@ -48,3 +48,18 @@ def test_the_tables_printed_numbers_cost_by_their_digits() -> None:
                      10: 1_325 + 2 + 306, 11: 1_329 + 3 + 306}
     assert {t: table_cost.seconds_string(t) for t in measured_5730} == measured_5730
     assert table_cost.row_score(8) == 1_447 and table_cost.row_score(46) == 1_453
+
+
+@needs_originals
+def test_with_sound_on_the_first_pause_is_followed_pass_by_pass_with_the_hits_note() -> None:
+    """Seed 1612's 30 s random:0 (colour, sound on): the hit's note (264 interrupts) plays
+    through the first pause's first 8 ticks; its passes with the music's handlers put line
+    1730's RETURN where the original's is (until this branch the pause was one number after
+    its tick, PAUSE_TO_TABLE)."""
+    case = sweep.with_human(sweep.demo_cases(50, seed=1612, seconds=30))[0]
+    assert case.colour and case.sound
+    hits = [row for row in end_probe.compare(case.settings(), str(DISK1612)) if row[1][0] == 1420]
+    assert len(hits) >= 3
+    for row in hits:
+        places = dict(row[:5])
+        assert places[1420] == 0 and all(abs(places[line]) <= 1 for line in (1620, 1710, 1196))

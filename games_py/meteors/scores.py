@@ -240,6 +240,7 @@ class HighScores:
         if game.score <= 0 or MAX + 1 < self.rank:       # line 5770
             self.reached(1670, game)
             return
+        game.table_value("table", table_cost.CREATED * (self.saved is None))   # line 5800: OPEN "O"
         if game.demo_on:                                 # line 5840
             name = DEMO_NAME
         else:
@@ -260,6 +261,7 @@ class HighScores:
         for entry in self.slots[1:SLOTS + 1]:
             entry.score = 0
         self.count = 0
+        game.table_value("table", table_cost.CLOSED_AFTER_OPEN * self.opened)   # line 5430: CLOSE 1
         game.string_space("table_opened")                # line 5420: OPEN "I", 1, "METEORS.SCR"
         first, self.opened = not self.opened, True
         if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
@@ -343,8 +345,12 @@ class HighScores:
         if last >= 1:
             for i in range(last - 1, self.place - 1, -1):
                 game.string_space("entry_moved", i + 1, self.slots[i].name, self.slots[i].when)
+                old = self.slots[i + 1]
+                game.table_value("saved", table_cost.REASSIGNED * (bool(old.name) + bool(old.when)))
                 self.slots[i + 1] = copy.copy(self.slots[i])
                 moved += 1
+        old = self.slots[self.place]                     # lines 6120-6130: NAME$, WHEN$ assigned
+        game.table_value("saved", table_cost.REASSIGNED * (bool(old.name) + bool(old.when)))
         self.slots[self.place] = Entry(name, game.level, game.score)
         game.string_space("entry_written", self.place, name)
         return moved

@@ -17,7 +17,11 @@ machine with games_py/meteors/end_probe.py; docs/meteors-internals.md, section 6
   digits (``seconds_string``), then ``IF TIME <> 1 THEN PRINT "S"``;
 * line 5890 (a name asked): ``" SCORE OF" + STR$(SCORE) + ...`` as 5700;
 * line 6200 (each record saved): ``PRINT #1, SCORE(I), LEVEL(I)``;
-* line 6520 (each row shown): ``PRINT USING "   #####"; SCORE(I)`` (``print_using_integer``).
+* line 6520 (each row shown): ``PRINT USING "   #####"; SCORE(I)`` (``print_using_integer``);
+* the file: line 5430's CLOSE 1 takes 6 more once a file was opened, line 5800's OPEN "O" 46
+  more when it creates METEORS.SCR, the session's first OPEN 80 more (timing.FIRST_OPEN);
+* an assignment of a string (NAME$(), WHEN$(): lines 6080-6090, 6120-6130) 11 more when the
+  variable held a string before (the runtime frees it).
 """
 from __future__ import annotations
 
@@ -29,6 +33,9 @@ RANK_EMPTY = 17 + 14 + 15 + 15 + 15 + 16 + 15 + 15   # 5580-5610 with N < 1: N =
 RANK_LOOP = 17 + 14 + 15 + 15 + 15 + 17 + 14 + 22 + 32 + 15 + 19 + 20 + 14   # ... or the FOR
 ENTRY_ABOVE = 31 + 17 + 17  # 5620 an entry of the level: its score >= the new: PLACE, RANK ...
 ENTRY_BELOW = 32            # ... or not (measured with N = 1, all a session reaches)
+CLOSED_AFTER_OPEN = 6       # 5430: CLOSE 1 once a file has been opened
+CREATED = 46                # 5800: OPEN "O" of a file that does not exist
+REASSIGNED = 11             # a string variable's old string freed
 CHARACTER = 35              # a character of a STR$ in a concatenation printed (5700, 5890)
 RESULT = 1_518              # 5700 besides STR$ and the characters
 TIME_DIFFERENCE = 95        # 5710: TIME = TEND - TSTART besides the subtraction's paths

@@ -154,17 +154,17 @@ STRAIGHT_TO_STEP = 1_691      # ... or 710-840 and 980-1040 besides line 990's S
 # (the game, score and time printed, the rows' and the records' scores) is table_cost.py's;
 # these are the rest, fitted to 37 tables of 12 sound-off sessions (end_probe.py: within 50
 # instructions at 33 of them).
-TABLE = 10_065
-TABLE_COLOUR = 51           # ... in colour (its COLORs)
-TABLE_MISSING = 21_626      # OPEN of the missing file, its error ...
+TABLE = 10_094
+TABLE_COLOUR = 49           # ... in colour (its COLORs)
+TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
-TABLE_READ = 12_779         # OPEN, INPUT # of its record
-TABLE_ROW = 8_633           # lines 6450-6540: a row shown (its score's PRINT USING besides)
-NAME = 73_460               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
+TABLE_READ = 12_771         # OPEN, INPUT # of its record
+TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides)
+NAME = 73_372               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
                             # with PLAYER and Enter, at 2 ms) and 5960-6180, 6220-6350
-NAME_COLOUR = 109
-SAVED = 2_497
-MOVED = 449                 # lines 6080-6100: an entry moved down
+NAME_COLOUR = 111
+SAVED = 2_553
+MOVED = 427                 # lines 6080-6100: an entry moved down
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the

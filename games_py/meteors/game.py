@@ -313,23 +313,35 @@ class Meteors:
             self.table_file = "read"
         if not self.demo_on and self.score > 0:
             self.table_rows = min(self.table_rows + 1, 2)
-            name = (timing.NAME + timing.NAME_COLOUR * self.colour + timing.MOVED * self.scores.moved
-                    + (timing.SAVED + timing.TABLE_ROW) * self.table_rows)
+            # the name's statements (lines 5770-6350) but LINE INPUT: before it (to line 5910,
+            # where the tracer types the name) and after it, and LINE INPUT itself, which ends
+            # where the last key comes (they come at fixed times), whatever interrupts take
+            prompt = timing.NAME_PROMPT + timing.NAME_PROMPT_COLOUR * self.colour
+            after = (timing.NAME + timing.NAME_COLOUR * self.colour + timing.MOVED * self.scores.moved
+                     + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"])
+            typed = timing.NAME_INPUT[self.colour]
             if self.table_file == "missing":
                 self.table_file = "written"
-            if self.sound:                 # lines 5860 (after WHILE PLAY(0)) and 6000
+            if self.sound:                 # lines 5860 (after WHILE PLAY(0)), 6000 and 6270
                 masked = timing.SOUND_MASKED
                 self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
                 self.ticks.wait_play(0)
+                fresh = not self.ticks.playing
                 self.ticks.sound("table")
-                self.ticks.work_done(timing.NAME_SOUNDS - masked + extra["name"])
+                self.ticks.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT
+                                     + timing.FRESH_START * fresh + extra["name"])
+                self.ticks.idle(typed)
+                self.ticks.work_done(timing.INPUT_TO_SOUND - masked)
+                fresh = not self.ticks.playing
                 self.ticks.sound("table")
-                self.ticks.work_done(name - timing.TABLE_TO_SOUND - timing.NAME_SOUNDS - timing.SAVED_SOUND - masked
-                                     + extra["saved"] + timing.TABLE_SOUNDS)
+                self.ticks.work_done(after - timing.AFTER_SOUNDS + timing.FRESH_START * fresh - masked)
+                fresh = not self.ticks.playing
                 self.ticks.sound("saved")
-                work = timing.SAVED_SOUND
+                work = timing.SAVED_SOUND + timing.FRESH_START * fresh
             else:
-                work += name + extra["name"] + extra["saved"]
+                self.ticks.work_done(work + prompt + extra["name"])
+                self.ticks.idle(typed)
+                work = after
         self.ticks.work_done(work)
 
     def place(self, line: int) -> None:

@@ -39,9 +39,9 @@ DAY = MBF.from_hex("00 C0 28 91")      # 86400 at DGROUP:1634 (line 5710)
 HALF = MBF.from_hex("00 00 00 80")     # .5 at DGROUP:1228 (line 5720)
 
 # Where the clock is, in instructions, measured on the original (docs/meteors-internals.md,
-# section 6): line 6130 (DATE$, TIME$) this far after the table's own work (timing.TABLE, its
-# rows and file) with sound off, PLAYER and Enter typed at the prompt (26 key bytes) ...
-NAME_TO_WHEN = 63_898
+# section 6): line 6130 (DATE$, TIME$) this far after the name's LINE INPUT (the table's work,
+# timing.NAME_PROMPT and NAME_INPUT before it) with sound off ...
+INPUT_TO_WHEN = 1_054    # LINE INPUT's end (0000:35DF) -> line 6130
 DEMO_TO_WHEN = 3_100     # ... or in demo mode (no prompt: lines 5840-6020) ...
 SHIFTED_ROW = 450        # ... and a row moved down (lines 6070-6110) each
 SOUND_TO_WHEN = 450      # with sound on: from the name's note (line 6000) to line 6130
@@ -192,6 +192,7 @@ class HighScores:
         self.index = 0            # DGROUP:10C4: line 5620's FOR variable after the loop
         self.moved = 0            # entries moved down for the last name (lines 6070-6110)
         self.opened = False       # line 5420's OPEN has run (the first takes the file's buffer)
+        self.typed = ""           # N$, the last name typed (line 5940's LINE INPUT frees it)
         self.tstart = mbf.ZERO    # TSTART (DGROUP:0FB8), line 570
         self.tend = mbf.ZERO      # DGROUP:1002, line 1620
         self.date = START_DATE    # DOS's date when the session started (DATE$ counts on from it)
@@ -328,6 +329,8 @@ class HighScores:
             while not editor.key(keys(game)):
                 pass
             name = editor.done()
+            game.table_value("name", table_cost.REASSIGNED * bool(self.typed))   # LINE INPUT N$
+            self.typed = name
             out.color(7, 0)
             self.reached(5950, game)
             if not name:
@@ -362,16 +365,25 @@ class HighScores:
         walks = game.table_extra or {"table": 0, "name": 0, "saved": 0}   # the string space's so far
         if game.demo_on:
             clock.work_done(work + DEMO_TO_WHEN + to_when)
-        elif game.sound:
+            return self._when_string(clock)
+        prompt = timing.NAME_PROMPT + timing.NAME_PROMPT_COLOUR * game.colour
+        if game.sound:
             masked = timing.SOUND_MASKED
             clock.work_done(work + timing.TABLE_TO_SOUND - masked + walks["table"])
             clock.wait_play(0)
             clock.sound("table")
-            clock.work_done(timing.NAME_SOUNDS - masked + walks["name"])
+            clock.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT + walks["name"])
+            clock.idle(timing.NAME_INPUT[game.colour])
+            clock.work_done(timing.INPUT_TO_SOUND - masked)
             clock.sound("table")
             clock.work_done(SOUND_TO_WHEN + to_when + walks["saved"])
         else:
-            clock.work_done(work + NAME_TO_WHEN + to_when + walks["table"] + walks["name"] + walks["saved"])
+            clock.work_done(work + prompt + walks["table"] + walks["name"])
+            clock.idle(timing.NAME_INPUT[game.colour])
+            clock.work_done(INPUT_TO_WHEN + to_when + walks["saved"])
+        return self._when_string(clock)
+
+    def _when_string(self, clock: timing.FrameClock) -> str:
         day = self.date + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
         return f"{day:%m-%d-%Y} {time_string(*clock.time_of_day())}"
 

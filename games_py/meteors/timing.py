@@ -160,10 +160,15 @@ TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
 TABLE_READ = 12_771         # OPEN, INPUT # of its record
 TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides)
-NAME = 73_372               # lines 5780-5950 (the keys: 26 bytes, Shift's make and break codes
-                            # with PLAYER and Enter, at 2 ms) and 5960-6180, 6220-6350
-NAME_COLOUR = 111
-SAVED = 2_553
+NAME_PROMPT = 2_411 + 1_524   # lines 5770-5910 with a name (line 5890's values besides) ...
+NAME_PROMPT_COLOUR = 28
+NAME_INPUT = {False: 58_909, True: 58_864}   # ... 5910 -> LINE INPUT's end (0000:35DF): the tracer's
+                            # 26 key bytes (PLAYER and Enter, Shift's make and break codes) come 2,420
+                            # instructions apart from line 5910, so this is a wait (FrameClock.idle),
+                            # mono and colour, sound off (sound on: the music's interrupts delay keys)
+NAME = 10_621               # ... and after it, lines 5940-6350, besides the rows and records
+NAME_COLOUR = 124
+SAVED = 2_528
 MOVED = 427                 # lines 6080-6100: an entry moved down
 
 
@@ -257,13 +262,13 @@ TICK_HOOK = 44              # ... and in either, once the runtime hooks INT 1Ch 
                             # (F1 or F2 at PRESS ANY KEY, or an arrow key in play)
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
-TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...
-NAME_SOUNDS = 61_698        # ... and the name's (line 6000) this much later (besides line 5890's values); the last (line
-SAVED_SOUND = 160           # 6270, whose duration constant is 1.0) this long before the table's end
-TABLE_SOUNDS = 1_119        # ... and the three SOUND statements' own work (lines 5860, 6000, 6270), which
-                            # NAME (fitted with sound off, where they are skipped) does not hold: the
-                            # mean over 22 sound-on tables with a name (seed 1612's 30 s sweep), 1,059 to
-                            # 1,259 (the spread, about 60 more in colour, not explained)
+TABLE_TO_SOUND = 2_411 + 45 + 17 + 432   # a name's SOUND (line 5860) queued, from line 5770 ...
+SOUND_TO_PROMPT = 45 + 17 + 432 + 58 - 63   # ... and on to line 5910: NAME_PROMPT less that, the SOUND's
+                            # 58 after its note is queued, less the silent IF's PLAY(0) pass and 18
+INPUT_TO_SOUND = 417 + 17 + 432   # LINE INPUT's end -> the name's SOUND (line 6000) queued
+AFTER_SOUNDS = 435 + 18 + 102 - 58 - 17 - 432   # the rest, from line 6000's note to line 6270's,
+                            # against NAME's silent IFs
+SAVED_SOUND = 160           # the last (line 6270, whose duration constant is 1.0) this long before the table's end
 
 
 class FrameClock:
@@ -449,6 +454,14 @@ class FrameClock:
         with mbf.counting_paths() as paths:        # line 3232: T0 = TIMER, its arithmetic
             rng.timer(*self.clock.at(self.now))
         self.t0_paths = paths
+
+    def idle(self, instructions: float) -> None:
+        """A wait that ends at a fixed time whatever the interrupts meanwhile take (LINE INPUT
+        while the tracer's keys come): the device events come, their handlers take nothing from it."""
+        end = self.t + instructions
+        while (due := self._next_event()) is not None and due <= end:
+            self._fire()
+        self.t = end
 
     def pause_passes(self, entered: int = 0) -> None:
         """Line 1710, pass by pass (end_cost.py; the music's interrupts, if it plays, take

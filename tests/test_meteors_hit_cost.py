@@ -63,3 +63,16 @@ def test_with_sound_on_the_first_pause_is_followed_pass_by_pass_with_the_hits_no
     for row in hits:
         places = dict(row[:5])
         assert places[1420] == 0 and all(abs(places[line]) <= 1 for line in (1620, 1710, 1196))
+
+
+def test_the_tables_time_arithmetic_costs_what_the_original_spent_on_tend_and_tstart() -> None:
+    """Lines 5710-5720 (TIME = TEND - TSTART, its IF TIME < 0, TIME = INT(TIME + .5)), INT 3 to
+    INT 3, as METEORS.EXE took them at tables of seed 1612's 30 s sweep (TEND, TSTART as MBF
+    bytes): 268 to 316 instructions by the values."""
+    from games_py.qbasic.mbf import MBF
+    measured = {("0fd10690", "acd00690"): 268, ("85eb7182", "85eb0182"): 283, ("14ae5b85", "295c2785"): 290,
+                ("0ab7068c", "3d5e068c"): 292, ("52b81284", "cdcc7c83"): 298, ("00000685", "a4705584"): 301,
+                ("4d62308f", "8059308f"): 307, ("57cc4c8f", "9fc84c8f"): 315, ("6eea0690", "f3e80690"): 316}
+    model = {(tend, tstart): table_cost.time_taken(MBF(bytes.fromhex(tend)), MBF(bytes.fromhex(tstart)))
+             for tend, tstart in measured}
+    assert model == measured

@@ -42,6 +42,7 @@ class Sound:
     line: int
     int3: int                 # the statement's INT 3, in instructions since power-on
     fresh: bool               # it loaded channel 0 with 0800h
+    loaded: int | None        # ... this long after the INT 3
     first: int | None         # a fresh start's first interrupt, from the INT 3
     edge: int | None          # the next edge after the INT 3, from the mask's start (whole instructions)
     taken: int | None         # ... where the machine took it, from the mask's start
@@ -105,7 +106,7 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
             edge = due - masked_from
             later = bisect.bisect_left(irqs, due)
             taken = irqs[later] - masked_from if later < len(irqs) else None
-        sounds.append(Sound(line, at, bool(mine), first, edge, taken))
+        sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken))
     return events, sounds
 
 
@@ -160,6 +161,7 @@ def near_the_mask(pair: Pair, within: float = 1.0) -> bool:
 def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: str) -> None:
     cases = sweep.with_human(sweep.demo_cases(count, seed=seed, seconds=seconds))
     firsts: Counter = Counter()
+    loads: Counter = Counter()
     for i in indices or range(count):
         if not 0 <= i < count:
             raise click.BadParameter(f"case {i} is not among the {count}", param_hint="--case")
@@ -176,6 +178,7 @@ def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: 
         click.echo(f"  {len(paired)} SOUNDs paired ({found}): started the timer {len(fresh)}, "
                    f"the model agreeing at {agree}")
         for p in fresh:
+            loads[(p.sound.line, p.sound.loaded, p.sound.first)] += 1
             if p.model_first is not None:
                 firsts[p.sound.first - round(p.model_first, 1)] += 1
         for p in paired:
@@ -184,7 +187,10 @@ def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: 
                 click.echo(f"  line {p.sound.line} at {p.sound.int3}: the model's edge {p.model_edge:+.2f} "
                            f"from the mask, the machine's {p.sound.edge:+d}, "
                            f"{'held to the unmask' if held else 'taken before it'}")
-    click.echo(f"a fresh start's first interrupt, the original less the model: {dict(firsts)}")
+    click.echo("fresh starts (line, channel 0 loaded, the first interrupt, from the INT 3): "
+               + ", ".join(f"{k}: {n}" for k, n in sorted(loads.items())))
+    click.echo("a fresh start's first interrupt, the original less the model: "
+               + ", ".join(f"{k:+.1f}: {n}" for k, n in sorted(firsts.items())))
 
 
 if __name__ == "__main__":

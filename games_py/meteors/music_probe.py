@@ -96,7 +96,8 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
         # (a few hundred more: handlers of interrupts taken in it)
         mine = [(t, r) for t, r in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
                 if r == MUSIC_RELOAD]
-        first = irqs[bisect.bisect(irqs, mine[0][0])] - at if mine else None
+        after = bisect.bisect(irqs, mine[0][0]) if mine else len(irqs)
+        first = irqs[after] - at if after < len(irqs) else None
         edge = taken = None
         i = bisect.bisect(starts, at) - 1
         if i >= 0 and not mine:
@@ -179,7 +180,7 @@ def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: 
                    f"the model agreeing at {agree}")
         for p in fresh:
             loads[(p.sound.line, p.sound.loaded, p.sound.first)] += 1
-            if p.model_first is not None:
+            if p.model_first is not None and p.sound.first is not None:
                 firsts[p.sound.first - round(p.model_first, 1)] += 1
         for p in paired:
             if near_the_mask(p):

@@ -56,8 +56,8 @@ def edge_after(load: int, reload: int, at: int) -> int:
     """The first instruction count at or after ``at`` at which channel 0, loaded with ``reload``
     at instruction count ``load``, has an edge (pcemu's PIT: counted from the load's PIT clock)."""
     start = load * PIT_HZ // IPS
-    k = max((at * PIT_HZ // IPS - start) // reload, 0)
-    while (due := -(-(start + reload * k) * IPS // PIT_HZ)) < at or k == 0:
+    k = max((at * PIT_HZ // IPS - start) // reload, 1)
+    while (due := -(-(start + reload * k) * IPS // PIT_HZ)) < at:
         k += 1
     return due
 
@@ -89,11 +89,11 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
     events = tracer.run()
     starts = [at for at, _ in loads]
     sounds = []
-    for n, (at, line) in enumerate(statements):
+    for at, line in statements:
         if not first_frame or at < first_frame[0]:
             continue                                   # the start-up show's
-        until = at + QUEUED[line] + timing.TIMER_STARTED + 400        # the SOUND's own load, if any
-        # (a few hundred more: handlers of interrupts taken in it)
+        # the SOUND's own load, if any (a few hundred more: handlers of interrupts taken in it)
+        until = at + QUEUED[line] + timing.TIMER_STARTED + 400
         mine = [(t, r) for t, r in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
                 if r == MUSIC_RELOAD]
         after = bisect.bisect(irqs, mine[0][0]) if mine else len(irqs)

@@ -152,8 +152,8 @@ STRAIGHT_TO_STEP = 1_691      # ... or 710-840 and 980-1040 besides line 990's S
 # (a score above 0) is typed by the tracer at the prompt and takes NAME plus SAVED a
 # record written and MOVED a row moved down.  What its statements spend on their values
 # (the game, score and time printed, the rows' and the records' scores) is table_cost.py's;
-# these are the rest, fitted to 37 tables of 12 sound-off sessions (end_probe.py: within 50
-# instructions at 33 of them).
+# these are the rest, fitted to 139 tables of 41 sessions, sound on and off (end_probe.py: within 50
+# instructions at 120 of them, within 158 at all; docs/meteors-internals.md, section 6).
 TABLE = 10_094
 TABLE_COLOUR = 49           # ... in colour (its COLORs)
 TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
@@ -192,6 +192,16 @@ NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 2
 SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
 TIMER_STARTED = 50                           # ... and channel 0 loaded this much later, when the queue was idle
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
+# The machine takes an interrupt between two instructions: at the first whole instruction count
+# at or after the PIT's edge.  The model's edges (MUSIC_PERIOD, TICK apart, from where the
+# program loaded channel 0) are fractions of an instruction off the program's whole instructions,
+# by an amount it cannot know (how far into a PIT clock the load's instruction count fell, a
+# matter of the count since power-on): against the program's instructions an edge is then most
+# likely where it rounds to (the machine's interrupts stand -1 to +1 instruction from the
+# model's edges, most near 0).  So an edge is taken before an instruction of the program when it
+# is more than half an instruction before it: where the program's SOUND masks IRQ 0
+# (``SOUND_MASKED``), where a pass of a polling loop reads the time or PLAY(0).
+EDGE_ROUNDING = 0.5
 
 
 # Where a step's sounds are, with sound on, in instructions from the last place the
@@ -293,6 +303,8 @@ class FrameClock:
         self.counter = 0                            # DGROUP:0416
         self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
         self.loop_start = 0.0                       # where the last SOUND's WHILE PLAY(0) begins
+        self.sound_log: list | None = None          # (note, fresh, masked from, the next edge then, the
+                                                    # first interrupt): music_probe times them
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
@@ -342,7 +354,7 @@ class FrameClock:
         """Work with no wait (or polling: line 3231's loop), and the interrupts due
         meanwhile, whose handlers take their time from it."""
         end = self.t + instructions
-        while (due := self._next_event()) is not None and due <= end:
+        while (due := self._next_event()) is not None and due <= end - EDGE_ROUNDING:
             music, ticks = self.playing, self.now
             fresh, queued = self.note_left == 0, len(self.queue)
             self._fire()
@@ -370,6 +382,7 @@ class FrameClock:
         it queues the note: the runtime masks IRQ 0 for them, so an interrupt that falls
         due then (the end of the note playing) comes after the note is queued.  The timer
         is started if the queue was idle (a note of no length too: two interrupts)."""
+        masked, edge = self.t, self._next_event()
         self.t += SOUND_MASKED
         fresh = not self.playing
         if self.playing:
@@ -378,6 +391,8 @@ class FrameClock:
             self.playing, self.bios_due = True, None
             self.interrupt_due = self.t + TIMER_STARTED + MUSIC_PERIOD
             self.note_left, self.queue = 0, [NOTES[note]]
+        if self.sound_log is not None:
+            self.sound_log.append((note, fresh, masked, edge, self.interrupt_due))
         kind = "ate" if note.startswith("ate") else note
         self.work_done(0)          # an interrupt held back by the mask comes now: its handler
         self.loop_start = self.t + PLAY_LOOP.get(kind, 128) + FRESH_START * fresh   # delays the loop
@@ -401,7 +416,7 @@ class FrameClock:
                 break
             shift += MUSIC_HANDLER + chained
         into = (at - start - shift) % PLAY_PASS
-        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN else 0)
+        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - EDGE_ROUNDING else 0)
         self.work_done(SOUND_EXIT[kind])
 
     def wait_play(self, after: float = PLAY_EXIT) -> None:

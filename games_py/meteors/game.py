@@ -111,8 +111,8 @@ class Meteors:
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
         self.keys_handled = 0             # in this step
         # the BIOS tick the program is in (timing.py), with sound off and on
-        self.ticks = timing.FrameClock(s.time, int(not s.sound) + int(s.demo))
-        self.ticks_modelled = True
+        # (a human player's space, and with sound off F1, are typed at line 3560: original.py)
+        self.ticks = timing.FrameClock(s.time, (int(not s.sound) + 1) * s.demo, muted=not (s.sound or s.demo))
         self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
         self.game_tick = 0                # the tick at line 510 of this game
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
@@ -172,8 +172,7 @@ class Meteors:
         start = trace.start_event(self.settings, self.random.state, "python", fast=True)
         self.events.append(start)
         start["fast"] = self.ticks.calibrate()
-        if not start["fast"]:                   # frames not paced by line 3231: with sound
-            self.ticks_modelled = self.settings.sound   # on the notes' waits pace them
+        if not start["fast"]:                   # frames not paced by line 3231 (timing.UNPACED)
             start["metadata_keys"] = trace.metadata_keys(self.settings, fast=False)
 
     def play(self, stop) -> None:
@@ -326,7 +325,7 @@ class Meteors:
         """GOSUB 3370."""
         first = self.games <= 1
         if first:
-            self.ticks.show(self.colour)
+            self.ticks.show()
             colours = None
             if self.colour:                        # line 4310: each row of the title
                 colours = [self.int_rnd(FIVE, TWO) for _ in range(8)]
@@ -358,11 +357,16 @@ class Meteors:
                 break
             work += level_cost.BACKGROUND_AGAIN
         work += level_cost.CLEAR + level_cost.BORDER[self.background == 8] + level_cost.CLEARED
-        if not first:                              # (the first game's T0 is the show's)
+        key_loop = first and not self.demo_on      # from line 3560's first pass (timing.show)
+        if not first:
             self._work("game_start", work, paths)
+        elif key_loop:
+            work += level_cost.KEY_LOOP_EXIT
+            self.ticks.press_any_key(work + runtime_cost.instructions(paths))
         self.screen.clear()
         self.shown = True
-        self.level_screen(None if first else "game_start")
+        # (the demo's first T0 is the show's: timing.STARTUP)
+        self.level_screen("game_start" if not first else "first_screen" if key_loop else None)
 
     def level_screen(self, piece: str | None) -> None:
         """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
@@ -374,7 +378,8 @@ class Meteors:
         self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
         if piece is not None:                         # lines 3670-3710, GOSUB 3120, 3230-3231
-            self._work(piece, level_cost.STATUS + level_cost.SCORE_ROUTINE + level_cost.TO_T0
+            unpaced = (timing.UNPACED - timing.PACED_LEVEL) * (not self.ticks.fast)   # FAST false
+            self._work(piece, level_cost.STATUS + level_cost.SCORE_ROUTINE + level_cost.TO_T0 + unpaced
                        + (level_cost.STATUS_COLOUR + level_cost.SCORE_COLOUR) * self.colour
                        + self.score_work(self.score), {})
         self.countdown = 101
@@ -655,6 +660,7 @@ class Meteors:
                       "rnd": self.random.state}
         self.events.append(self.frame)
         self.string_space("frame", self.total_frames == 1)   # line 1110
+        self.key_work += timing.FREED * (self.total_frames == 1)   # (K$'s first assignment frees the space)
         if self.policy is not None:
             key = self.policy.choose(self.frame)
             if key is not None:
@@ -872,16 +878,14 @@ class Meteors:
             reseed = mbf.compare(self.rnd(), TENTH) < 0
         spent = runtime_cost.instructions(paths)
         read_at = self.key_work + timing.KEY_TO_TIME_READ[name] + spent
-        self.key_work += timing.KEY_PRESSED[name] + spent + timing.KEY_RELEASED
+        self.key_work += (timing.KEY_PRESSED[name] + spent + timing.KEY_RELEASED
+                          - timing.FREED * (self.direction == ""))    # D$ = ... frees nothing the first time
         if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())
                 self.string_space("key", name)
                 self.direction = name
                 return
-            if not self.ticks_modelled:
-                raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
-                                 "the time of day is not modelled where frames are not paced")
             with mbf.counting_paths() as paths:
                 self.random.randomize_timer(*self.ticks.time_of_day_after(read_at))
             self.key_work += timing.RESEED + runtime_cost.instructions(paths)

@@ -626,6 +626,7 @@ class Meteors:
         self.keys_handled = 0
         self.key_work = 0                 # the keys' ON KEY handlers, to the instruction
         self.move_work = timing.NO_MOVE   # 1140 -> 1180 (or -> a bite's SOUND: move())
+        self.drawn_at_edge = 0            # a bite's move: the player drawn in column 80, after its SOUND
         self.anchor = "start"
         self.one_step()
         if not self.sound:                 # with sound on its notes' waits did (note_played)
@@ -635,17 +636,21 @@ class Meteors:
     def silent_step(self) -> int:
         """Sound off, a step with no hit: 1110 -> 3231, the sound-on step's pieces without its
         SOUNDs and their waits (timing.SILENT_STEP ...)."""
-        control = timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+        control = timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32) + self.meteor_at_edge()
         work = (timing.STEP_START + self.key_work + self.move_work + self.check_work + timing.METEOR_PRINT
                 + control + timing.SILENT_STEP)
         ate = self.frame.get("ate")
         if ate:                              # the bite's new score (before an absorbed meteor's -2)
             work += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor") + timing.SCORE_COLOUR * self.colour
-                     + self.score_work(wrap16(self.score + 2 * self.absorbed)))
+                     + self.score_work(wrap16(self.score + 2 * self.absorbed)) + self.drawn_at_edge)
         if self.absorbed:
             work += (timing.SILENT_ABSORBED[self.colour] + self.score_work(self.score) + control
                      + runtime_cost.instructions(self.absorbed_paths))
         return work
+
+    def meteor_at_edge(self) -> int:
+        """PRINT M$ in column 80 (timing.COLUMN_80)."""
+        return timing.COLUMN_80 * (int(self.mx.to_float()) == 80)
 
     def one_step(self) -> None:
         self.total_frames += 1
@@ -756,13 +761,13 @@ class Meteors:
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))))
         return (work + timing.METEOR_PRINT
-                + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+                + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32) + self.meteor_at_edge()
                 + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
 
     def bite_score_work(self, score: int, crater: bool) -> int:
         """A bite's wait's end -> line 1180: its new score (GOSUB 3120, lines 3020-3100)."""
         return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + timing.CRATER_SCORE * crater
-                + self.score_work(score))
+                + self.score_work(score) + self.drawn_at_edge)
 
     @staticmethod
     def score_work(score: int) -> int:
@@ -791,7 +796,7 @@ class Meteors:
                              timing.ABSORBED_FACTOR))
         return (to_check + self.check_work - timing.CHECK - timing.CHECK_BLOCK
                 + timing.ABSORBED_TO_QUEUE[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
-                + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths))
+                + self.meteor_at_edge() + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths))
 
     def player_hit(self) -> None:
         """Lines 1420-1570."""
@@ -842,10 +847,18 @@ class Meteors:
             self.py = 4
         elif self.py > 23:
             self.py = 24
-        self.move_work = timing.MOVE_TO_BITE[d] + self._move_branches(d, before, abs(self.px - column) > 1)
+        wrapped = abs(self.px - column) > 1
+        # the player erased (line 2880) and drawn (3100) in column 80, where no wrap's cost has it
+        self.move_work = (timing.MOVE_TO_BITE[d] + self._move_branches(d, before, wrapped)
+                          + timing.COLUMN_80 * (column == 80 and not wrapped))
+        drawn_at_edge = timing.COLUMN_80 * (self.px == 80 and not wrapped)
         here = self.screen.char(self.py, self.px)
         if here != self.block:
             self.move_work += timing.BITE_METEOR if here == self.meteor_char else timing.MOVE_ON
+        if here in (self.block, self.meteor_char):
+            self.drawn_at_edge = drawn_at_edge            # after the bite's SOUND
+        else:
+            self.move_work += drawn_at_edge
         if here == self.block:
             self.frame["ate"] = "block"
             self.sound_effect("ate_block")

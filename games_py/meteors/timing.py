@@ -236,6 +236,9 @@ CHECK_BLOCK = 99            # ... the meteor on a block: RND > PROB (it was 118,
 CHECK_ROW = 21              # ... MY = 24 (an extra step at row 25)
 METEOR_PRINT = 496          # 1380: LOCATE MY, MX: PRINT M$ ...
 METEOR_PRINT_CONTROL = 29   # ... a control character (CHR$ below 32) more
+COLUMN_80 = -1              # a character PRINTed in column 80 (the meteor's, lines 1300 and 1380;
+                            # the player's erased and drawn by a move that does not wrap, lines
+                            # 2880 and 3100): one instruction less, the runtime's cursor at the edge
 PITCH = 438                 # 1380 -> 5120: the frequency from MY and PITCH (line 5110) ...
 SOUND_QUEUED = 432          # ... 5120's INT 3 -> the note queued (IRQ 0 masked from 273 on)
 BITE_QUEUED = 622           # the same for a bite's SOUND (line 5220)

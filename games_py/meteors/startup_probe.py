@@ -1,13 +1,15 @@
-"""Measure the first game's start on the original (sound on, a human player): what
-the 34 ticks of timing.show_ends (SHOW_TO_PAUSE, the two TIMER waits, STARTUP[0]'s none),
-SHOW_NOTE_LEFT, SHOW_NOTE_PHASE and SHOW_COUNTER were read from.
+"""Measure the first game's start on the original (a human player, sound on or off): what
+the 34 ticks of timing.show_ends (SHOW_TO_PAUSE, the two TIMER waits, STARTUP[0]'s none) and
+the first T0's place after line 3560's first pass (level_cost.KEY_LOOP_EXIT, timing.MUTED,
+the music there: timing.KEY_LOOP_*) were read from.
 
 For each start time, at line 3232's INT 3 of the first level screen (its T0): the BIOS
 ticks since line 225 (the end of line 222's wait), the instructions since the last
-IRQ 0, the note's interrupts left (DGROUP:0342) and the music handler's counter
-(DGROUP:0416) mod 32.  Usage, from the repository (about 2 s a start time):
+IRQ 0, the note's interrupts left (DGROUP:0342), the music handler's counter
+(DGROUP:0416) mod 32, and the instructions since line 3560's first INT 3 (where the
+tracer types the space).  Usage, from the repository (about 2 s a start time):
 
-    python -m games_py.meteors.startup_probe --count 6 --seed 1612 --seed 99 --seed 5
+    python -m games_py.meteors.startup_probe --count 6 --seed 1612 --seed 99 [--sound off]
 """
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 from games_py import tracing
-from games_py.meteors import trace
+from games_py.meteors import timing, trace
 from games_py.qbasic.mbf import MBF
 from games_py.tracing import TraceFailure
 from pcemu.keys import parse_script
@@ -112,8 +112,9 @@ class MeteorsTracer:
         for line, name in SOUND_LINES.items():
             p.at_line(line, functools.partial(self._sound, name))
         # a human player: the space goes in at line 3560 (_press_any_key), with sound off F1
-        # behind it (the demo's F2, and its F1, are still typed by the run loop)
-        self.space_at_key_loop = not settings.demo
+        # behind it (the demo's F2 and F1, and F1 after a show midnight cut short, are typed
+        # by the run loop: timing.keys_at_key_loop)
+        self.space_at_key_loop = timing.keys_at_key_loop(settings)
         if self.space_at_key_loop:
             p.at_line(LINE_ANY_KEY, self._press_any_key)
         self.hooked_in_show = False

@@ -95,6 +95,26 @@ def show_ends(clock: "DosTime", calibrated: int, function_keys: int) -> int:
     tick = wait_ends(clock, tick, tick, SHOW_PAUSE)           # line 4410
     tick = wait_ends(clock, tick, tick, SHOW_KEY_PAUSE)       # line 1790
     return tick + STARTUP[function_keys][0]
+FULL_SHOW = 34                                 # ticks from line 225 to T0 with no function key
+
+
+def show_cut(start: tuple[int, int, int, int]) -> bool:
+    """Midnight cuts the show's TIMER waits short (a start in the day's last 2 s that is not
+    in its last two ticks): its tune still plays at PRESS ANY KEY."""
+    clock = DosTime(start)
+    calibrated = wait_ends(clock, clock.start_tick, clock.start_tick, CALIBRATION)
+    return show_ends(clock, calibrated, 0) - calibrated < FULL_SHOW
+
+
+def keys_at_key_loop(settings) -> bool:
+    """Whether the tracer types a human player's space (and with sound off its F1s) at points
+    of the program (original.py), or, in demo mode and with sound off after a show midnight
+    cut short, its run loop types the function keys with {TICKS:20} and then the space
+    (STARTUP): the show's tune then still plays at line 3560 and the model does not know
+    where its notes are (docs/meteors-internals.md, section 6)."""
+    return not settings.demo and (settings.sound or not show_cut(settings.time))
+
+
 # A human player's space is typed at line 3560's first pass (original.py): from there the
 # first level screen's work to T0 is computed statement by statement (game.py, level_cost.py,
 # level_cost.KEY_LOOP_EXIT).  The music there: the show's last PLAY (line 3530) started the

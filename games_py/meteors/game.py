@@ -120,6 +120,7 @@ class Meteors:
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
         self.step_cost = 0                # the last step's instructions (timing.py)
+        self.drawn_at_edge = 0            # a bite's move: the player drawn in column 80 (move())
         self.straight = False             # the meteor's path is straight (lines 980-1090)
         self.absorbed_paths: dict = {}    # COLOR FNR(7)'s runtime paths (line 1310)
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them

@@ -221,6 +221,16 @@ NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 2
 SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
 TIMER_STARTED = 50                           # ... and channel 0 loaded this much later, when the queue was idle
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
+# The machine takes an interrupt between two instructions: at the first whole instruction count
+# at or after the PIT's edge.  The model's edges (MUSIC_PERIOD, TICK apart, from where the
+# program loaded channel 0) are fractions of an instruction off the program's whole instructions,
+# by an amount it cannot know (how far into a PIT clock the load's instruction count fell, a
+# matter of the count since power-on): against the program's instructions an edge is then most
+# likely where it rounds to (the machine's interrupts stand -1 to +1 instruction from the
+# model's edges, most near 0).  So an edge is taken before an instruction of the program when it
+# is more than half an instruction before it: where the program's SOUND masks IRQ 0
+# (``SOUND_MASKED``), where a pass of a polling loop reads the time or PLAY(0).
+EDGE_ROUNDING = 0.5
 
 
 # Where a step's sounds are, with sound on, in instructions from the last place the
@@ -326,6 +336,8 @@ class FrameClock:
         self.counter = 0                            # DGROUP:0416
         self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
         self.loop_start = 0.0                       # where the last SOUND's WHILE PLAY(0) begins
+        self.sound_log: list | None = None          # (note, fresh, masked from, the next edge then, the
+                                                    # first interrupt): music_probe times them
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
@@ -375,7 +387,7 @@ class FrameClock:
         """Work with no wait (or polling: line 3231's loop), and the interrupts due
         meanwhile, whose handlers take their time from it."""
         end = self.t + instructions
-        while (due := self._next_event()) is not None and due <= end:
+        while (due := self._next_event()) is not None and due <= end - EDGE_ROUNDING:
             music, ticks = self.playing, self.now
             fresh, queued = self.note_left == 0, len(self.queue)
             self._fire()
@@ -403,6 +415,7 @@ class FrameClock:
         it queues the note: the runtime masks IRQ 0 for them, so an interrupt that falls
         due then (the end of the note playing) comes after the note is queued.  The timer
         is started if the queue was idle (a note of no length too: two interrupts)."""
+        masked, edge = self.t, self._next_event()
         self.t += SOUND_MASKED
         fresh = not self.playing
         if self.playing:
@@ -411,6 +424,8 @@ class FrameClock:
             self.playing, self.bios_due = True, None
             self.interrupt_due = self.t + TIMER_STARTED + MUSIC_PERIOD
             self.note_left, self.queue = 0, [NOTES[note]]
+        if self.sound_log is not None:
+            self.sound_log.append((note, fresh, masked, edge, self.interrupt_due))
         kind = "ate" if note.startswith("ate") else note
         self.work_done(0)          # an interrupt held back by the mask comes now: its handler
         self.loop_start = self.t + PLAY_LOOP.get(kind, 128) + FRESH_START * fresh   # delays the loop
@@ -434,7 +449,7 @@ class FrameClock:
                 break
             shift += MUSIC_HANDLER + chained
         into = (at - start - shift) % PLAY_PASS
-        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN else 0)
+        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - EDGE_ROUNDING else 0)
         self.work_done(SOUND_EXIT[kind])
 
     def wait_play(self, after: float = PLAY_EXIT) -> None:

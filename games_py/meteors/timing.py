@@ -303,9 +303,11 @@ MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
 CHAINED_TICK = 10           # ... plus the BIOS's INT 8 when the handler chains to it
 BIOS_HANDLER = 14           # the BIOS's INT 8 with no music
-TICK_HOOK = 44              # ... and in either, once the runtime hooks INT 1Ch (062B:6FD6, its event
-                            # timer), which the BIOS's INT 8 calls: from the first ON KEY handler on
-                            # (F1 or F2 at PRESS ANY KEY, or an arrow key in play)
+STRIG_READ = 24             # the hook's INT 15h AH=84h for one joystick button (ON STRIG), ...
+TICK_HOOK = 44 + 4 * STRIG_READ   # ... and in either, once the runtime hooks INT 1Ch (062B:6FD6, its
+                            # event timer), which the BIOS's INT 8 calls: from the first ON KEY handler
+                            # on (F1 or F2 at PRESS ANY KEY, or an arrow key in play); it reads the four
+                            # buttons at every tick, as no stick is on the game port to press one
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_600      # the table's name prompt: its SOUND (line 5860) after the rest ...

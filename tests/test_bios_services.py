@@ -367,3 +367,34 @@ wait:
 """
     run = run_program(tmp_path, source, time="10:00:00")
     assert run.machine.dos.shell.exit_codes[-1][1] == 0
+
+
+def test_int15_84h_reads_the_game_port_as_the_at_bios_does(tmp_path):
+    # No stick on the port: the buttons read 1 (not pressed) whatever AL was before, so a
+    # program polling ON STRIG never sees a press; the axes' counts time out to 0.
+    source = f"""
+    mov ax, 0x8400
+    xor dx, dx
+    {dos_call(1, 0x15)}
+    mov [0x3000], dx
+    mov ax, 0x840f
+    xor dx, dx
+    {dos_call(2, 0x15)}
+    mov ah, 0x84
+    mov dx, 1
+    mov bx, 0x1234
+    mov cx, 0x5678
+    {dos_call(3, 0x15)}
+    mov [0x3002], bx
+    mov [0x3004], cx
+    mov [0x3006], dx
+    mov ah, 0x84
+    mov dx, 2
+    {dos_call(4, 0x15)}
+    {END_OF_PROGRAM}
+"""
+    run = run_program(tmp_path, source)
+    assert run.ax(1) == 0x00F0 and run.ax(2) == 0x00F0 and not run.carry(1) and not run.carry(2)
+    assert run.words(1, 0x3000) == [0x201]
+    assert run.ax(3) == 0 and run.words(3, 0x3002) == [0, 0, 0] and not run.carry(3)
+    assert run.carry(4) and run.ax(4) >> 8 == 0x86

@@ -105,7 +105,8 @@ def test_the_sound_on_human_sample_reseeds_from_the_time_of_day() -> None:
 def test_the_first_game_starts_on_the_ticks_of_its_timer_waits(start) -> None:
     """From RANDOMIZE TIMER to the first frame the program waits on TIMER (line 222's
     calibration, .1 s: 2 or 3 ticks by the time of day's MBF value), then its show (its
-    notes, then two more TIMER waits: timing.show_ends) and PRESS ANY KEY (timing.STARTUP);
+    notes, then two more TIMER waits: timing.show_ends) and PRESS ANY KEY (the tracer's
+    space, and with sound off F1, at line 3560's first pass: T0 in the same tick);
     checked on the original, sound off: where the first game starts and its first frame's
     tick."""
     from games_py.meteors import timing
@@ -115,8 +116,8 @@ def test_the_first_game_starts_on_the_ticks_of_its_timer_waits(start) -> None:
     calibrated = timing.wait_ends(clock, clock.start_tick, clock.start_tick, timing.CALIBRATION)
     game_start = next(e for e in events if e["event"] == "game_start")
     assert game_start["bios_tick"] - clock.start_tick == calibrated - clock.start_tick
-    ticks = timing.show_ends(clock, calibrated, 1) - calibrated   # F1 (sound off), then the space
-    assert ticks == 55
+    ticks = timing.show_ends(clock, calibrated, 0) - calibrated   # the space, then F1 (sound off)
+    assert ticks == 34
     # the first level screen's 14 rows of blocks pass the tick of T0, in both
     python = compare.python_trace(settings, 1)
     first = [next(e for e in trace_ if e["event"] == "frame")["tick"] for trace_ in (events, python)]

@@ -28,8 +28,8 @@ def _text(shot: Shot, row: int) -> str:
 
 CASES = {
     # two names: the second game's table has two rows, the new one second
-    "colour": (trace.Settings(time=(10, 0, 0, 0), colour_switch=True, sound=False, demo=False,
-                              human="simple", seconds=40), 2),
+    "colour": (trace.Settings(time=(10, 0, 3, 0), colour_switch=True, sound=False, demo=False,
+                              human="simple", seconds=60), 2),
     # a score below 0 (no rows, no name), a name, then two rows; sound on: the name's
     # time comes from the music timer's ticks
     "mono": (trace.Settings(time=(17, 12, 42, 0), colour_switch=False, sound=True, demo=False,

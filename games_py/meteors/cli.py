@@ -130,8 +130,8 @@ def sweep_command(count: int, seconds: float, seed: int, human: str | None, jobs
                f"{_time.monotonic() - started:.0f} s)")
     reseeds = [r for r in results if r.at_reseed]
     if reseeds:
-        click.echo(f"{len(reseeds)} more equal up to a key's RANDOMIZE TIMER (the time of day is "
-                   f"not modelled where frames are not paced); frames equal in all: {sum(r.frames_equal for r in results)} of "
+        click.echo(f"{len(reseeds)} more equal up to something the Python game does not follow "
+                   f"(its trace's unmodelled event); frames equal in all: {sum(r.frames_equal for r in results)} of "
                    f"{sum(r.frames for r in results)}, over {sum(r.games for r in results)} games")
     for r in results:
         if not r.equal:

@@ -111,14 +111,17 @@ class Meteors:
         self.pending: list[str] = []      # keys pressed whose ON KEY handlers have not run
         self.keys_handled = 0             # in this step
         # the BIOS tick the program is in (timing.py), with sound off and on
-        self.ticks = timing.FrameClock(s.time, int(not s.sound) + int(s.demo))
-        self.ticks_modelled = True
+        # (a human player's space, and with sound off F1, are typed at line 3560: original.py)
+        at_key_loop = timing.keys_at_key_loop(s)
+        self.ticks = timing.FrameClock(s.time, 0 if at_key_loop else int(not s.sound) + int(s.demo),
+                                       muted=at_key_loop and not s.sound)
         self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
         self.game_tick = 0                # the tick at line 510 of this game
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
         self.step_cost = 0                # the last step's instructions (timing.py)
         self.step_from = "gosub"          # GOSUB 1100 from a path's loop, or GOTO 1100 (hit_cost.RETURN)
+        self.drawn_at_edge = 0            # a bite's move: the player drawn in column 80 (move())
         self.straight = False             # the meteor's path is straight (lines 980-1090)
         self.absorbed_paths: dict = {}    # COLOR FNR(7)'s runtime paths (line 1310)
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
@@ -180,8 +183,7 @@ class Meteors:
         start = trace.start_event(self.settings, self.random.state, "python", fast=True)
         self.events.append(start)
         start["fast"] = self.ticks.calibrate()
-        if not start["fast"]:                   # frames not paced by line 3231: with sound
-            self.ticks_modelled = self.settings.sound   # on the notes' waits pace them
+        if not start["fast"]:                   # frames not paced by line 3231 (timing.UNPACED)
             start["metadata_keys"] = trace.metadata_keys(self.settings, fast=False)
 
     def play(self, stop) -> None:
@@ -358,7 +360,7 @@ class Meteors:
         """GOSUB 3370."""
         first = self.games <= 1
         if first:
-            self.ticks.show(self.colour)
+            self.ticks.show()
             colours = None
             if self.colour:                        # line 4310: each row of the title
                 colours = [self.int_rnd(FIVE, TWO) for _ in range(8)]
@@ -390,11 +392,16 @@ class Meteors:
                 break
             work += level_cost.BACKGROUND_AGAIN
         work += level_cost.CLEAR + level_cost.BORDER[self.background == 8] + level_cost.CLEARED
-        if not first:                              # (the first game's T0 is the show's)
+        key_loop = first and self.ticks.function_keys == 0   # from line 3560's first pass (timing.show)
+        if not first:
             self._work("game_start", work, paths)
+        elif key_loop:
+            work += level_cost.KEY_LOOP_EXIT
+            self.ticks.press_any_key(work + runtime_cost.instructions(paths))
         self.screen.clear()
         self.shown = True
-        self.level_screen(None if first else "game_start")
+        # (the demo's first T0 is the show's: timing.STARTUP)
+        self.level_screen("game_start" if not first else "first_screen" if key_loop else None)
 
     def level_screen(self, piece: str | None) -> None:
         """GOSUB 3670: the status line, the score (adding DS once more), the countdown,
@@ -406,7 +413,8 @@ class Meteors:
         self.screen.write(25, 1, b"TOMMY'S METEORS")
         self.add_score()
         if piece is not None:                         # lines 3670-3710, GOSUB 3120, 3230-3231
-            self._work(piece, level_cost.STATUS + level_cost.SCORE_ROUTINE + level_cost.TO_T0
+            unpaced = (timing.UNPACED - timing.PACED_LEVEL) * (not self.ticks.fast)   # FAST false
+            self._work(piece, level_cost.STATUS + level_cost.SCORE_ROUTINE + level_cost.TO_T0 + unpaced
                        + (level_cost.STATUS_COLOUR + level_cost.SCORE_COLOUR) * self.colour
                        + self.score_work(self.score), {})
         self.countdown = 101
@@ -656,6 +664,7 @@ class Meteors:
         self.keys_handled = 0
         self.key_work = 0                 # the keys' ON KEY handlers, to the instruction
         self.move_work = timing.NO_MOVE   # 1140 -> 1180 (or -> a bite's SOUND: move())
+        self.drawn_at_edge = 0            # a bite's move: the player drawn in column 80, after its SOUND
         self.anchor = "start"
         self.one_step()
         if not self.sound and not self.flag:   # with sound on its notes' waits did (note_played),
@@ -664,17 +673,21 @@ class Meteors:
     def silent_step(self) -> int:
         """Sound off, a step with no hit: 1110 -> 3231, the sound-on step's pieces without its
         SOUNDs and their waits (timing.SILENT_STEP ...)."""
-        control = timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+        control = timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32) + self.meteor_at_edge()
         work = (timing.STEP_START + self.key_work + self.move_work + self.check_work + timing.METEOR_PRINT
                 + control + timing.SILENT_STEP)
         ate = self.frame.get("ate")
         if ate:                              # the bite's new score (before an absorbed meteor's -2)
             work += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor") + timing.SCORE_COLOUR * self.colour
-                     + self.score_work(wrap16(self.score + 2 * self.absorbed)))
+                     + self.score_work(wrap16(self.score + 2 * self.absorbed)) + self.drawn_at_edge)
         if self.absorbed:
             work += (timing.SILENT_ABSORBED[self.colour] + self.score_work(self.score) + control
                      + runtime_cost.instructions(self.absorbed_paths))
         return work
+
+    def meteor_at_edge(self) -> int:
+        """PRINT M$ in column 80 (timing.COLUMN_80)."""
+        return timing.COLUMN_80 * (int(self.mx.to_float()) == 80)
 
     def one_step(self) -> None:
         self.total_frames += 1
@@ -690,6 +703,7 @@ class Meteors:
         self.events.append(self.frame)
         self.place(1110)
         self.string_space("frame", self.total_frames == 1)   # line 1110
+        self.key_work += timing.FREED * (self.total_frames == 1)   # (K$'s first assignment frees the space)
         if self.policy is not None:
             key = self.policy.choose(self.frame)
             if key is not None:
@@ -784,13 +798,13 @@ class Meteors:
             pitch = mbf.from_int(self.pitch)
             mbf.cint(mbf.mul(pitch, mbf.sub(ONE, mbf.mul(self.my, timing.FREQUENCY_FACTOR))))
         return (work + timing.METEOR_PRINT
-                + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
+                + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32) + self.meteor_at_edge()
                 + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
 
     def bite_score_work(self, score: int, crater: bool) -> int:
         """A bite's wait's end -> line 1180: its new score (GOSUB 3120, lines 3020-3100)."""
         return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + timing.CRATER_SCORE * crater
-                + self.score_work(score))
+                + self.score_work(score) + self.drawn_at_edge)
 
     @staticmethod
     def score_work(score: int) -> int:
@@ -819,7 +833,7 @@ class Meteors:
                              timing.ABSORBED_FACTOR))
         return (to_check + self.check_work - timing.CHECK - timing.CHECK_BLOCK
                 + timing.ABSORBED_TO_QUEUE[self.colour] + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32)
-                + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths))
+                + self.meteor_at_edge() + self.score_work(self.score) + runtime_cost.instructions(paths + self.absorbed_paths))
 
     def player_hit(self, test_paths) -> None:
         """Lines 1420-1570, and the hit's step from line 1180 (the hit test) and on to line 1620,
@@ -832,7 +846,7 @@ class Meteors:
             ate = self.frame.get("ate")
             if ate and not self.sound:             # the bite's statements without its SOUND
                 to_test += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor")
-                            + timing.SCORE_COLOUR * self.colour + self.score_work(self.score))
+                            + timing.SCORE_COLOUR * self.colour + self.score_work(self.score) + self.drawn_at_edge)
         self._work("hit_step", to_test + hc.HIT_TEST, test_paths)
         self.place(1420)
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
@@ -903,10 +917,18 @@ class Meteors:
             self.py = 4
         elif self.py > 23:
             self.py = 24
-        self.move_work = timing.MOVE_TO_BITE[d] + self._move_branches(d, before, abs(self.px - column) > 1)
+        wrapped = abs(self.px - column) > 1
+        # the player erased (line 2880) and drawn (3100) in column 80, where no wrap's cost has it
+        self.move_work = (timing.MOVE_TO_BITE[d] + self._move_branches(d, before, wrapped)
+                          + timing.COLUMN_80 * (column == 80 and not wrapped))
+        drawn_at_edge = timing.COLUMN_80 * (self.px == 80 and not wrapped)
         here = self.screen.char(self.py, self.px)
         if here != self.block:
             self.move_work += timing.BITE_METEOR if here == self.meteor_char else timing.MOVE_ON
+        if here in (self.block, self.meteor_char):
+            self.drawn_at_edge = drawn_at_edge            # after the bite's SOUND
+        else:
+            self.move_work += drawn_at_edge
         if here == self.block:
             self.frame["ate"] = "block"
             self.sound_effect("ate_block")
@@ -939,16 +961,14 @@ class Meteors:
             reseed = mbf.compare(self.rnd(), TENTH) < 0
         spent = runtime_cost.instructions(paths)
         read_at = self.key_work + timing.KEY_TO_TIME_READ[name] + spent
-        self.key_work += timing.KEY_PRESSED[name] + spent + timing.KEY_RELEASED
+        self.key_work += (timing.KEY_PRESSED[name] + spent + timing.KEY_RELEASED
+                          - timing.FREED * (self.direction == ""))    # D$ = ... frees nothing the first time
         if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())
                 self.string_space("key", name)
                 self.direction = name
                 return
-            if not self.ticks_modelled:
-                raise Unmodelled("RANDOMIZE TIMER when an arrow key is pressed (line 4940): "
-                                 "the time of day is not modelled where frames are not paced")
             with mbf.counting_paths() as paths:
                 self.random.randomize_timer(*self.ticks.time_of_day_after(read_at))
             self.key_work += timing.RESEED + runtime_cost.instructions(paths)

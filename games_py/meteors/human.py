@@ -4,9 +4,8 @@ trace shows it, and may press one of the four arrow keys.
 The key is pressed at the frame's first statement (line 1110) and its ON KEY
 handler runs at the next statement, before the frame's move, as the Python game
 applies it.  Each press costs an RND (line 4940: IF RND < .1 THEN RANDOMIZE
-TIMER); the reseed reads the time of day, which the Python game does not model
-yet (docs/meteors-internals.md, section 6): its trace ends there with an
-``unmodelled`` event.
+TIMER); the reseed reads the time of day at the tick the Python game's clock says
+(docs/meteors-internals.md, section 6).
 
 ``simple``: step sideways away from a meteor close above, else keep still.
 ``random:SEED``: a seeded generator presses a random arrow in about one frame of four.

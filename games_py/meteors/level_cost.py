@@ -44,6 +44,10 @@ BACKGROUND_DONE = 18 + 16 + 14                      # ... or BG = B; 3620
 CLEAR = 174 + 422           # 3630: COLOR 7, 0, BG: CLS
 BORDER = {True: 16 + 15 + 15, False: 17 + 16}       # 3640: BORDER = 4 if BG = 8, else BG
 CLEARED = 16 + 14           # 3650-3660
+# -- the first game (a human player's space at line 3560's first pass, original.py): 3560 ->
+# 3580, the key read and the loop left (the space's IRQ 1, make and break), besides the music's
+# interrupts (timing.KEY_LOOP_*); then as a new game's from 3580 ------------------------------
+KEY_LOOP_EXIT = 497
 # -- 3670 -> T0 (line 3232 after GOSUB 3230 with T0 = -1): the status line, the score ---------
 STATUS = 14 + 171 + 161 + 3_092 + 161 + 741 + 14 + 28   # 3670-3710: COLOR, LOCATE 25, 1: PRINT
                             # SPACE$(80); LOCATE 25, 1: PRINT "TOMMY'S METEORS" ..., GOSUB 3120

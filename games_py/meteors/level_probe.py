@@ -32,6 +32,7 @@ from games_py.meteors import original, sweep, timing
 KINDS = ("level_end", "level_start", "game_start", "blocks", "blocks_end")
 ANCHORS = {0x1D8A: 3232, 0x1EAB: 3330, 0x111F: 1680, 0x256D: 4000, 0x0B02: 1110, 0x0540: 630}
 BIOS_TIMER = 8          # the vector of IRQ 0
+MUSIC = -8              # ... taken by the runtime's music handler (062B:7F70)
 
 
 def _kind(start: int, end: int) -> str | None:
@@ -41,7 +42,7 @@ def _kind(start: int, end: int) -> str | None:
 
 def original_segments(settings, disk: str = "1612") -> tuple[list[dict], list[tuple[str, int, list[int]]]]:
     """The original's events, and its segments: (kind, instructions, the vectors of the
-    interrupts inside)."""
+    interrupts inside, MUSIC for IRQ 0 taken by the runtime's music handler)."""
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
     anchors = dict(ANCHORS)
@@ -50,7 +51,14 @@ def original_segments(settings, disk: str = "1612") -> tuple[list[dict], list[tu
     for offset, line in anchors.items():
         process.at_offset(offset, lambda line=line: marks.append((line, machine._instr_now())))
     interrupts: list[tuple[int, int]] = []
-    machine.events.irq.connect(lambda vector, now: interrupts.append((now, vector)))
+    bios_timer = machine.get_vector(BIOS_TIMER)
+
+    def interrupted(vector: int, now: int) -> None:
+        # IRQ 0 while the runtime's music handler has INT 8 (the show's last notes still play
+        # in a human session's first level screen): told apart from a BIOS tick
+        music = vector == BIOS_TIMER and machine.get_vector(BIOS_TIMER) != bios_timer
+        interrupts.append((now, MUSIC if music else vector))
+    machine.events.irq.connect(interrupted)
     events = tracer.run()
     segments = []
     for (start, at), (end, until) in zip(marks, marks[1:]):

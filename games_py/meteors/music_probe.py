@@ -46,6 +46,7 @@ class Sound:
     first: int | None         # a fresh start's first interrupt, from the INT 3
     edge: int | None          # the next edge after the INT 3, from the mask's start (whole instructions)
     taken: int | None         # ... where the machine took it, from the mask's start
+    ticked: bool = False      # a BIOS tick came between the INT 3 and a fresh start's load
 
     @property
     def masked_from(self) -> int:
@@ -107,7 +108,9 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
             edge = due - masked_from
             later = bisect.bisect_left(irqs, due)
             taken = irqs[later] - masked_from if later < len(irqs) else None
-        sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken))
+        ticked = bool(mine) and bisect.bisect(irqs, mine[0][0]) > bisect.bisect(irqs, at)
+        sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken,
+                            ticked))
     return events, sounds
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 
 from games_py import tracing
-from games_py.meteors import trace
+from games_py.meteors import timing, trace
 from games_py.qbasic.mbf import MBF
 from games_py.tracing import TraceFailure
 from pcemu.keys import parse_script
@@ -38,6 +38,7 @@ LINE_ATE_BLOCK, LINE_ATE_METEOR = 3010, 3060
 LINE_BLOCKS_DRAWN = 4000       # COLOR 7,0 after the blocks' rows were printed
 LINE_NAME = 5910               # PRINT "WHAT IS YOUR NAME? ": a top-10 score, not in demo mode
 LINE_ANY_KEY = 3560            # the loop that waits for a key at PRESS ANY KEY TO START (game 1)
+LINE_SHOW_PAUSE = 4410         # the show's 1.5 s wait (T = TIMER: WHILE ABS(TIMER - T) < 1.5)
 NAME = "PLAYER"
 KEY_LINES = {4950: "UP", 4990: "LEFT", 5030: "RIGHT", 5070: "DOWN"}   # D$ = ... in ON KEY(11-14)
 RESEED_LINES = (4940, 4980, 5020, 5060)  # IF RND < .1 THEN RANDOMIZE TIMER (2nd statement)
@@ -110,11 +111,15 @@ class MeteorsTracer:
                 p.at_offset(statements[1], self._reseeded)
         for line, name in SOUND_LINES.items():
             p.at_line(line, functools.partial(self._sound, name))
-        # no function key to type first (F1 mutes, F2 starts the demo): the space goes in
-        # at line 3560 (_press_any_key)
-        self.space_at_key_loop = settings.sound and not settings.demo
+        # a human player: the space goes in at line 3560 (_press_any_key), with sound off F1
+        # behind it (the demo's F2 and F1, and F1 after a show midnight cut short, are typed
+        # by the run loop: timing.keys_at_key_loop)
+        self.space_at_key_loop = timing.keys_at_key_loop(settings)
         if self.space_at_key_loop:
             p.at_line(LINE_ANY_KEY, self._press_any_key)
+        self.hooked_in_show = False
+        if self.space_at_key_loop and not settings.sound:
+            p.at_line(LINE_SHOW_PAUSE, self._hook_in_show)
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> list[dict]:
@@ -219,13 +224,29 @@ class MeteorsTracer:
         self.machine.cpu.request_stop()
 
     def _press_any_key(self) -> None:
-        """With no function key to type first (sound on, a human player), the space that
-        ends PRESS ANY KEY TO START goes to the keyboard at the key loop's first pass, a
-        point of the program, so the first game's start depends on the program alone and
-        not on where the tracer's run loop saw the text (up to half a tick later)."""
+        """A human player's space that ends PRESS ANY KEY TO START goes to the keyboard at
+        the key loop's first pass, a point of the program, so the first game's start
+        depends on the program alone and not on where the tracer's run loop saw the text
+        (up to half a tick later).  With sound off F1 follows it at once: the keyboard
+        offers its make code 2 ms after the space's break, and its ON KEY(1) handler
+        (lines 4600-4620: SOUND.ON = NOT SOUND.ON) runs during the first level screen,
+        before its T0 (docs/meteors-internals.md, section 6)."""
         if not self.space_pressed:
             self.space_pressed = True
-            self._keys_now(" ")
+            self._keys_now(" " if self.settings.sound else " {F1}")
+
+    def _hook_in_show(self) -> None:
+        """With sound off (a human player), F1 twice at the show's 1.5 s wait: sound off and
+        on again, so nothing else changes, but the runtime hooks INT 1Ch at its first ON KEY
+        handler, and the BIOS tick's INT 1Ch then reads the joystick's buttons (062B:7061,
+        ON STRIG) until each has read once as pressed (pcemu's BIOS has no INT 15h AH=84h:
+        what is read is the AL of the instruction the tick interrupted).  Those reads, and
+        the event poll at the next statement that each "press" causes, are over during the
+        wait (28 ticks), not in the game's first frames, where with sound off and FAST false
+        nothing would make up for them (docs/meteors-internals.md, section 6)."""
+        if not self.hooked_in_show:
+            self.hooked_in_show = True
+            self._keys_now("{F1}{F1}")
 
     def _type_name(self) -> None:
         """The name for the high-score table goes to the keyboard at once, at the prompt's

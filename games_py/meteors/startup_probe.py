@@ -1,27 +1,31 @@
-"""Measure the first game's start on the original (sound on, a human player): what
-the 34 ticks of timing.show_ends (SHOW_TO_PAUSE, the two TIMER waits, STARTUP[0]'s none),
-SHOW_NOTE_LEFT, SHOW_NOTE_PHASE and SHOW_COUNTER were read from.
+"""Measure the first game's start on the original (a human player, sound on or off): what
+the 34 ticks of timing.show_ends (SHOW_TO_PAUSE, the two TIMER waits, STARTUP[0]'s none) and
+the first T0's place after line 3560's first pass (level_cost.KEY_LOOP_EXIT, timing.MUTED,
+the music there: timing.KEY_LOOP_*) were read from.
 
 For each start time, at line 3232's INT 3 of the first level screen (its T0): the BIOS
 ticks since line 225 (the end of line 222's wait), the instructions since the last
-IRQ 0, the note's interrupts left (DGROUP:0342) and the music handler's counter
-(DGROUP:0416) mod 32.  Usage, from the repository (about 2 s a start time):
+IRQ 0, the note's interrupts left (DGROUP:0342), the music handler's counter
+(DGROUP:0416) mod 32, and the instructions since line 3560's first INT 3 (where the
+tracer types the space).  Usage, from the repository (about 2 s a start time):
 
-    python -m games_py.meteors.startup_probe --count 6 --seed 1612 --seed 99 --seed 5
+    python -m games_py.meteors.startup_probe --count 6 --seed 1612 --seed 99 [--sound off]
 """
 from __future__ import annotations
 
 import click
 
 from games_py.meteors import trace
+from games_py.meteors import original
 from games_py.meteors.original import MeteorsTracer
 from games_py.trace_sweep import start_times
 
 NOTE_LEFT, COUNTER = 0x0342, 0x0416
 
 
-def measure(time: tuple[int, int, int, int], colour: bool, disk: str = "1612") -> tuple[int, int, int, int]:
-    settings = trace.Settings(time=time, colour_switch=colour, sound=True, demo=False, human="random:1",
+def measure(time: tuple[int, int, int, int], colour: bool, disk: str = "1612",
+            sound: bool = True) -> tuple[int, int, int, int, int]:
+    settings = trace.Settings(time=time, colour_switch=colour, sound=sound, demo=False, human="random:1",
                               seconds=0.2, frames=1)
     tracer = MeteorsTracer(settings, disk)
     process, machine = tracer.process, tracer.machine
@@ -32,28 +36,35 @@ def measure(time: tuple[int, int, int, int], colour: bool, disk: str = "1612") -
     def calibrated() -> None:
         seen.setdefault("t225", tracer._bios_ticks())
 
+    def key_loop() -> None:
+        seen.setdefault("key_loop", machine._instr_now())
+
     def level_t0() -> None:
         if "t0" not in seen:
             seen.update(t0=tracer._bios_ticks(), since=machine._instr_now() - last_interrupt[0],
-                        note=process.word(NOTE_LEFT), counter=process.word(COUNTER) & 31)
+                        note=process.word(NOTE_LEFT), counter=process.word(COUNTER) & 31,
+                        from_key_loop=machine._instr_now() - seen["key_loop"])
 
     process.at_line(225, calibrated)
+    process.at_line(original.LINE_ANY_KEY, key_loop)
     process.at_line(3232, level_t0)
     tracer.run()
-    return seen["t0"] - seen["t225"], seen["since"], seen["note"], seen["counter"]
+    return seen["t0"] - seen["t225"], seen["since"], seen["note"], seen["counter"], seen["from_key_loop"]
 
 
 @click.command()
 @click.option("--count", type=click.IntRange(min=1), default=6, show_default=True)
 @click.option("--seed", "seeds", type=int, multiple=True, default=(1612,), show_default=True)
 @click.option("--disk", default="1612", show_default=True)
-def main(count: int, seeds: tuple[int, ...], disk: str) -> None:
-    click.echo("seed time colour: ticks, since IRQ 0, note left, counter")
+@click.option("--sound", type=click.Choice(["on", "off"]), default="on", show_default=True,
+              help="off: F1 typed behind the space at line 3560 (original.py)")
+def main(count: int, seeds: tuple[int, ...], disk: str, sound: str) -> None:
+    click.echo("seed time colour: ticks, since IRQ 0, note left, counter, from line 3560's first INT 3")
     for seed in seeds:
         for i, time in enumerate(start_times(count, seed)):
             colour = i % 2 == 0
             click.echo(f"{seed} {trace.format_time(time)} {'colour' if colour else 'mono'}: "
-                       f"{measure(time, colour, disk)}")
+                       f"{measure(time, colour, disk, sound == 'on')}")
 
 
 if __name__ == "__main__":

@@ -77,14 +77,16 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # caller; 2 ticks).  Both are computed (wait_ends), so a wait that midnight falls into ends at
 # the wrap, as on the original, where TIMER jumps from 86,399.9x to 0 (a start in the day's
 # last 2 s: 23:59:59.50's show is 7 ticks, not 34).  Then PRESS ANY KEY with the tracer's
-# key script (original.py): F1 (sound off) and F2 (demo), each followed by {TICKS:20}, then
-# the space (line 3560).  For 0, 1 or 2 function keys: the ticks from 1790's wait to T0, and
-# how far into that tick T0 is read.  Measured on the original; see
-# docs/meteors-internals.md, section 6.
+# keys (original.py): a human player's space (and with sound off F1) at line 3560's first
+# pass, T0 in the same tick; the demo's F2 (and with sound off F1 before it), each followed
+# by {TICKS:20} and typed by the tracer's run loop, then the space.  For 0, 1 or 2 such
+# function keys: the ticks from 1790's wait to T0, and how far into that tick T0 is read
+# (the run loop's keys are not at a point of the program: 7,200 to 11,700 instructions
+# measured).  Measured on the original; see docs/meteors-internals.md, section 6.
 SHOW_TO_PAUSE = 4
 SHOW_PAUSE = MBF.from_hex("00 00 40 81")       # 1.5 at DGROUP:15E6 (line 4410)
 SHOW_KEY_PAUSE = MBF.from_hex("CD CC 4C 7D")   # .1 in D (DGROUP:1008) at line 1790
-STARTUP = {0: (0, 900), 1: (21, 9_500), 2: (42, 9_500)}
+STARTUP = {0: (0, None), 1: (21, 9_500), 2: (42, 9_500)}
 
 
 def show_ends(clock: "DosTime", calibrated: int, function_keys: int) -> int:
@@ -93,14 +95,50 @@ def show_ends(clock: "DosTime", calibrated: int, function_keys: int) -> int:
     tick = wait_ends(clock, tick, tick, SHOW_PAUSE)           # line 4410
     tick = wait_ends(clock, tick, tick, SHOW_KEY_PAUSE)       # line 1790
     return tick + STARTUP[function_keys][0]
-# With no function key (sound on; the tracer types the space at line 3560's first pass)
-# the show's last note plays at T0: this many interrupts of it are left, the last was this
-# long before (mono, colour: the level screen's COLORs), and the model's music counter
-# (DGROUP:0416 reads 11 at line 3232's INT 3; 8 is what the model needs, 7 and 9 fail).
-# Measured at 18 start times with games_py/meteors/startup_probe.py (docs/meteors-internals.md, section 6).
-SHOW_NOTE_LEFT = 30
-SHOW_NOTE_PHASE = {False: 654, True: 954}
-SHOW_COUNTER = 8
+FULL_SHOW = 34                                 # ticks from line 225 to T0 with no function key
+
+
+def show_cut(start: tuple[int, int, int, int]) -> bool:
+    """Midnight cuts the show's TIMER waits short (a start in the day's last 2 s that is not
+    in its last two ticks): its tune still plays at PRESS ANY KEY."""
+    clock = DosTime(start)
+    calibrated = wait_ends(clock, clock.start_tick, clock.start_tick, CALIBRATION)
+    return show_ends(clock, calibrated, 0) - calibrated < FULL_SHOW
+
+
+def keys_at_key_loop(settings) -> bool:
+    """Whether the tracer types a human player's space (and with sound off its F1s) at points
+    of the program (original.py), or, in demo mode and with sound off after a show midnight
+    cut short, its run loop types the function keys with {TICKS:20} and then the space
+    (STARTUP): the show's tune then still plays at line 3560 and the model does not know
+    where its notes are (docs/meteors-internals.md, section 6)."""
+    return not settings.demo and (settings.sound or not show_cut(settings.time))
+
+
+# A human player's space is typed at line 3560's first pass (original.py): from there the
+# first level screen's work to T0 is computed statement by statement (game.py, level_cost.py,
+# level_cost.KEY_LOOP_EXIT).  The music there: the show's last PLAY (line 3530) started the
+# music timer fresh just before, with a note of 33 interrupts and one of 3 queued; the first
+# interrupt comes this far after line 3560's first INT 3, and the runtime's counter
+# (DGROUP:0416) reads 15 there (11 with sound off: the tracer's F1 twice in the show, below).
+# Measured at 24 start times of seeds 1612, 99 and 7, /C and /M, sound on and off, 23:59:59.99
+# among them (startup_probe; docs/meteors-internals.md, section 6).
+KEY_LOOP_INTERRUPT = 1_120
+KEY_LOOP_NOTES = [33, 3]
+KEY_LOOP_COUNTER = {True: 15, False: 11}
+# With sound off the tracer types F1 twice at the show's 1.5 s wait (line 4410: sound off and
+# on again; the runtime hooks INT 1Ch there, and the joystick reads of its INT 1Ch handler are
+# over before the game: original.py) and once more right behind the space: that F1's make and
+# break codes (IRQ 1, 2 ms apart after the space's) and its ON KEY(1) handler (lines 4600-4620,
+# SOUND.ON off) run in the level screen's work before T0, this much more besides a music
+# interrupt that falls in it (line 3560's first INT 3 to 3232's: 800 more than with sound on at
+# each of 24 start times, 775 where no interrupt fell in them).
+MUTED = 775
+# Line 3231 with FAST false (a start in the day's last tick): IF FAST AND T0 >= 0 goes on to
+# line 3232 in this many instructions, T0 = -1 or not; with FAST true and T0 = -1, 42
+# (level_cost.TO_T0 has them).
+UNPACED = 18
+PACED_LEVEL = 42
 
 # The work between two waits, in instructions (1.2 MIPS: a tick is 65,910), measured
 # on the exact machine with sound off: the BASIC lines each piece runs, from the
@@ -217,6 +255,9 @@ STEP_START = 283
 KEY_PRESSED = {"UP": 922, "LEFT": 925, "RIGHT": 928, "DOWN": 929}   # ... more with an arrow key
 # (IRQ 1, ON KEY(11-14): lines 4930-5070; D$'s length), besides its IF RND < .1 ...
 KEY_RELEASED = 97          # the key's break code: IRQ 1 again, 2 ms later (before the step's SOUND)
+FREED = 11                  # a string assignment that frees the old string, more than one that
+                            # frees none: the session's first K$ = INKEY$ (line 1110) frees the
+                            # space of PRESS ANY KEY, the first key's D$ = ... frees nothing
 RESEED = 608                # ... and RANDOMIZE TIMER besides TIMER's arithmetic; its time is read
 KEY_TO_TIME_READ = {"UP": 745, "LEFT": 747, "RIGHT": 749, "DOWN": 751}   # this far from 1110
 NO_MOVE = 118               # 1140 -> 1180 with D$ = "" ...
@@ -233,6 +274,9 @@ CHECK_BLOCK = 99            # ... the meteor on a block: RND > PROB (it was 118,
 CHECK_ROW = 21              # ... MY = 24 (an extra step at row 25)
 METEOR_PRINT = 496          # 1380: LOCATE MY, MX: PRINT M$ ...
 METEOR_PRINT_CONTROL = 29   # ... a control character (CHR$ below 32) more
+COLUMN_80 = -1              # a character PRINTed in column 80 (the meteor's, lines 1300 and 1380;
+                            # the player's erased and drawn by a move that does not wrap, lines
+                            # 2880 and 3100): one instruction less, the runtime's cursor at the edge
 PITCH = 438                 # 1380 -> 5120: the frequency from MY and PITCH (line 5110) ...
 SOUND_QUEUED = 432          # ... 5120's INT 3 -> the note queued (IRQ 0 masked from 273 on)
 BITE_QUEUED = 622           # the same for a bite's SOUND (line 5220)
@@ -267,9 +311,11 @@ MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
 CHAINED_TICK = 10           # ... plus the BIOS's INT 8 when the handler chains to it
 BIOS_HANDLER = 14           # the BIOS's INT 8 with no music
-TICK_HOOK = 44              # ... and in either, once the runtime hooks INT 1Ch (062B:6FD6, its event
-                            # timer), which the BIOS's INT 8 calls: from the first ON KEY handler on
-                            # (F1 or F2 at PRESS ANY KEY, or an arrow key in play)
+STRIG_READ = 24             # the hook's INT 15h AH=84h for one joystick button (ON STRIG), ...
+TICK_HOOK = 44 + 4 * STRIG_READ   # ... and in either, once the runtime hooks INT 1Ch (062B:6FD6, its
+                            # event timer), which the BIOS's INT 8 calls: from the first ON KEY handler
+                            # on (F1 or F2 at PRESS ANY KEY, or an arrow key in play); it reads the four
+                            # buttons at every tick, as no stick is on the game port to press one
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
 TABLE_TO_SOUND = 2_411 + 45 + 17 + 432   # a name's SOUND (line 5860) queued, from line 5770 ...
@@ -287,12 +333,13 @@ class FrameClock:
     events it meets (BIOS ticks at 18.2 Hz, or the music's 582 Hz interrupts), and the
     waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
-    def __init__(self, start: tuple[int, int, int, int], function_keys: int) -> None:
+    def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False) -> None:
         self.clock = DosTime(start)
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
-        self.function_keys = function_keys
+        self.function_keys = function_keys          # typed by the tracer's run loop (the demo's)
+        self.muted = muted                          # F1 behind the space at line 3560 (MUTED)
         self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
         self.bios_due: float | None = TICK          # channel 0 at 18.2 Hz: the next BIOS tick
@@ -436,24 +483,35 @@ class FrameClock:
         self.fast = self.now - start >= 2
         return self.fast
 
-    def show(self, colour: bool = False) -> None:
-        """The start-up show and PRESS ANY KEY (game 1), to the level screen's T0.  With
-        sound on its last note still plays there."""
-        offset = STARTUP[self.function_keys][1]
+    def show(self) -> None:
+        """The start-up show and PRESS ANY KEY (game 1).  A human player's space is typed at
+        line 3560's first pass: the clock stops there, the show's last notes playing (the
+        work on to T0 is the caller's, ``muted`` for F1 typed behind the space).  The demo's
+        function keys are typed by the tracer's run loop: then to the level screen's T0."""
         self.now = show_ends(self.clock, self.now, self.function_keys)
-        self.t, self.bios_due = float(offset), TICK
-        if self.function_keys == 0:
-            self.playing, self.bios_due = True, None
-            self.interrupt_due = offset - SHOW_NOTE_PHASE[colour] + MUSIC_PERIOD
-            self.note_left, self.queue = SHOW_NOTE_LEFT, []
-            self.counter = SHOW_COUNTER
+        if self.function_keys:
+            self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
+            return
+        self.t, self.playing, self.bios_due = 0.0, True, None
+        self.interrupt_due = float(KEY_LOOP_INTERRUPT)
+        self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
+        self.counter = KEY_LOOP_COUNTER[not self.muted]
+        self.hooked = self.hooked or self.muted     # (F1 in the show)
+
+    def press_any_key(self, work: int) -> None:
+        """A human player's way from line 3560's first pass to the first T0: ``work`` (the
+        space read, the background, CLS, the status line), and with sound off F1's."""
+        self.work_done(work + MUTED * self.muted)
 
     def pace(self, wait: bool = True) -> None:
         """Lines 3231-3232 (no wait when T0 = -1, a level screen's): the polling loop pass
         by pass (polling.py), each pass reading the time of day ``TIME_READ`` instructions
         in and costing what the runtime spends on that time and T0, the interrupts that
         come during it taking what they take from the loop.  It ends at line 3232."""
-        if wait and self.t0 is not None and self.fast:
+        if not self.fast:                           # line 3231 never waits
+            if wait and self.t0 is not None:
+                self.work_done(UNPACED)
+        elif wait and self.t0 is not None:
             t0 = self.clock.timer(self.t0)
             self.t += polling.ENTRY
             cached: tuple[int, tuple[int, bool]] | None = None

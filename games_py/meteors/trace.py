@@ -46,7 +46,9 @@ def metadata_keys(s: Settings, fast: bool = True) -> list[str]:
     3231's wait, or with sound on by the PLAY(0) waits on each step's notes, which pace
     the frames even when FAST is false (line 225: a start in the day's last tick).
     Not with sound off and FAST false (each frame's ticks then come from the cost of
-    every statement), nor in demo mode, where the computer's moves cost 4,000 to 12,000
+    every statement since the first T0: the Python game follows them, exactly within a
+    game, but a hit's and the high-score table's pieces are not yet exact and nothing
+    paces the frames after them; a key's reseed is compared), nor in demo mode, where the computer's moves cost 4,000 to 12,000
     instructions a step by what the demo player looks at, which timing.py does not
     estimate."""
     compared = (fast or s.sound) and not s.demo

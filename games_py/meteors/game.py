@@ -119,7 +119,6 @@ class Meteors:
         self.game_tick = 0                # the tick at line 510 of this game
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
         self.table_file = "missing"       # METEORS.SCR: missing, written, read
-        self.step_cost = 0                # the last step's instructions (timing.py)
         self.step_from = "gosub"          # GOSUB 1100 from a path's loop, or GOTO 1100 (hit_cost.RETURN)
         self.drawn_at_edge = 0            # a bite's move: the player drawn in column 80 (move())
         self.straight = False             # the meteor's path is straight (lines 980-1090)
@@ -713,10 +712,8 @@ class Meteors:
         self.string_space("escape_tested")
         if self.demo_on:
             self.player.decide()
-        self.step_cost = timing.STEP
         if self.direction:
             self.move()
-            self.step_cost += timing.MOVE + timing.ATE * ("ate" in self.frame)
         check_hit = True
         if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
             if mbf.compare(self.rnd(), RND_999) < 0:
@@ -746,7 +743,6 @@ class Meteors:
         my = min(my, 24)
         self.mx, self.my = mbf.from_int(mx), mbf.from_int(my)
         if self.absorbed:
-            self.step_cost += timing.ABSORBED
             with mbf.counting_paths() as paths:    # line 1310: COLOR FNR(7) + 8 in colour
                 shade = self.random.random_int_in_mbf(7) + 8 if self.colour else 15
             self.absorbed_paths = paths

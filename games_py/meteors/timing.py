@@ -159,11 +159,7 @@ CURVED_LAST = -233          # ... the FOR's last NEXT (line 960: GOTO 1100) ...
 STRAIGHT_LAST = -252        # ... line 1080's last (into 1090-1100)
 COUNTDOWN_COLOUR = 14       # ... plus its PRINT in colour (line 3250's COLOR)
 COUNTDOWN_DIGIT = 6         # ... and a digit of the countdown more or less
-STEP = 1_810                # 1110 -> 3231: INKEY$, the hit and block checks, the meteor's PRINT
 MOVE = 1_550                # D$ <> "": GOSUB 2830
-ATE = 2_920                 # a block or a crater eaten: the score (GOSUB 3120)
-ABSORBED = 4_060            # line 1300: the meteor's colour, the score
-KEY_HANDLER = 1_130         # ON KEY(11-14) (lines 4930-5070) and the keyboard's IRQ 1
 # With sound off a step that neither hits nor is hit (1110 -> 3231) is the pieces of the
 # sound-on step up to where its SOUND would be (the keys', the move's, the checks', the
 # meteor's PRINT: Meteors.silent_step) and what the skipped SOUNDs leave (IF SOUND.ON,

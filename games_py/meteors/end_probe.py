@@ -19,7 +19,8 @@ from __future__ import annotations
 import click
 
 from games_py import tracing
-from games_py.meteors import original, sweep
+from games_py.meteors import original
+from games_py.meteors.probe_cases import chosen, session_options
 
 POINTS = {0x0B02: 1110, 0x0DAD: 1420, 0x1074: 1620, 0x1125: 1710, 0x1196: 1196, 0x303E: 5370, 0x111F: 1680}
 
@@ -82,19 +83,11 @@ def compare(settings, disk: str = "1612") -> list[list[tuple[int, int]]]:
 
 
 @click.command()
-@click.option("--seed", type=int, default=1612, show_default=True)
-@click.option("--count", type=click.IntRange(min=1), default=50, show_default=True)
-@click.option("--seconds", type=float, default=30.0, show_default=True)
-@click.option("--case", "indices", type=int, multiple=True, help="case numbers; all when none")
-@click.option("--disk", default="1612", show_default=True)
+@session_options(seed=1612, count=50, seconds=30.0)
 def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: str) -> None:
-    cases = sweep.with_human(sweep.demo_cases(count, seed=seed, seconds=seconds))
-    for i in indices or range(count):
-        if not 0 <= i < count:
-            raise click.BadParameter(f"case {i} is not among the {count}", param_hint="--case")
-        click.echo(sweep.options(cases[i]))
+    for case in chosen(seed, count, seconds, indices):
         try:
-            rows = compare(cases[i].settings(), disk)
+            rows = compare(case.settings(), disk)
         except (tracing.TraceFailure, *tracing.user_errors()) as exc:
             click.echo("  " + str(exc).splitlines()[0])
             continue

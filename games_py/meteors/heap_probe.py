@@ -27,6 +27,7 @@ import click
 
 from games_py import tracing
 from games_py.meteors import original, sweep
+from games_py.meteors.probe_cases import chosen, session_options
 
 START, ROVER, END = 0x0428, 0x042A, 0x042C
 
@@ -82,20 +83,12 @@ def measure(case: sweep.Case, big: int, disk: str = "1612") -> list[str]:
 
 
 @click.command()
-@click.option("--seed", type=int, default=1612, show_default=True)
-@click.option("--count", type=click.IntRange(min=1), default=24, show_default=True)
-@click.option("--seconds", type=float, default=120.0, show_default=True)
-@click.option("--case", "indices", type=int, multiple=True, help="case numbers (random:N); all when none")
+@session_options(seed=1612, count=24, seconds=120.0)
 @click.option("--big", type=int, default=1000, show_default=True, help="a merged run this large is reported")
-@click.option("--disk", default="1612", show_default=True)
 def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], big: int, disk: str) -> None:
-    cases = sweep.with_human(sweep.demo_cases(count, seed=seed, seconds=seconds))
-    for i in indices or range(count):
-        if not 0 <= i < count:
-            raise click.BadParameter(f"case {i} is not among the {count}", param_hint="--case")
-        click.echo(sweep.options(cases[i]))
+    for case in chosen(seed, count, seconds, indices):
         try:
-            lines = measure(cases[i], big, disk)
+            lines = measure(case, big, disk)
         except (tracing.TraceFailure, *tracing.user_errors()) as exc:
             raise click.ClickException(str(exc).splitlines()[0]) from None
         for line in lines:

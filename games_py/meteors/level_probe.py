@@ -27,7 +27,8 @@ from collections import Counter, defaultdict
 import click
 
 from games_py import tracing
-from games_py.meteors import original, sweep, timing
+from games_py.meteors import original, timing
+from games_py.meteors.probe_cases import chosen, session_options
 
 KINDS = ("level_end", "level_start", "game_start", "blocks", "blocks_end")
 ANCHORS = {0x1D8A: 3232, 0x1EAB: 3330, 0x111F: 1680, 0x256D: 4000, 0x0B02: 1110, 0x0540: 630}
@@ -115,23 +116,13 @@ def compare(settings, disk: str = "1612") -> list[tuple[str, int, int]]:
 
 
 @click.command()
-@click.option("--seed", type=int, default=1612, show_default=True)
-@click.option("--count", type=click.IntRange(min=1), default=24, show_default=True)
-@click.option("--seconds", type=float, default=120.0, show_default=True)
-@click.option("--case", "indices", type=int, multiple=True, help="case numbers; all when none")
+@session_options(seed=1612, count=24, seconds=120.0)
 @click.option("--demo", is_flag=True, help="demo sessions (default: random:N players)")
-@click.option("--disk", default="1612", show_default=True)
 def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], demo: bool, disk: str) -> None:
-    cases = sweep.demo_cases(count, seed=seed, seconds=seconds)
-    if not demo:
-        cases = sweep.with_human(cases)
     tally: dict[str, Counter] = defaultdict(Counter)
-    for i in indices or range(count):
-        if not 0 <= i < count:
-            raise click.BadParameter(f"case {i} is not among the {count}", param_hint="--case")
-        click.echo(sweep.options(cases[i]))
+    for case in chosen(seed, count, seconds, indices, demo):
         try:
-            rows = compare(cases[i].settings(), disk)
+            rows = compare(case.settings(), disk)
         except (tracing.TraceFailure, *tracing.user_errors()) as exc:
             click.echo("  " + str(exc).splitlines()[0])
             continue

@@ -4,6 +4,12 @@ Channel 0 drives IRQ 0 (its period follows the reload value a program writes:
 the BASIC runtime sets 0800h while it plays music); channel 2, gated by port
 61h bit 0, feeds the speaker.  Counters are not stepped: their value at any
 moment is computed from the virtual PIT clock, so reads are exact and cheap.
+
+Known limit: a count written with no control word before it is loaded at once.  Intel's
+8254 data sheet loads it, in mode 2 or 3 while counting, at the end of the current cycle
+(mode 2) or half-cycle (mode 3).  The QuickBASIC runtime writes channel 0 so when its music
+starts and ends; branch h-pit has the deferred load, kept apart until the Meteors model
+follows it in every sweep (docs/meteors-internals.md, section 6).
 """
 from __future__ import annotations
 

@@ -25,9 +25,10 @@ section 6).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from fractions import Fraction
 
-from games_py.meteors import polling
+from games_py.meteors import end_cost, polling
 from games_py.meteors.polling import PACE, waited_enough
 from games_py.qbasic import mbf, rng, runtime_cost
 from games_py.qbasic.mbf import MBF
@@ -36,7 +37,6 @@ PIT_HZ = 1_193_182
 TICK_SECONDS = Fraction(65536, PIT_HZ)
 TICKS_PER_DAY = 0x1800B0
 CALIBRATION = MBF.from_hex("CD CC 4C 7D")   # .1 at DGROUP:11A0 (line 222)
-PAUSE = MBF.from_hex("00 00 00 82")         # 2 at DGROUP:1224 (lines 1640/1670 -> 1710)
 
 
 class DosTime:
@@ -510,15 +510,7 @@ class FrameClock:
         elif wait and self.t0 is not None:
             t0 = self.clock.timer(self.t0)
             self.t += polling.ENTRY
-            cached: tuple[int, tuple[int, bool]] | None = None
-            while True:
-                self.work_done(polling.TIME_READ)
-                if cached is None or cached[0] != self.now:
-                    cached = self.now, polling.one_pass(self.clock.at(self.now), t0)
-                cost, done = cached[1]
-                self.work_done(cost - polling.TIME_READ)
-                if done:
-                    break
+            self._poll(lambda time_of_day: polling.one_pass(time_of_day, t0))
         self.t0 = self.now
         with mbf.counting_paths() as paths:        # line 3232: T0 = TIMER, its arithmetic
             rng.timer(*self.clock.at(self.now))
@@ -536,17 +528,23 @@ class FrameClock:
         """Line 1710, pass by pass (end_cost.py; the music's interrupts, if it plays, take
         their handlers' time): from its first INT 3 (or ``entered`` on) to line 1730's RETURN
         (0000:1196), where the last pass ends."""
-        from games_py.meteors import end_cost
         self.work_done(end_cost.TO_T_READ - entered)
         with mbf.counting_paths() as paths:
             start = rng.timer(*self.clock.at(self.now))
         self.work_done(end_cost.ENTRY + runtime_cost.instructions(paths) - end_cost.TO_T_READ)   # (to 0000:1150)
+        self._poll(lambda time_of_day: end_cost.pause_pass(time_of_day, start))
+
+    def _poll(self, one_pass: Callable[[tuple[int, int, int, int]], tuple[int, bool]]) -> None:
+        """A TIMER polling loop pass by pass: each pass reads the time of day ``TIME_READ``
+        instructions in and costs what ``one_pass`` says for it (the same for every pass between
+        two ticks), the interrupts meanwhile taking their handlers' time; the pass that ends it
+        runs on to the next statement."""
         cached: tuple[int, tuple[int, bool]] | None = None
         while True:
             self.work_done(polling.TIME_READ)
             if cached is None or cached[0] != self.now:
-                cached = self.now, end_cost.pause_pass(self.clock.at(self.now), start)
+                cached = self.now, one_pass(self.clock.at(self.now))
             cost, done = cached[1]
             self.work_done(cost - polling.TIME_READ)
             if done:
-                break
+                return

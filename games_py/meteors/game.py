@@ -677,8 +677,7 @@ class Meteors:
                 + control + timing.SILENT_STEP)
         ate = self.frame.get("ate")
         if ate:                              # the bite's new score (before an absorbed meteor's -2)
-            work += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor") + timing.SCORE_COLOUR * self.colour
-                     + self.score_work(wrap16(self.score + 2 * self.absorbed)) + self.drawn_at_edge)
+            work += self.bite_score_work(wrap16(self.score + 2 * self.absorbed), ate == "meteor", silent=True)
         if self.absorbed:
             work += (timing.SILENT_ABSORBED[self.colour] + self.score_work(self.score) + control
                      + runtime_cost.instructions(self.absorbed_paths))
@@ -797,10 +796,11 @@ class Meteors:
                 + timing.METEOR_PRINT_CONTROL * (self.meteor_char < 32) + self.meteor_at_edge()
                 + timing.PITCH + runtime_cost.instructions(paths) + timing.SOUND_QUEUED)
 
-    def bite_score_work(self, score: int, crater: bool) -> int:
-        """A bite's wait's end -> line 1180: its new score (GOSUB 3120, lines 3020-3100)."""
-        return (timing.AFTER_BITE + timing.SCORE_COLOUR * self.colour + timing.CRATER_SCORE * crater
-                + self.score_work(score) + self.drawn_at_edge)
+    def bite_score_work(self, score: int, crater: bool, silent: bool = False) -> int:
+        """A bite's wait's end -> line 1180: its new score (GOSUB 3120, lines 3020-3100); with
+        ``silent`` (sound off) the bite's statements whole, with no SOUND or wait."""
+        return ((timing.SILENT_BITE if silent else timing.AFTER_BITE) + timing.SCORE_COLOUR * self.colour
+                + timing.CRATER_SCORE * crater + self.score_work(score) + self.drawn_at_edge)
 
     @staticmethod
     def score_work(score: int) -> int:
@@ -841,8 +841,7 @@ class Meteors:
             to_test = timing.STEP_START + self.key_work + self.move_work
             ate = self.frame.get("ate")
             if ate and not self.sound:             # the bite's statements without its SOUND
-                to_test += (timing.SILENT_BITE + timing.CRATER_SCORE * (ate == "meteor")
-                            + timing.SCORE_COLOUR * self.colour + self.score_work(self.score) + self.drawn_at_edge)
+                to_test += self.bite_score_work(self.score, ate == "meteor", silent=True)
         self._work("hit_step", to_test + hc.HIT_TEST, test_paths)
         self.place(1420)
         mx, my = int(self.mx.to_float()), int(self.my.to_float())

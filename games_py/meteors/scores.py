@@ -25,7 +25,6 @@ from typing import Callable, Iterator
 from games_py.meteors import table_cost, timing
 from games_py.meteors.screen import COLUMNS, ROWS, Screen
 from games_py.qbasic import mbf, rng
-from games_py.qbasic.mbf import MBF
 
 MAX = 9                  # DGROUP:1090 (line 5320): the table shows MAX + 1 rows, the top 10
 SLOTS = 10 * MAX         # DGROUP:1092: the entries kept, and the records read at most
@@ -35,8 +34,6 @@ DEMO_NAME = "COMPUTER"   # line 5840
 TYPED_NAME = "PLAYER"    # what the tracer types (original.py), and the default here
 # pcemu's machine starts on this date (pcemu.machine): the tracer's DATE$
 START_DATE = _dt.date(1988, 1, 1)
-DAY = MBF.from_hex("00 C0 28 91")      # 86400 at DGROUP:1634 (line 5710)
-HALF = MBF.from_hex("00 00 00 80")     # .5 at DGROUP:1228 (line 5720)
 
 # Where the clock is, in instructions, measured on the original (docs/meteors-internals.md,
 # section 6): line 6130 (DATE$, TIME$) this far after the name's LINE INPUT (the table's work,
@@ -210,10 +207,7 @@ class HighScores:
 
     def seconds(self) -> int:
         """Lines 5710-5720: TIME = TEND - TSTART (a day more if negative), rounded."""
-        t = mbf.sub(self.tend, self.tstart)
-        if t.raw[3] and t.raw[2] & 0x80:
-            t = mbf.add(t, DAY)
-        return int(mbf.int_(mbf.add(t, HALF)).to_float())
+        return table_cost.time_taken(self.tend, self.tstart)[0]
 
     # -- the table (GOSUB 5370) ----------------------------------------------------------
     def show(self, game) -> None:
@@ -230,9 +224,9 @@ class HighScores:
         out.locate(14, 1)                                # lines 5690-5740
         out.color(*((14, 1) if game.colour else (7, 0)))
         out.print("GAME:" + str_(game.games) + "  SCORE:" + str_(game.score))
-        seconds = self.seconds()
+        seconds, arithmetic = table_cost.time_taken(self.tend, self.tstart)
         game.string_space("table_result", game.games, game.score, seconds)
-        game.table_value("table", table_cost.result(game.games, game.score) + table_cost.time_taken(self.tend, self.tstart)
+        game.table_value("table", table_cost.result(game.games, game.score) + arithmetic
                          + table_cost.seconds_string(seconds))     # lines 5700-5730
         out.print("  TIME:" + str_(seconds) + " SEC")
         if seconds != 1:
@@ -250,7 +244,7 @@ class HighScores:
         shifted = self.moved = self._insert(name, game)
         when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
         self.slots[self.place].when = when
-        self._save(game.level, game)
+        self._save(game)
         self.draw(out, game, "saved")                    # line 6270
         self.reached(1670, game)
 
@@ -387,10 +381,10 @@ class HighScores:
         day = self.date + _dt.timedelta(days=clock.now // timing.TICKS_PER_DAY)
         return f"{day:%m-%d-%Y} {time_string(*clock.time_of_day())}"
 
-    def _save(self, level: int, game=None) -> None:
+    def _save(self, game) -> None:
         """Lines 6160-6240: the records of this level, up to the first empty slot (for a
         level of 1 or more the loop runs from 9 to 0: nothing; never here, LEVEL is 0)."""
-        first, last = (0, 0) if level < 1 else (MAX, 0)
+        first, last = (0, 0) if game.level < 1 else (MAX, 0)
         records = []
         for each in range(first, last + 1):
             for entry in self.slots[1:SLOTS + 1]:
@@ -398,8 +392,7 @@ class HighScores:
                     break
                 if entry.level == each:
                     records.append(copy.copy(entry))
-                    if game is not None:                 # line 6200: PRINT #1
-                        game.table_value("saved", table_cost.saved_record(entry.score))
+                    game.table_value("saved", table_cost.saved_record(entry.score))   # line 6200: PRINT #1
         self.saved = records
 
     # -- GOSUB 6360 ---------------------------------------------------------------------

@@ -28,6 +28,8 @@ from __future__ import annotations
 from games_py.qbasic import mbf, runtime_cost
 from games_py.qbasic.mbf import MBF
 
+DAY = MBF.from_hex("00 C0 28 91")      # 86400 at DGROUP:1634 (line 5710)
+HALF = MBF.from_hex("00 00 00 80")     # .5 at DGROUP:1228 (line 5720)
 RANK_SKIPPED = 17           # 5580: IF SCORE <= 0 THEN 5670
 RANK_EMPTY = 17 + 14 + 15 + 15 + 15 + 16 + 15 + 15   # 5580-5610 with N < 1: N = 0: GOTO 5670
 RANK_LOOP = 17 + 14 + 15 + 15 + 15 + 17 + 14 + 22 + 32 + 15 + 19 + 20 + 14   # ... or the FOR
@@ -66,17 +68,19 @@ def result(game: int, score: int) -> int:
             + CHARACTER * (str_length(game) + str_length(score)))
 
 
-def time_taken(tend: MBF, tstart: MBF) -> int:
-    """Lines 5710-5720: TIME's arithmetic, from TEND and TSTART."""
+def time_taken(tend: MBF, tstart: MBF) -> tuple[int, int]:
+    """Lines 5710-5720: TIME = TEND - TSTART (a day more if negative), rounded, and the
+    instructions its arithmetic takes."""
     with mbf.counting_paths() as paths:
         t = mbf.sub(tend, tstart)
     work = TIME_DIFFERENCE + runtime_cost.instructions(paths)
     negative = bool(t.raw[3] and t.raw[2] & 0x80)
     with mbf.counting_paths() as paths:
         if negative:
-            t = mbf.add(t, MBF.from_hex("00 C0 28 91"))
-        mbf.int_(mbf.add(t, MBF.from_hex("00 00 00 80")))
-    return work + (NEGATIVE_TAKEN if negative else NEGATIVE) + TIME_ROUNDED + runtime_cost.instructions(paths)
+            t = mbf.add(t, DAY)
+        t = mbf.int_(mbf.add(t, HALF))
+    work += (NEGATIVE_TAKEN if negative else NEGATIVE) + TIME_ROUNDED + runtime_cost.instructions(paths)
+    return int(t.to_float()), work
 
 
 def seconds_string(seconds: int) -> int:

@@ -239,11 +239,12 @@ class MeteorsTracer:
         """With sound off (a human player), F1 twice at the show's 1.5 s wait: sound off and
         on again, so nothing else changes, but the runtime hooks INT 1Ch at its first ON KEY
         handler, and the BIOS tick's INT 1Ch then reads the joystick's buttons (062B:7061,
-        ON STRIG) until each has read once as pressed (pcemu's BIOS has no INT 15h AH=84h:
-        what is read is the AL of the instruction the tick interrupted).  Those reads, and
-        the event poll at the next statement that each "press" causes, are over during the
-        wait (28 ticks), not in the game's first frames, where with sound off and FAST false
-        nothing would make up for them (docs/meteors-internals.md, section 6)."""
+        ON STRIG) at every tick (timing.TICK_HOOK).  The keys were put here while pcemu's BIOS
+        had no INT 15h AH=84h, whose reads then saw the interrupted instruction's AL as
+        presses, each with an event poll at the next statement: typed here those were over
+        during the wait (28 ticks).  The BIOS now reads the game port, no button is pressed,
+        and the keys stay so that the hook begins where the model has it
+        (docs/meteors-internals.md, section 6)."""
         if not self.hooked_in_show:
             self.hooked_in_show = True
             self._keys_now("{F1}{F1}")

@@ -103,3 +103,60 @@ def test_cga_status_bits_move_so_polling_loops_end():
     values = {card.read(0x3DA) for _ in range(20_000)}
     assert any(v & 0x08 for v in values) and any(not v & 0x08 for v in values)
     assert any(v & 0x01 for v in values) and any(not v & 0x01 for v in values)
+
+
+def _counting_channel0(count: int, mode_word: int = 0x36):
+    """Channel 0 loaded with ``count`` at PIT clock 0 after a control word, as the BIOS does."""
+    now, changes = [0], []
+    pit = Pit8253(lambda: now[0], lambda: changes.append(now[0]), lambda: None)
+    pit.write(0x43, mode_word)
+    pit.write(0x40, count & 0xFF)
+    pit.write(0x40, count >> 8)
+    return pit, now, changes
+
+
+def _write_count(pit, count: int) -> None:
+    pit.write(0x40, count & 0xFF)
+    pit.write(0x40, count >> 8)
+
+
+def test_pit_mode3_count_without_control_word_waits_for_the_high_halfs_end():
+    pit, now, changes = _counting_channel0(0)          # 65536: BIOS's 18.2 Hz
+    now[0] = 1000                                       # in the high half (0..32767)
+    _write_count(pit, 0x800)                            # BASIC's music, no control word
+    assert changes == [0, 1000]
+    assert pit.channels[0].reload == 0x10000            # not yet
+    # the low half is counted with the new count: the first edge 1024 after 32768
+    assert pit.next_irq0_after(1000) == 32768 + 0x400
+    assert pit.channels[0].output(32767) and not pit.channels[0].output(32768)
+    assert pit.next_irq0_after(32768 + 0x400) == 32768 + 0x400 + 0x800
+    assert pit.channels[0].reload == 0x800
+
+
+def test_pit_mode3_count_without_control_word_in_the_low_half_waits_for_the_cycles_end():
+    pit, now, _ = _counting_channel0(0x800)
+    now[0] = 0x800 * 3 + 0x500                          # in a low half
+    _write_count(pit, 0)                                # the music's end: back to 65536
+    assert pit.next_irq0_after(now[0]) == 0x800 * 4     # the old cycle's own edge
+    assert pit.next_irq0_after(0x800 * 4) == 0x800 * 4 + 0x10000
+    # reads before the edge count the old cycle down, after it the new one
+    assert pit.channels[0].value(0x800 * 4 - 2) == (0x800 - 2 * (0x3FE)) & 0xFFFF
+    assert pit.channels[0].value(0x800 * 4 + 10) == (0x10000 - 20) & 0xFFFF
+
+
+def test_pit_mode2_count_without_control_word_waits_for_the_cycles_end():
+    pit, now, _ = _counting_channel0(1000, mode_word=0x34)
+    now[0] = 2500
+    _write_count(pit, 300)
+    assert pit.next_irq0_after(2500) == 3000
+    assert pit.next_irq0_after(3000) == 3300
+    assert pit.channels[0].value(2999) == 1
+
+
+def test_pit_count_after_a_control_word_loads_at_once():
+    pit, now, _ = _counting_channel0(0)
+    now[0] = 1000
+    pit.write(0x43, 0x36)
+    _write_count(pit, 0x800)
+    assert pit.channels[0].start == 1000 and pit.channels[0].reload == 0x800
+    assert pit.next_irq0_after(1000) == 1000 + 0x800

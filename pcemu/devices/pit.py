@@ -5,17 +5,25 @@ the BASIC runtime sets 0800h while it plays music); channel 2, gated by port
 61h bit 0, feeds the speaker.  Counters are not stepped: their value at any
 moment is computed from the virtual PIT clock, so reads are exact and cheap.
 
-Known limit: a count written with no control word before it is loaded at once.  Intel's
-8254 data sheet loads it, in mode 2 or 3 while counting, at the end of the current cycle
-(mode 2) or half-cycle (mode 3).  The QuickBASIC runtime writes channel 0 so when its music
-starts and ends; branch h-pit has the deferred load, kept apart until the Meteors model
-follows it in every sweep (docs/meteors-internals.md, section 6).
+A count written right after a control word is loaded at once (on the next CLK).  A count
+written again with no control word, while the channel counts in mode 2 or 3, waits, as
+Intel's 8254 data sheet says: to the end of the current cycle (mode 2) or half-cycle
+(mode 3), so that IRQ 0 stays on its lattice.  The QuickBASIC runtime writes channel 0 so
+when its music starts (0800h) and ends (0).  Channel 2 still loads such a count at once:
+the speaker logs its tone when the count is written (a known limit).
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple
 
 ACCESS_LATCH, ACCESS_LO, ACCESS_HI, ACCESS_LOHI = 0, 1, 2, 3
+
+
+class Deferred(NamedTuple):
+    """A count written with no control word, waiting for the end of the (half-)cycle."""
+    at: int          # PIT clock at which it is loaded
+    start: int       # the new count's ``start`` (before ``at`` when it begins in a low half)
+    reload: int
 
 
 class PitChannel:
@@ -33,6 +41,26 @@ class PitChannel:
         self._partial_lo = 0
         self._latched: int | None = None
         self._latched_hi_next = False
+        self.control_written = False   # the next count is loaded at once (after POST's: no)
+        self.pending: Deferred | None = None
+
+    def settle(self, now: int) -> None:
+        """Load a deferred count whose (half-)cycle has ended by ``now``."""
+        if self.pending is not None and now >= self.pending.at:
+            self.start, self.reload = self.pending.start, self.pending.reload
+            self.pending = None
+
+    def defer(self, now: int, count: int) -> Deferred:
+        """Where a count written at ``now`` with no control word takes over: the end of
+        the cycle (mode 2), or of the half-cycle (mode 3: at a high half's end the new
+        count counts the low half, at a low half's end a new cycle)."""
+        n = self.reload
+        cycle, within = divmod(now - self.start, n)
+        end_of_cycle = self.start + (cycle + 1) * n
+        if self.mode == 3 and within < (n + 1) // 2:
+            at = self.start + cycle * n + (n + 1) // 2
+            return Deferred(at, at - (count + 1) // 2, count)
+        return Deferred(end_of_cycle, end_of_cycle, count)
 
     @property
     def period(self) -> int:
@@ -40,6 +68,7 @@ class PitChannel:
 
     def value(self, now: int) -> int:
         """The counter as a program reading it at PIT clock ``now`` would see it."""
+        self.settle(now)
         if not self.counting:
             return self.reload & 0xFFFF
         elapsed = now - self.start
@@ -52,6 +81,7 @@ class PitChannel:
         return (n - elapsed) & 0xFFFF
 
     def output(self, now: int) -> bool:
+        self.settle(now)
         if not self.counting:
             return self.mode != 0
         elapsed = now - self.start
@@ -80,11 +110,15 @@ class Pit8253:
     def next_irq0_after(self, now: int) -> int | None:
         """PIT clock of channel 0's next rising edge strictly after ``now``."""
         ch = self.channels[0]
+        ch.settle(now)
         if not ch.counting:
             return None
         if ch.mode in (2, 3):
-            k = (now - ch.start) // ch.reload + 1
-            return ch.start + k * ch.reload
+            due = _edge_after(now, ch.start, ch.reload)
+            pending = ch.pending
+            if pending is None or due <= pending.at:
+                return due
+            return _edge_after(max(now, pending.at), pending.start, pending.reload)
         due = ch.start + ch.reload
         return due if due > now else None
 
@@ -134,6 +168,7 @@ class Pit8253:
             if ch.mode > 5:
                 ch.mode -= 4
             ch.bcd = bool(value & 1)
+            ch.control_written, ch.pending = True, None
             ch._write_hi_next = False
             ch._read_hi_next = False
             if ch.index != 2 or ch.mode == 0:
@@ -157,10 +192,21 @@ class Pit8253:
             ch._latched_hi_next = False
 
     def _load(self, ch: PitChannel, count: int) -> None:
-        ch.reload = count or 0x10000
-        ch.start = self._now()
+        count, now = count or 0x10000, self._now()
+        ch.settle(now)
+        if ch.index == 0 and ch.counting and ch.mode in (2, 3) and not ch.control_written:
+            ch.pending = ch.defer(now, count)
+            self._on_channel0_change()
+            return
+        ch.control_written = False
+        ch.reload, ch.start = count, now
         ch.counting = ch.gate
         if ch.index == 0:
             self._on_channel0_change()
         elif ch.index == 2:
             self._on_channel2_change()
+
+
+def _edge_after(now: int, start: int, period: int) -> int:
+    """The first rising edge (a cycle's end) of a count begun at ``start`` after ``now``."""
+    return start + ((now - start) // period + 1) * period

@@ -142,13 +142,15 @@ def prepare_slice(m: "Machine", fast) -> None:
 def prepare_chain(m: "Machine", fast) -> None:
     """Let C run on from slice to slice while Python would only raise IRQ 0 and take it
     there (pcemu_run_slice): when no Python hook can see the slices' ends (a
-    debugger's), channel 0 repeats, and no other unmasked IRQ is requested."""
+    debugger's), channel 0 repeats with no deferred count waiting (C knows one period),
+    and no other unmasked IRQ is requested."""
     master = m.pic.master
     channel = m.pit.channels[0]
+    channel.settle(m._pit_now())
     timer = m._timer_event is not None
     fast.chain = chain = (
         not m.cpu.has_python_hooks
-        and (not timer or (channel.mode in (2, 3) and channel.reload > 0))
+        and (not timer or (channel.mode in (2, 3) and channel.reload > 0 and channel.pending is None))
         and not master.irr & ~master.imr & ~1 and not master.initialising)
     if not chain:
         return

@@ -212,12 +212,15 @@ MOVED = 427                 # lines 6080-6100: an entry moved down
 # first interrupt and counts it down (so a note of D interrupts takes D + 1 from a
 # fresh start and D behind another), chains to the BIOS (a tick) when its own counter
 # DGROUP:0416, decremented at each interrupt, comes to 0 mod 32, and with the queue
-# empty restores the BIOS vector and loads channel 0 with 0 (the next BIOS tick a whole
-# period later).  ``WHILE PLAY(0): WEND`` after each SOUND ends when the note starts.
+# empty restores the BIOS vector and loads channel 0 with 0.  ``WHILE PLAY(0): WEND`` after
+# each SOUND ends when the note starts.  The runtime writes both counts with no control word,
+# so the 8254 loads each at the end of the half-cycle under way (``Channel0``): IRQ 0 stays on
+# the lattice of the BIOS's ticks, shifted by half a music period at most.
 IPS = 1_200_000                              # pcemu's default speed
 MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 Hz interrupts
 TICK = 65536 * IPS / PIT_HZ                  # 65,910.4
 RELOAD = 70                                  # the handler's load of channel 0 after its interrupt
+                                             # (within the music cycle's high half)
 NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 264,
          "level": 132, "table": 16, "saved": 33}  # SOUND f, D: D * 32 interrupts (.5 -> 16); line 6270's
         # SOUND 2000, 1.0 was 0 until h-meteors15, but the original's IRQ 0s show 34 interrupts 2,060 apart
@@ -323,6 +326,23 @@ AFTER_SOUNDS = 435 + 18 + 102 - 58 - 17 - 432   # the rest, from line 6000's not
 SAVED_SOUND = 160           # the last (line 6270, whose duration constant is 1.0) this long before the table's end
 
 
+def first_music_interrupt(written: float, bios_due: float) -> float:
+    """The first 582 Hz interrupt after 0800h is written at ``written`` with the BIOS's next
+    tick at ``bios_due``: in the tick's high half the count is loaded at that half's end and
+    counts the low half (half a music period); in the low half the tick's own edge comes
+    first, and the runtime's handler takes it as the music's first interrupt."""
+    high_half_end = bios_due - TICK / 2
+    if written < high_half_end:
+        return high_half_end + MUSIC_PERIOD / 2
+    return bios_due
+
+
+def bios_tick_after_music(last_interrupt: float) -> float:
+    """The BIOS's next tick after the handler writes 0 (``RELOAD`` into the interrupt's high
+    half): loaded at that half's end, the 65536 count begins with its low half."""
+    return last_interrupt + MUSIC_PERIOD / 2 + TICK / 2
+
+
 class FrameClock:
     """The BIOS tick the program is in, as the Python game follows it: the program's
     work between waits (``work_done``, the costs above) in instructions, the device
@@ -390,7 +410,7 @@ class FrameClock:
                 self.note_left = self.queue.pop(0)
             else:
                 self.playing = False
-                self.bios_due = at + RELOAD + TICK
+                self.bios_due = bios_tick_after_music(at)
         return at
 
     def work_done(self, instructions: float) -> None:
@@ -431,8 +451,8 @@ class FrameClock:
         if self.playing:
             self.queue.append(NOTES[note])
         else:
+            self.interrupt_due = first_music_interrupt(self.t + TIMER_STARTED, self.bios_due)
             self.playing, self.bios_due = True, None
-            self.interrupt_due = self.t + TIMER_STARTED + MUSIC_PERIOD
             self.note_left, self.queue = 0, [NOTES[note]]
         if self.sound_log is not None:
             self.sound_log.append((note, fresh, masked, edge, self.interrupt_due))

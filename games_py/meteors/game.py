@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, end_cost, hit_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
+from games_py.meteors import demo, demo_cost, end_cost, hit_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
@@ -711,13 +711,17 @@ class Meteors:
         self.string_space("escape_tested")
         if self.demo_on:
             self.player.decide()
+            self.key_work += self.player.cost     # (before the move, as a key's handler)
         if self.direction:
             self.move()
         check_hit = True
-        if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
-            if mbf.compare(self.rnd(), RND_999) < 0:
-                check_hit = False
+        with mbf.counting_paths() as immune:      # line 1200
+            if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
+                if mbf.compare(self.rnd(), RND_999) < 0:
+                    check_hit = False
         self.check_work = timing.CHECK
+        if self.demo_on:
+            self.check_work += (demo_cost.TESTED if check_hit else demo_cost.SKIPPED) + runtime_cost.instructions(immune)
         with mbf.counting_paths() as paths:       # line 1210: ABS(MX - X) < 2 AND ABS(MY - Y) < 2
             near = False
             if check_hit:

@@ -114,7 +114,7 @@ class Meteors:
         # (a human player's space, and with sound off F1, are typed at line 3560: original.py)
         at_key_loop = timing.keys_at_key_loop(s)
         self.ticks = timing.FrameClock(s.time, 0 if at_key_loop else int(not s.sound) + int(s.demo),
-                                       muted=at_key_loop and not s.sound)
+                                       muted=at_key_loop and not s.sound, demo=s.demo)
         self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
         self.game_tick = 0                # the tick at line 510 of this game
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
@@ -391,7 +391,9 @@ class Meteors:
                 break
             work += level_cost.BACKGROUND_AGAIN
         work += level_cost.CLEAR + level_cost.BORDER[self.background == 8] + level_cost.CLEARED
-        key_loop = first and self.ticks.function_keys == 0   # from line 3560's first pass (timing.show)
+        # from line 3560's pass that reads the space (timing.show): the first pass for a human
+        # player, a later one for the demo (after F2's handler)
+        key_loop = first and (self.ticks.function_keys == 0 or self.demo_on)
         if not first:
             self._work("game_start", work, paths)
         elif key_loop:

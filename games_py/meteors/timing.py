@@ -126,6 +126,32 @@ def keys_at_key_loop(settings) -> bool:
 KEY_LOOP_INTERRUPT = 1_120
 KEY_LOOP_NOTES = [33, 3]
 KEY_LOOP_COUNTER = {True: 15, False: 11}
+# The demo (F2 typed by the tracer's run loop at PRESS ANY KEY, and with sound off F1 before it,
+# each followed by {TICKS:20}, then the space; STARTUP's ticks): the run loop types them at
+# points of the machine's time that keep their place against the BIOS ticks (the text is seen
+# at a slice's end, and the waits are whole ticks), and F2's handler (lines 4650-4790) waits
+# on TIMER for .5 s and then runs at the same place in its tick's pass lattice, so the pass of
+# line 3560 that reads the space comes this far after the tick before it (sound on, the F1-F2
+# pair with sound off); from there the first level screen's work is computed as after a
+# human player's space (its INT 3 less the space's IRQ 1, which came before it: DEMO_KEY_IRQ).
+# Measured on the demo sweep's sessions (demo_probe).
+DEMO_KEY_READ = {1: 20_660, 2: 15_170}
+DEMO_BEEP = 32               # F2's SOUND 200, 1.0 with sound on (line 4650), fresh: the show's
+                             # notes have ended; the runtime's counter then reads demo_counter at T0
+
+
+def demo_counter(sound: bool) -> int:
+    """The music handler's counter (DGROUP:0416, mod 32) at the demo's first T0: from line
+    3560's first pass (KEY_LOOP_COUNTER: no F1 in the show), the show's last notes from a
+    fresh start (line 3530: each note D interrupts, one more for the fresh start), and with
+    sound on F2's beep from another fresh start (9 and 10 measured at all 12 of demo_probe's
+    start times)."""
+    count = KEY_LOOP_COUNTER[True] - (sum(KEY_LOOP_NOTES) + 1)
+    if sound:
+        count -= DEMO_BEEP + 1
+    return count % 32
+
+
 # With sound off the tracer types F1 twice at the show's 1.5 s wait (line 4410: sound off and
 # on again; the runtime hooks INT 1Ch there, and the joystick reads of its INT 1Ch handler are
 # over before the game: original.py) and once more right behind the space: that F1's make and
@@ -349,13 +375,15 @@ class FrameClock:
     events it meets (BIOS ticks at 18.2 Hz, or the music's 582 Hz interrupts), and the
     waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
-    def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False) -> None:
+    def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False,
+                 demo: bool = False) -> None:
         self.clock = DosTime(start)
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
         self.function_keys = function_keys          # typed by the tracer's run loop (the demo's)
         self.muted = muted                          # F1 behind the space at line 3560 (MUTED)
+        self.demo = demo                            # F2 (DEMO_*)
         self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
         self.bios_due: float | None = TICK          # channel 0 at 18.2 Hz: the next BIOS tick
@@ -505,6 +533,10 @@ class FrameClock:
         work on to T0 is the caller's, ``muted`` for F1 typed behind the space).  The demo's
         function keys are typed by the tracer's run loop: then to the level screen's T0."""
         self.now = show_ends(self.clock, self.now, self.function_keys)
+        if self.demo:                               # the pass of line 3560 that reads the space
+            self.t, self.bios_due = float(DEMO_KEY_READ[self.function_keys]), TICK
+            self.counter = demo_counter(self.function_keys == 1)
+            return
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return

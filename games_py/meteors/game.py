@@ -312,7 +312,20 @@ class Meteors:
         elif self.table_file == "written":
             work += timing.TABLE_READ
             self.table_file = "read"
-        if not self.demo_on and self.score > 0:
+        if self.demo_on and self.score > 0:          # COMPUTER saved, no prompt (line 5840)
+            self.table_rows = min(self.table_rows + 1, 2)
+            after = (timing.DEMO_SAVE[self.colour] + timing.MOVED * self.scores.moved
+                     + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"] + extra["name"])
+            if self.table_file == "missing":
+                self.table_file = "written"
+            if self.sound:                 # line 6270's SOUND, the table's last statements after it
+                self.ticks.work_done(work + after + timing.DEMO_SAVE_SOUND - timing.SAVED_SOUND - timing.SOUND_MASKED)
+                fresh = not self.ticks.playing
+                self.ticks.sound("saved")
+                work = timing.SAVED_SOUND + timing.FRESH_START * fresh
+            else:
+                work += after
+        elif self.score > 0:
             self.table_rows = min(self.table_rows + 1, 2)
             # the name's statements (lines 5770-6350) but LINE INPUT: before it (to line 5910,
             # where the tracer types the name) and after it, and LINE INPUT itself, which ends

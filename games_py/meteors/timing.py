@@ -230,6 +230,13 @@ NAME = 10_621               # ... and after it, lines 5940-6350, besides the row
 NAME_COLOUR = 124
 SAVED = 2_528
 MOVED = 427                 # lines 6080-6100: an entry moved down
+# In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):
+# lines 5770-5840 and 6020-6350 besides the rows and records (mono, colour), and with sound on
+# this much more (line 6270's SOUND and its IF's other branch; measured: demo_probe)
+# (the demo sweeps' 20 sessions of 60 s of seeds 7, 42, 1612 and 99: 3 sound-off tables, mono
+# 12,665, colour 12,715 and 12,741; 6 sound-on, 13,164 mono, 13,203 to 13,230 colour)
+DEMO_SAVE = {False: 12_665, True: 12_728}
+DEMO_SAVE_SOUND = 490
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the

@@ -82,7 +82,9 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # by {TICKS:20} and typed by the tracer's run loop, then the space.  For 0, 1 or 2 such
 # function keys: the ticks from 1790's wait to T0, and how far into that tick T0 is read
 # (the run loop's keys are not at a point of the program: 7,200 to 11,700 instructions
-# measured).  Measured on the original; see docs/meteors-internals.md, section 6.
+# measured on the old PIT; now used only for F1 after a show midnight cut short, the demo's
+# place coming from DEMO_KEY_READ).  Measured on the original; see docs/meteors-internals.md,
+# section 6.
 SHOW_TO_PAUSE = 4
 SHOW_PAUSE = MBF.from_hex("00 00 40 81")       # 1.5 at DGROUP:15E6 (line 4410)
 SHOW_KEY_PAUSE = MBF.from_hex("CD CC 4C 7D")   # .1 in D (DGROUP:1008) at line 1790
@@ -538,7 +540,9 @@ class FrameClock:
         """The start-up show and PRESS ANY KEY (game 1).  A human player's space is typed at
         line 3560's first pass: the clock stops there, the show's last notes playing (the
         work on to T0 is the caller's, ``muted`` for F1 typed behind the space).  The demo's
-        function keys are typed by the tracer's run loop: then to the level screen's T0."""
+        function keys are typed by the tracer's run loop: the clock stops at the pass that reads
+        the space (DEMO_KEY_READ), the music over (its counter: demo_counter); F1 typed after a
+        show midnight cut short: at the level screen's T0 (STARTUP)."""
         self.now = show_ends(self.clock, self.now, self.function_keys)
         if self.demo:                               # the pass of line 3560 that reads the space
             self.t, self.bios_due = float(DEMO_KEY_READ[self.function_keys]), TICK

@@ -145,10 +145,10 @@ class Meteors:
         try:
             getattr(self.strings, statement)(*args)
         except string_space.Compaction as exc:
-            self.strings = None               # no longer followed (never met in the sweeps)
-            if self.on_tick is None:          # a trace ends here; play goes on
+            self.strings = None               # no longer followed (never met in the human sweeps)
+            if self.on_tick is None and not self.demo_on:   # a trace ends here; play goes on, and
                 raise Unmodelled(f"the runtime compacts its string space (062B:8385): {exc}") from None
-            return
+            return                            # a demo trace (its frames' states still compared)
         extra = self.strings.take_extra()
         if statement == "entry_written" and self.table_extra is not None:
             self.table_extra["written"] = True

@@ -123,7 +123,8 @@ def keys_at_key_loop(settings) -> bool:
 # (DGROUP:0416) reads 15 there (11 with sound off: the tracer's F1 twice in the show, below).
 # Measured at 24 start times of seeds 1612, 99 and 7, /C and /M, sound on and off, 23:59:59.99
 # among them (startup_probe; docs/meteors-internals.md, section 6).
-KEY_LOOP_INTERRUPT = 1_120
+KEY_LOOP_PLACE = 4_700
+KEY_LOOP_WRITTEN = 906
 KEY_LOOP_NOTES = [33, 3]
 KEY_LOOP_COUNTER = {True: 15, False: 11}
 # With sound off the tracer types F1 twice at the show's 1.5 s wait (line 4410: sound off and
@@ -508,8 +509,9 @@ class FrameClock:
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return
-        self.t, self.playing, self.bios_due = 0.0, True, None
-        self.interrupt_due = float(KEY_LOOP_INTERRUPT)
+        self.t, self.bios_due = float(KEY_LOOP_PLACE), TICK
+        self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
+        self.playing, self.bios_due = True, None
         self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)

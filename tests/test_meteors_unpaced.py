@@ -22,13 +22,17 @@ def _model_first_t0(settings: trace.Settings) -> tuple[float, int, int]:
     game.random.randomize_timer(*settings.time)
     game.start()
     seen: list[tuple[float, int, int]] = []
-    pace = game.ticks.pace
+    pace, show, shown = game.ticks.pace, game.ticks.show, []
+
+    def key_loop() -> None:
+        show()
+        shown.append(game.ticks.t)                  # line 3560's first INT 3
 
     def first_pace(wait: bool = True) -> None:
         if not seen:
-            seen.append((game.ticks.t, game.ticks.note_left, game.ticks.counter))
+            seen.append((game.ticks.t - shown[0], game.ticks.note_left, game.ticks.counter))
         pace(wait)
-    game.ticks.pace = first_pace
+    game.ticks.show, game.ticks.pace = key_loop, first_pace
     game.play(lambda g: g.total_frames > 1)
     return seen[0]
 

@@ -53,10 +53,10 @@ class Sound:
         return QUEUED[self.line] - timing.SOUND_MASKED
 
 
-def edge_after(load: int, reload: int, at: int) -> int:
-    """The first instruction count at or after ``at`` at which channel 0, loaded with ``reload``
-    at instruction count ``load``, has an edge (pcemu's PIT: counted from the load's PIT clock)."""
-    start = load * PIT_HZ // IPS
+def edge_after(start: int, reload: int, at: int) -> int:
+    """The first instruction count at or after ``at`` at which channel 0, counting ``reload``
+    from PIT clock ``start`` (where the 8254 took the count: a count written with no control
+    word waits for the end of the half-cycle, pcemu.devices.pit), has an edge."""
     k = max((at * PIT_HZ // IPS - start) // reload, 1)
     while (due := -(-(start + reload * k) * IPS // PIT_HZ)) < at:
         k += 1
@@ -68,7 +68,8 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
     irqs: list[int] = []
-    loads: list[tuple[int, int]] = []                 # (instruction count, reload) of channel 0
+    loads: list[tuple[int, int, int]] = []            # (instruction count, reload, its start's PIT
+                                                      # clock) of channel 0
     statements: list[tuple[int, int]] = []            # (instruction count, line)
     machine.events.irq.connect(lambda vector, now: irqs.append(now) if vector == 8 else None)
     pit, write = machine.pit, machine.pit.write
@@ -78,8 +79,13 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
         if port == 0x40:
             low.append(value)
             if len(low) == 2:
-                loads.append((machine._instr_now(), (low[0] | low[1] << 8) or 0x10000))
+                reload = (low[0] | low[1] << 8) or 0x10000
                 low.clear()
+                write(port, value)
+                channel = pit.channels[0]
+                start = channel.pending.start if channel.pending is not None else channel.start
+                loads.append((machine._instr_now(), reload, start))
+                return
         write(port, value)
 
     pit.write = pit_write
@@ -88,22 +94,22 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
     for line in QUEUED:
         process.at_line(line, lambda line=line: statements.append((machine._instr_now(), line)))
     events = tracer.run()
-    starts = [at for at, _ in loads]
+    starts = [at for at, _, _ in loads]
     sounds = []
     for at, line in statements:
         if not first_frame or at < first_frame[0]:
             continue                                   # the start-up show's
         # the SOUND's own load, if any (a few hundred more: handlers of interrupts taken in it)
         until = at + QUEUED[line] + timing.TIMER_STARTED + 400
-        mine = [(t, r) for t, r in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
+        mine = [(t, r) for t, r, _ in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
                 if r == MUSIC_RELOAD]
         after = bisect.bisect(irqs, mine[0][0]) if mine else len(irqs)
         first = irqs[after] - at if after < len(irqs) else None
         edge = taken = None
         i = bisect.bisect(starts, at) - 1
         if i >= 0 and not mine:
-            load, reload = loads[i]
-            due = edge_after(load, reload, at)
+            _, reload, start = loads[i]
+            due = edge_after(start, reload, at)
             masked_from = at + QUEUED[line] - timing.SOUND_MASKED
             edge = due - masked_from
             later = bisect.bisect_left(irqs, due)

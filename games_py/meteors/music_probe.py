@@ -47,6 +47,8 @@ class Sound:
     edge: int | None          # the next edge after the INT 3, from the mask's start (whole instructions)
     taken: int | None         # ... where the machine took it, from the mask's start
     ticked: bool = False      # a BIOS tick came between the INT 3 and a fresh start's load
+    rule: float | None = None  # a fresh start's first interrupt by timing.first_music_interrupt from
+                               # the load and the BIOS's next edge on the machine, from the INT 3
 
     @property
     def masked_from(self) -> int:
@@ -68,8 +70,8 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
     irqs: list[int] = []
-    loads: list[tuple[int, int, int]] = []            # (instruction count, reload, its start's PIT
-                                                      # clock) of channel 0
+    loads: list[tuple[int, int, int, float]] = []     # (instruction count, reload, its start's PIT
+                                                      # clock, the next edge before it, in instructions)
     statements: list[tuple[int, int]] = []            # (instruction count, line)
     machine.events.irq.connect(lambda vector, now: irqs.append(now) if vector == 8 else None)
     pit, write = machine.pit, machine.pit.write
@@ -81,10 +83,13 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
             if len(low) == 2:
                 reload = (low[0] | low[1] << 8) or 0x10000
                 low.clear()
+                channel, now = pit.channels[0], machine._instr_now()
+                channel.settle(now * PIT_HZ // IPS)
+                before = (channel.start + ((now * PIT_HZ // IPS - channel.start) // channel.reload + 1)
+                          * channel.reload) * IPS / PIT_HZ
                 write(port, value)
-                channel = pit.channels[0]
                 start = channel.pending.start if channel.pending is not None else channel.start
-                loads.append((machine._instr_now(), reload, start))
+                loads.append((now, reload, start, before))
                 return
         write(port, value)
 
@@ -94,29 +99,32 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
     for line in QUEUED:
         process.at_line(line, lambda line=line: statements.append((machine._instr_now(), line)))
     events = tracer.run()
-    starts = [at for at, _, _ in loads]
+    starts = [at for at, _, _, _ in loads]
     sounds = []
     for at, line in statements:
         if not first_frame or at < first_frame[0]:
             continue                                   # the start-up show's
         # the SOUND's own load, if any (a few hundred more: handlers of interrupts taken in it)
         until = at + QUEUED[line] + timing.TIMER_STARTED + 400
-        mine = [(t, r) for t, r, _ in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
+        mine = [(t, r, due) for t, r, _, due in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
                 if r == MUSIC_RELOAD]
         after = bisect.bisect(irqs, mine[0][0]) if mine else len(irqs)
         first = irqs[after] - at if after < len(irqs) else None
         edge = taken = None
         i = bisect.bisect(starts, at) - 1
         if i >= 0 and not mine:
-            _, reload, start = loads[i]
+            _, reload, start, _ = loads[i]
             due = edge_after(start, reload, at)
             masked_from = at + QUEUED[line] - timing.SOUND_MASKED
             edge = due - masked_from
             later = bisect.bisect_left(irqs, due)
             taken = irqs[later] - masked_from if later < len(irqs) else None
         ticked = bool(mine) and bisect.bisect(irqs, mine[0][0]) > bisect.bisect(irqs, at)
+        rule = None
+        if mine:                                       # the 8254's rule, from the machine's own lattice
+            rule = timing.first_music_interrupt(mine[0][0], mine[0][2]) - at
         sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken,
-                            ticked))
+                            ticked, rule))
     return events, sounds
 
 

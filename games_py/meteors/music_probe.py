@@ -65,10 +65,13 @@ def edge_after(start: int, reload: int, at: int) -> int:
     return due
 
 
-def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[dict], list[Sound]]:
-    """The original's events and its step's SOUND statements from the first frame on."""
+def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[dict], list[Sound], float | None]:
+    """The original's events, its step's SOUND statements from the first frame on, and where
+    line 3560's first INT 3 came inside its BIOS tick (None in demo mode)."""
+    from games_py.meteors import startup_probe
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
+    place = startup_probe.key_loop_place(tracer)
     irqs: list[int] = []
     loads: list[tuple[int, int, int, float]] = []     # (instruction count, reload, its start's PIT
                                                       # clock, the next edge before it, in instructions)
@@ -125,13 +128,16 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
             rule = timing.first_music_interrupt(mine[0][0], mine[0][2]) - at
         sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken,
                             ticked, rule))
-    return events, sounds
+    return events, sounds, place[0] if place else None
 
 
-def model_sounds(settings: trace.Settings, frames: int) -> tuple[list[dict], list[tuple]]:
-    """The Python game's events and its ``FrameClock.sound_log`` (the step's and level's SOUNDs)."""
+def model_sounds(settings: trace.Settings, frames: int, place: float | None = None) -> tuple[list[dict], list[tuple]]:
+    """The Python game's events and its ``FrameClock.sound_log`` (the step's and level's SOUNDs),
+    with line 3560's first INT 3 ``place`` into its tick (KEY_LOOP_PLACE when None)."""
     from games_py.meteors.game import Meteors
     game = Meteors(settings)
+    if place is not None:
+        game.ticks.key_loop_place = place
     game.ticks.sound_log = []
     game.random.randomize_timer(*settings.time)
     game.start()
@@ -147,13 +153,15 @@ class Pair:
     model_edge: float | None        # the model's next edge from the mask's start
 
 
-def pairs(settings: trace.Settings, disk: str = "1612") -> tuple[list[Pair], str]:
+def pairs(settings: trace.Settings, disk: str = "1612", given_place: bool = False) -> tuple[list[Pair], str]:
     """The original's SOUNDs paired with the model's in order, up to the first of another kind,
-    and where the two traces first differ (compare.describe)."""
+    and where the two traces first differ (compare.describe).  ``given_place``: the model starts
+    from the original's place of line 3560 in its tick (timing.KEY_LOOP_PLACE, which the model
+    does not compute), not its own."""
     from games_py.meteors import compare
-    events, sounds = original_sounds(settings, disk)
+    events, sounds, place = original_sounds(settings, disk)
     frames = sum(1 for e in events if e["event"] == "frame")
-    python, log = model_sounds(settings, frames)
+    python, log = model_sounds(settings, frames, place if given_place else None)
     found = compare.describe(compare.first_divergence(events, python))
     paired = []
     for sound, (note, fresh, masked, edge, first) in zip(sounds, log):

@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, end_cost, hit_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
+from games_py.meteors import demo, demo_cost, end_cost, hit_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
@@ -114,7 +114,7 @@ class Meteors:
         # (a human player's space, and with sound off F1, are typed at line 3560: original.py)
         at_key_loop = timing.keys_at_key_loop(s)
         self.ticks = timing.FrameClock(s.time, 0 if at_key_loop else int(not s.sound) + int(s.demo),
-                                       muted=at_key_loop and not s.sound)
+                                       muted=at_key_loop and not s.sound, demo=s.demo)
         self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
         self.game_tick = 0                # the tick at line 510 of this game
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
@@ -312,7 +312,20 @@ class Meteors:
         elif self.table_file == "written":
             work += timing.TABLE_READ
             self.table_file = "read"
-        if not self.demo_on and self.score > 0:
+        if self.demo_on and self.score > 0:          # COMPUTER saved, no prompt (line 5840)
+            self.table_rows = min(self.table_rows + 1, 2)
+            after = (timing.DEMO_SAVE[self.colour] + timing.MOVED * self.scores.moved
+                     + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"] + extra["name"])
+            if self.table_file == "missing":
+                self.table_file = "written"
+            if self.sound:                 # line 6270's SOUND, the table's last statements after it
+                self.ticks.work_done(work + after + timing.DEMO_SAVE_SOUND - timing.SAVED_SOUND - timing.SOUND_MASKED)
+                fresh = not self.ticks.playing
+                self.ticks.sound("saved")
+                work = timing.SAVED_SOUND + timing.FRESH_START * fresh
+            else:
+                work += after
+        elif self.score > 0:
             self.table_rows = min(self.table_rows + 1, 2)
             # the name's statements (lines 5770-6350) but LINE INPUT: before it (to line 5910,
             # where the tracer types the name) and after it, and LINE INPUT itself, which ends
@@ -391,7 +404,9 @@ class Meteors:
                 break
             work += level_cost.BACKGROUND_AGAIN
         work += level_cost.CLEAR + level_cost.BORDER[self.background == 8] + level_cost.CLEARED
-        key_loop = first and self.ticks.function_keys == 0   # from line 3560's first pass (timing.show)
+        # from line 3560's pass that reads the space (timing.show): the first pass for a human
+        # player, a later one for the demo (after F2's handler)
+        key_loop = first and (self.ticks.function_keys == 0 or self.demo_on)
         if not first:
             self._work("game_start", work, paths)
         elif key_loop:
@@ -719,13 +734,17 @@ class Meteors:
         self.string_space("escape_tested")
         if self.demo_on:
             self.player.decide()
+            self.key_work += self.player.cost     # (before the move, as a key's handler)
         if self.direction:
             self.move()
         check_hit = True
-        if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
-            if mbf.compare(self.rnd(), RND_999) < 0:
-                check_hit = False
+        with mbf.counting_paths() as immune:      # line 1200
+            if self.demo_on and self.score < DEMO_IMMUNE_BELOW:
+                if mbf.compare(self.rnd(), RND_999) < 0:
+                    check_hit = False
         self.check_work = timing.CHECK
+        if self.demo_on:
+            self.check_work += (demo_cost.TESTED if check_hit else demo_cost.SKIPPED) + runtime_cost.instructions(immune)
         with mbf.counting_paths() as paths:       # line 1210: ABS(MX - X) < 2 AND ABS(MY - Y) < 2
             near = False
             if check_hit:

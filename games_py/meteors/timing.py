@@ -82,7 +82,9 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # by {TICKS:20} and typed by the tracer's run loop, then the space.  For 0, 1 or 2 such
 # function keys: the ticks from 1790's wait to T0, and how far into that tick T0 is read
 # (the run loop's keys are not at a point of the program: 7,200 to 11,700 instructions
-# measured).  Measured on the original; see docs/meteors-internals.md, section 6.
+# measured on the old PIT; now used only for F1 after a show midnight cut short, the demo's
+# place coming from DEMO_KEY_READ).  Measured on the original; see docs/meteors-internals.md,
+# section 6.
 SHOW_TO_PAUSE = 4
 SHOW_PAUSE = MBF.from_hex("00 00 40 81")       # 1.5 at DGROUP:15E6 (line 4410)
 SHOW_KEY_PAUSE = MBF.from_hex("CD CC 4C 7D")   # .1 in D (DGROUP:1008) at line 1790
@@ -133,6 +135,32 @@ KEY_LOOP_PLACE = 4_820
 KEY_LOOP_WRITTEN = 941
 KEY_LOOP_NOTES = [33, 3]
 KEY_LOOP_COUNTER = {True: 15, False: 11}
+# The demo (F2 typed by the tracer's run loop at PRESS ANY KEY, and with sound off F1 before it,
+# each followed by {TICKS:20}, then the space; STARTUP's ticks): the run loop types them at
+# points of the machine's time that keep their place against the BIOS ticks (the text is seen
+# at a slice's end, and the waits are whole ticks), and F2's handler (lines 4650-4790) waits
+# on TIMER for .5 s and then runs at the same place in its tick's pass lattice, so the pass of
+# line 3560 that reads the space comes this far after the tick before it (sound on, the F1-F2
+# pair with sound off); from there the first level screen's work is computed as after a
+# human player's space (its INT 3 less the space's IRQ 1, which came before it: DEMO_KEY_IRQ).
+# Measured on the demo sweep's sessions (demo_probe).
+DEMO_KEY_READ = {1: 20_660, 2: 15_170}
+DEMO_BEEP = 32               # F2's SOUND 200, 1.0 with sound on (line 4650), fresh: the show's
+                             # notes have ended; the runtime's counter then reads demo_counter at T0
+
+
+def demo_counter(sound: bool) -> int:
+    """The music handler's counter (DGROUP:0416, mod 32) at the demo's first T0: from line
+    3560's first pass (KEY_LOOP_COUNTER: no F1 in the show), the show's last notes from a
+    fresh start (line 3530: each note D interrupts, one more for the fresh start), and with
+    sound on F2's beep from another fresh start (9 and 10 measured at all 12 of demo_probe's
+    start times)."""
+    count = KEY_LOOP_COUNTER[True] - (sum(KEY_LOOP_NOTES) + 1)
+    if sound:
+        count -= DEMO_BEEP + 1
+    return count % 32
+
+
 # With sound off the tracer types F1 twice at the show's 1.5 s wait (line 4410: sound off and
 # on again; the runtime hooks INT 1Ch there, and the joystick reads of its INT 1Ch handler are
 # over before the game: original.py) and once more right behind the space: that F1's make and
@@ -213,6 +241,13 @@ NAME = 10_621               # ... and after it, lines 5940-6350, besides the row
 NAME_COLOUR = 124
 SAVED = 2_528
 MOVED = 427                 # lines 6080-6100: an entry moved down
+# In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):
+# lines 5770-5840 and 6020-6350 besides the rows and records (mono, colour), and with sound on
+# this much more (line 6270's SOUND and its IF's other branch; measured: demo_probe)
+# (the demo sweeps' 20 sessions of 60 s of seeds 7, 42, 1612 and 99: 3 sound-off tables, mono
+# 12,665, colour 12,715 and 12,741; 6 sound-on, 13,164 mono, 13,203 to 13,230 colour)
+DEMO_SAVE = {False: 12_665, True: 12_728}
+DEMO_SAVE_SOUND = 490
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
@@ -359,7 +394,8 @@ class FrameClock:
     events it meets (BIOS ticks at 18.2 Hz, or the music's 582 Hz interrupts), and the
     waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
-    def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False) -> None:
+    def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False,
+                 demo: bool = False) -> None:
         self.clock = DosTime(start)
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
@@ -367,6 +403,7 @@ class FrameClock:
         self.function_keys = function_keys          # typed by the tracer's run loop (the demo's)
         self.muted = muted                          # F1 behind the space at line 3560 (MUTED)
         self.key_loop_place = float(KEY_LOOP_PLACE)  # line 3560's first INT 3 into its tick (show)
+        self.demo = demo                            # F2 (DEMO_*)
         self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
         self.bios_due: float | None = TICK          # channel 0 at 18.2 Hz: the next BIOS tick
@@ -515,8 +552,14 @@ class FrameClock:
         line 3560's first pass: the clock stops there, ``key_loop_place`` into its tick, with line
         3530's notes just queued and the music timer's first interrupt on the tick's lattice (the
         work on to T0 is the caller's, ``muted`` for F1 typed behind the space).  The demo's
-        function keys are typed by the tracer's run loop: then to the level screen's T0."""
+        function keys are typed by the tracer's run loop: the clock stops at the pass that reads
+        the space (DEMO_KEY_READ), the music over (its counter: demo_counter); F1 typed after a
+        show midnight cut short: at the level screen's T0 (STARTUP)."""
         self.now = show_ends(self.clock, self.now, self.function_keys)
+        if self.demo:                               # the pass of line 3560 that reads the space
+            self.t, self.bios_due = float(DEMO_KEY_READ[self.function_keys]), TICK
+            self.counter = demo_counter(self.function_keys == 1)
+            return
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return

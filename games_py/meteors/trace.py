@@ -48,9 +48,10 @@ def metadata_keys(s: Settings, fast: bool = True) -> list[str]:
     Not with sound off and FAST false (each frame's ticks then come from the cost of
     every statement since the first T0: the Python game follows them, exactly within a
     game, but a hit's and the high-score table's pieces are not yet exact and nothing
-    paces the frames after them; a key's reseed is compared), nor in demo mode, where the computer's moves cost 4,000 to 12,000
-    instructions a step by what the demo player looks at, which timing.py does not
-    estimate."""
+    paces the frames after them; a key's reseed is compared), nor in demo mode: the demo
+    player's steps are costed statement by statement (demo_cost.py) and the demo's start and
+    its games' ends are modelled, but the demo sweep with ticks is not yet equal throughout
+    (docs/meteors-internals.md, section 8)."""
     compared = (fast or s.sound) and not s.demo
     return METADATA_KEYS + ([] if compared else TICKS)
 

@@ -40,3 +40,18 @@ def test_the_demos_first_t0_is_where_the_model_puts_it(case) -> None:
     assert original["t0"] == model["t0"]
     assert original["counter"] == model["counter"] == timing.demo_counter(case.sound)
     assert abs(original["since"] - model["since"]) < 200
+
+
+@needs_originals
+def test_the_demos_string_space_is_the_originals_at_every_frame(monkeypatch) -> None:
+    """The runtime's string space in demo mode (F2's handler's strings at the start-up, the demo
+    player's D$ = ...): the blocks and the rover at every frame's line 1110 and each allocation's
+    instructions equal the model's (test_meteors_strings' watchers on a demo session: without
+    F2's strings the first frame differs, without the D$ assignments the second)."""
+    import tests.test_meteors_strings as watched
+    monkeypatch.setattr(watched, "CASE", STEPS)
+    theirs, their_costs, passes = watched.watch_original()
+    mine, my_costs = watched.watch_python(len(theirs), passes)
+    assert len(mine) == len(theirs) > 250
+    assert mine == theirs
+    assert my_costs[:len(their_costs)] == their_costs[:len(my_costs)]

@@ -49,6 +49,11 @@ class DemoPlayer:
         if self.log is not None:
             self.log[-1][1].append(Counter(self.paths))
 
+    def set(self, direction: str) -> None:
+        """D$ = ...: the string space's part (strings.py) as an arrow key's."""
+        self.g.direction = direction
+        self.g.string_space("key", direction)
+
     def below(self, limit: MBF) -> bool:
         """RND < limit, spending one RND."""
         return mbf.compare(self.g.rnd(), limit) < 0
@@ -123,7 +128,7 @@ class DemoPlayer:
                     if g.screen.char(g.py - 1, g.px) != SPACE:
                         self._at(0x137A)
                         if g.py < 24:
-                            g.direction = "DOWN"
+                            self.set("DOWN")
                             return self._at(0x1391)
         self.reverse()
 
@@ -132,7 +137,7 @@ class DemoPlayer:
         g = self.g
         self._at(0x1398)
         self._at(0x13AA if g.direction == "LEFT" else 0x13BA)
-        g.direction = "RIGHT" if g.direction == "LEFT" else "LEFT"
+        self.set("RIGHT" if g.direction == "LEFT" else "LEFT")
         self._at(0x13C6)
 
     def normal(self) -> None:
@@ -149,13 +154,13 @@ class DemoPlayer:
             if not self.gap and g.bottom_row < g.py:              # 2140
                 self._at(0x1419)
                 if self.below(NINE_TENTHS):
-                    g.direction = "UP"
+                    self.set("UP")
                     return self._at(0x1438)
             self._at(0x143E)
             if g.top_row > g.py:                                  # 2150
                 self._at(0x144B)
                 if self.below(NINE_TENTHS):
-                    g.direction = "DOWN"
+                    self.set("DOWN")
                     return self._at(0x146A)
             self._at(0x1470)
             if not self.below(NINETY_FIVE):                       # 2170
@@ -172,12 +177,12 @@ class DemoPlayer:
                             if not self.gap:                      # 2260
                                 self._at(0x1543)
                                 if g.py - g.top_row > 3:
-                                    g.direction = "UP"
+                                    self.set("UP")
                                     return self._at(0x1560)
                                 return self._at(0x156A)
                         self._at(0x1570)
                         if g.bottom_row > g.py:                   # 2270
-                            g.direction = "DOWN"
+                            self.set("DOWN")
                             return self._at(0x1589)
         return self.late()                                        # 2290: GOTO 2400
 
@@ -199,11 +204,11 @@ class DemoPlayer:
         if g.py < 24:                                             # 2470
             self._at(0x1691)
             if self.below(TENTH):
-                g.direction = "DOWN"
+                self.set("DOWN")
                 return self._at(0x16B0)
         self._at(0x16B6)
         if self.below(QUARTER):                                   # 2500
-            g.direction = ""
+            self.set("")
             return self._at(0x16D7)
         self._at(0x16DD)
         if g.direction not in SIDEWAYS:                           # 2520
@@ -230,7 +235,7 @@ class DemoPlayer:
             return self._at(0x17D2)
         right = self.below(HALF)
         self._at(0x17EB if right else 0x17FB)
-        g.direction = "RIGHT" if right else "LEFT"
+        self.set("RIGHT" if right else "LEFT")
         self._at(0x1807)
 
     def aim(self) -> None:
@@ -248,13 +253,13 @@ class DemoPlayer:
         if not self.gap and g.countdown > 20 and diff > 0:        # 2660
             self._at(0x186E)
             if mbf.compare(g.rnd(), mbf.mul(mbf.from_int(size), HUNDREDTH)) < 0:
-                g.direction = "UP"
+                self.set("UP")
                 return self._at(0x18A2)
         self._at(0x18A8)
         if diff < 0:                                              # 2670
             self._at(0x18B3)
             if mbf.compare(g.rnd(), mbf.mul(mbf.from_int(size), HUNDREDTH)) < 0:
-                g.direction = "DOWN"
+                self.set("DOWN")
                 return self._at(0x18E7)
         self._at(0x18ED)
         if not (g.countdown < 21 or g.direction == "UP" or self.gap):   # 2700
@@ -262,7 +267,7 @@ class DemoPlayer:
             if not g.py - g.bottom_row < 4:                       # 2710
                 self._at(0x1932)
                 if self.below(HUNDREDTH):                         # 2720
-                    g.direction = "UP"
+                    self.set("UP")
                     return self._at(0x1951)
         self._at(0x1958)
         if not (g.direction == "DOWN" or self.gap):               # 2740
@@ -272,7 +277,7 @@ class DemoPlayer:
             if not g.py - g.bottom_row >= far + 2:                # 2750
                 self._at(0x19A0)
                 if self.below(TWO_HUNDREDTHS):                    # 2760
-                    g.direction = "DOWN"
+                    self.set("DOWN")
                     return self._at(0x19BF)
         self._at(0x19C6)
         if g.direction in SIDEWAYS:                               # 2790
@@ -282,7 +287,7 @@ class DemoPlayer:
         self._at(0x1A09)
         left = self.below(HALF)                                   # 2800
         self._at(0x1A1C if left else 0x1A2C)
-        g.direction = "LEFT" if left else "RIGHT"
+        self.set("LEFT" if left else "RIGHT")
         self._at(0x1A38)
 
 

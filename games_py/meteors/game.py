@@ -128,9 +128,9 @@ class Meteors:
         self.screens = 0                  # level screens drawn (G$ and X$ are empty before the first)
         self.scores = scores.HighScores()  # the high-score table's state and screens
         self.name_key = None               # play: the next key of the name typed (None: PLAYER)
-        # the runtime's string space (strings.py; not in demo mode, whose D$ the demo
-        # player's lines assign, not followed)
-        self.strings = None if s.demo else strings.MeteorsStrings(strings.show_passes(s))
+        # the runtime's string space (strings.py; in demo mode with F2's handler's strings and
+        # the demo player's D$)
+        self.strings = strings.MeteorsStrings(strings.show_passes(s), demo=s.demo)
         self.table_extra: dict | None = None   # the string space's walks in the table, by phase
         if s.human is not None:
             from games_py.meteors.human import policy_from

@@ -240,7 +240,7 @@ class HighScores:
             name = DEMO_NAME
         else:
             name = self._ask_name(out, game)
-        game.string_space("name_typed", name)
+        game.string_space("name_set" if game.demo_on else "name_typed", name)
         shifted = self.moved = self._insert(name, game)
         when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
         self.slots[self.place].when = when

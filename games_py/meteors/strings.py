@@ -59,12 +59,13 @@ def show_passes(settings) -> int:
 
 
 class MeteorsStrings:
-    def __init__(self, show_passes: int) -> None:
+    def __init__(self, show_passes: int, demo: bool = False) -> None:
         self.space = StringSpace(START, END)
         self.variables: dict[str, int] = {}
         self.using: int | None = None
         self.extra = 0
         self.file_opened = False
+        self.demo = demo
         self._start_up(show_passes)
         self.extra = 0
 
@@ -127,6 +128,15 @@ class MeteorsStrings:
             self.temporary(1)
         self.assign("W$", 22)                                # line 3520
         space.free(a55)
+        if self.demo:                                        # F2's handler, line 4710:
+            for i in range(1, 9):                            # X$ = X$ + CHR$(SCREEN(1, I))
+                letter = self._allocate(1)
+                joined = self._allocate(i)
+                space.free(letter)
+                old = self.variables.pop("X$", None)
+                if old is not None:
+                    space.free(old)
+                self.variables["X$"] = joined
         self.assign("K$", 1)                                 # line 3560: the key pressed
 
     def game_started(self) -> None:
@@ -144,8 +154,12 @@ class MeteorsStrings:
         self.temporary(1)
 
     def key(self, direction: str) -> None:
-        """Lines 4950-5070: D$ = "UP" ..."""
+        """Lines 4950-5070: D$ = "UP" ... (and the demo player's D$ = ..., lines 1830-2810)."""
         self.assign("D$", len(direction))
+
+    def name_set(self, name: str) -> None:
+        """Line 5840 in demo mode: N$ = "COMPUTER" (no LINE INPUT, no line 5970)."""
+        self.assign("N$", len(name))
 
     def score(self) -> None:
         """Line 3200: PRINT USING "SCORE:######"."""

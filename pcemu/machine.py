@@ -157,7 +157,8 @@ class Machine:
     def _build_devices(self, video: str, printer_capture) -> None:
         clock = self.clock
         self.pic = InterruptControllers()
-        self.pit = Pit8253(self._pit_now, self._reschedule_timer, self._channel2_changed)
+        self.pit = Pit8253(self._pit_now, self._reschedule_timer, self._channel2_changed,
+                           self._at_pit_clock)
         self.kbc = KeyboardController(lambda: self.pic.raise_irq(1), self._schedule_after,
                                       clock.instructions_for_seconds(KEY_GAP_SECONDS))
         self.speaker = Speaker(self.pit, self._pit_now, lambda: self._instr_now() / clock.ips)
@@ -311,6 +312,9 @@ class Machine:
 
     def _pit_now(self) -> int:
         return self._instr_now() * PIT_HZ // self.clock.ips
+
+    def _at_pit_clock(self, pit_clock: int, action: Callable[[], None]) -> None:
+        self.scheduler.at(self.clock.instructions_for_pit(pit_clock), action)
 
     def _schedule_after(self, delay: int, action: Callable[[], None]) -> None:
         self.scheduler.at(self._instr_now() + delay, action)

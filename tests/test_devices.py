@@ -160,3 +160,29 @@ def test_pit_count_after_a_control_word_loads_at_once():
     _write_count(pit, 0x800)
     assert pit.channels[0].start == 1000 and pit.channels[0].reload == 0x800
     assert pit.next_irq0_after(1000) == 1000 + 0x800
+
+
+def test_pit_channel2_count_without_control_word_reaches_the_speaker_when_loaded():
+    now, heard, scheduled = [0], [], []
+    pit = Pit8253(lambda: now[0], lambda: None,
+                  lambda: heard.append((now[0], pit.channels[2].reload)),
+                  lambda at, action: scheduled.append((at, action)))
+    pit.write(0x43, 0xB6)                          # channel 2, lo/hi, mode 3
+    pit.write(0x42, 0x00)
+    pit.write(0x42, 0x10)                          # 1000h: loaded at once
+    pit.set_gate2(True)
+    assert heard[-1] == (0, 0x1000) and not scheduled
+    now[0] = 0x1000 * 2 + 0x900                    # a low half: the cycle ends at 3000h
+    pit.write(0x42, 0x00)
+    pit.write(0x42, 0x04)                          # the next note, no control word
+    assert pit.channels[2].reload == 0x1000 and [at for at, _ in scheduled] == [0x3000]
+    now[0] = 0x3000
+    scheduled[0][1]()
+    assert heard[-1] == (0x3000, 0x400)
+    # a rising gate loads a waiting count at once
+    now[0] = 0x3100
+    pit.write(0x42, 0x00)
+    pit.write(0x42, 0x02)
+    pit.set_gate2(False)
+    pit.set_gate2(True)
+    assert pit.channels[2].reload == 0x200 and pit.channels[2].pending is None

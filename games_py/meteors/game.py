@@ -682,7 +682,15 @@ class Meteors:
         self.anchor = "start"
         self.one_step()
         if not self.sound and not self.flag:   # with sound on its notes' waits did (note_played),
-            self.ticks.work_done(self.silent_step())   # a hit its own (player_hit)
+            work = self.silent_step()          # a hit its own (player_hit)
+            if self.ticks.queue and not self.frame.get("ate") and not self.absorbed:
+                # line 3530's notes still queued (the first frames): line 1390's WHILE PLAY(0)
+                # waits for the last to start, pass by pass (SILENT_STEP begins with its first pass)
+                self.ticks.work_done(work - timing.SILENT_STEP)
+                self.ticks.loop_start = self.ticks.t
+                self.ticks.wait_notes("silent")
+            else:
+                self.ticks.work_done(work)
 
     def silent_step(self) -> int:
         """Sound off, a step with no hit: 1110 -> 3231, the sound-on step's pieces without its

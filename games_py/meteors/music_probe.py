@@ -47,28 +47,34 @@ class Sound:
     edge: int | None          # the next edge after the INT 3, from the mask's start (whole instructions)
     taken: int | None         # ... where the machine took it, from the mask's start
     ticked: bool = False      # a BIOS tick came between the INT 3 and a fresh start's load
+    rule: float | None = None  # a fresh start's first interrupt by timing.first_music_interrupt from
+                               # the load and the BIOS's next edge on the machine, from the INT 3
 
     @property
     def masked_from(self) -> int:
         return QUEUED[self.line] - timing.SOUND_MASKED
 
 
-def edge_after(load: int, reload: int, at: int) -> int:
-    """The first instruction count at or after ``at`` at which channel 0, loaded with ``reload``
-    at instruction count ``load``, has an edge (pcemu's PIT: counted from the load's PIT clock)."""
-    start = load * PIT_HZ // IPS
+def edge_after(start: int, reload: int, at: int) -> int:
+    """The first instruction count at or after ``at`` at which channel 0, counting ``reload``
+    from PIT clock ``start`` (where the 8254 took the count: a count written with no control
+    word waits for the end of the half-cycle, pcemu.devices.pit), has an edge."""
     k = max((at * PIT_HZ // IPS - start) // reload, 1)
     while (due := -(-(start + reload * k) * IPS // PIT_HZ)) < at:
         k += 1
     return due
 
 
-def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[dict], list[Sound]]:
-    """The original's events and its step's SOUND statements from the first frame on."""
+def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[dict], list[Sound], float | None]:
+    """The original's events, its step's SOUND statements from the first frame on, and where
+    line 3560's first INT 3 came inside its BIOS tick (None in demo mode)."""
+    from games_py.meteors import startup_probe
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
+    place = startup_probe.key_loop_place(tracer)
     irqs: list[int] = []
-    loads: list[tuple[int, int]] = []                 # (instruction count, reload) of channel 0
+    loads: list[tuple[int, int, int, float]] = []     # (instruction count, reload, its start's PIT
+                                                      # clock, the next edge before it, in instructions)
     statements: list[tuple[int, int]] = []            # (instruction count, line)
     machine.events.irq.connect(lambda vector, now: irqs.append(now) if vector == 8 else None)
     pit, write = machine.pit, machine.pit.write
@@ -78,8 +84,16 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
         if port == 0x40:
             low.append(value)
             if len(low) == 2:
-                loads.append((machine._instr_now(), (low[0] | low[1] << 8) or 0x10000))
+                reload = (low[0] | low[1] << 8) or 0x10000
                 low.clear()
+                channel, now = pit.channels[0], machine._instr_now()
+                channel.settle(now * PIT_HZ // IPS)
+                before = (channel.start + ((now * PIT_HZ // IPS - channel.start) // channel.reload + 1)
+                          * channel.reload) * IPS / PIT_HZ
+                write(port, value)
+                start = channel.pending.start if channel.pending is not None else channel.start
+                loads.append((now, reload, start, before))
+                return
         write(port, value)
 
     pit.write = pit_write
@@ -88,36 +102,42 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
     for line in QUEUED:
         process.at_line(line, lambda line=line: statements.append((machine._instr_now(), line)))
     events = tracer.run()
-    starts = [at for at, _ in loads]
+    starts = [at for at, _, _, _ in loads]
     sounds = []
     for at, line in statements:
         if not first_frame or at < first_frame[0]:
             continue                                   # the start-up show's
         # the SOUND's own load, if any (a few hundred more: handlers of interrupts taken in it)
         until = at + QUEUED[line] + timing.TIMER_STARTED + 400
-        mine = [(t, r) for t, r in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
+        mine = [(t, r, due) for t, r, _, due in loads[bisect.bisect(starts, at):bisect.bisect(starts, until)]
                 if r == MUSIC_RELOAD]
         after = bisect.bisect(irqs, mine[0][0]) if mine else len(irqs)
         first = irqs[after] - at if after < len(irqs) else None
         edge = taken = None
         i = bisect.bisect(starts, at) - 1
         if i >= 0 and not mine:
-            load, reload = loads[i]
-            due = edge_after(load, reload, at)
+            _, reload, start, _ = loads[i]
+            due = edge_after(start, reload, at)
             masked_from = at + QUEUED[line] - timing.SOUND_MASKED
             edge = due - masked_from
             later = bisect.bisect_left(irqs, due)
             taken = irqs[later] - masked_from if later < len(irqs) else None
         ticked = bool(mine) and bisect.bisect(irqs, mine[0][0]) > bisect.bisect(irqs, at)
+        rule = None
+        if mine:                                       # the 8254's rule, from the machine's own lattice
+            rule = timing.first_music_interrupt(mine[0][0], mine[0][2]) - at
         sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken,
-                            ticked))
-    return events, sounds
+                            ticked, rule))
+    return events, sounds, place[0] if place else None
 
 
-def model_sounds(settings: trace.Settings, frames: int) -> tuple[list[dict], list[tuple]]:
-    """The Python game's events and its ``FrameClock.sound_log`` (the step's and level's SOUNDs)."""
+def model_sounds(settings: trace.Settings, frames: int, place: float | None = None) -> tuple[list[dict], list[tuple]]:
+    """The Python game's events and its ``FrameClock.sound_log`` (the step's and level's SOUNDs),
+    with line 3560's first INT 3 ``place`` into its tick (KEY_LOOP_PLACE when None)."""
     from games_py.meteors.game import Meteors
     game = Meteors(settings)
+    if place is not None:
+        game.ticks.key_loop_place = place
     game.ticks.sound_log = []
     game.random.randomize_timer(*settings.time)
     game.start()
@@ -133,13 +153,15 @@ class Pair:
     model_edge: float | None        # the model's next edge from the mask's start
 
 
-def pairs(settings: trace.Settings, disk: str = "1612") -> tuple[list[Pair], str]:
+def pairs(settings: trace.Settings, disk: str = "1612", given_place: bool = False) -> tuple[list[Pair], str]:
     """The original's SOUNDs paired with the model's in order, up to the first of another kind,
-    and where the two traces first differ (compare.describe)."""
+    and where the two traces first differ (compare.describe).  ``given_place``: the model starts
+    from the original's place of line 3560 in its tick (timing.KEY_LOOP_PLACE, which the model
+    does not compute), not its own."""
     from games_py.meteors import compare
-    events, sounds = original_sounds(settings, disk)
+    events, sounds, place = original_sounds(settings, disk)
     frames = sum(1 for e in events if e["event"] == "frame")
-    python, log = model_sounds(settings, frames)
+    python, log = model_sounds(settings, frames, place if given_place else None)
     found = compare.describe(compare.first_divergence(events, python))
     paired = []
     for sound, (note, fresh, masked, edge, first) in zip(sounds, log):

@@ -119,13 +119,20 @@ def keys_at_key_loop(settings) -> bool:
 
 # A human player's space is typed at line 3560's first pass (original.py): from there the
 # first level screen's work to T0 is computed statement by statement (game.py, level_cost.py,
-# level_cost.KEY_LOOP_EXIT).  The music there: the show's last PLAY (line 3530) started the
-# music timer fresh just before, with a note of 33 interrupts and one of 3 queued; the first
-# interrupt comes this far after line 3560's first INT 3, and the runtime's counter
-# (DGROUP:0416) reads 15 there (11 with sound off: the tracer's F1 twice in the show, below).
-# Measured at 24 start times of seeds 1612, 99 and 7, /C and /M, sound on and off, 23:59:59.99
-# among them (startup_probe; docs/meteors-internals.md, section 6).
-KEY_LOOP_INTERRUPT = 1_120
+# level_cost.KEY_LOOP_EXIT).  The music there: the show's tune has ended during line 4410's
+# wait, and the show's last PLAY (line 3530) writes 0800h to channel 0 941 instructions before
+# line 3560's first INT 3 (at 3 start times), with a note of 33 interrupts and one of 3 queued;
+# the 8254 loads it at the end of the BIOS tick's high half (first_music_interrupt), so the first
+# interrupt comes half a tick and half a music period after the tick's edge, some 29,000
+# instructions after line 3560 (before the first T0).  Where line 3560 falls inside its tick is
+# where the two TIMER waits' pass lattices put it (line 4410's 1.5 s and line 1790's D): 4,200
+# to 5,442 instructions into it at 48 start times (seeds 1612, 7 and 99, sound on and off);
+# modelled as the middle, KEY_LOOP_PLACE (the pass lattices would have to be followed from the
+# show's music, whose place the model knows only to the SOUND's masked window: section 6).  The
+# runtime's counter (DGROUP:0416) reads 15 there (11 with sound off: the tracer's F1 twice in the
+# show queue 36 interrupts more of it).
+KEY_LOOP_PLACE = 4_820
+KEY_LOOP_WRITTEN = 941
 KEY_LOOP_NOTES = [33, 3]
 KEY_LOOP_COUNTER = {True: 15, False: 11}
 # The demo (F2 typed by the tracer's run loop at PRESS ANY KEY, and with sound off F1 before it,
@@ -194,7 +201,9 @@ MOVE = 1_550                # D$ <> "": GOSUB 2830
 # one pass of WHILE PLAY(0), the RETURNs): measured on 3,599 steps of seed 1612's two-minute
 # random:2, 3, 6, 7 with no BIOS tick inside (a key's IRQ 1 may be): exact on 3,546, a few
 # instructions off on 51 (a key's break code taken elsewhere), two string-space merges
-SILENT_STEP = 132           # ... after the meteor's PRINT (line 1380) to line 3231
+SILENT_STEP = 132           # ... after the meteor's PRINT (line 1380) to line 3231 (line 1390's
+                            # WHILE PLAY(0) from 1 in, its first pass 44, then 86 from line 1400:
+                            # with line 3530's notes still queued it waits, game.py)
 SILENT_BITE = 3_267         # ... a bite (lines 3010-3100 and the score, besides its values)
 SILENT_ABSORBED = {False: 3_679, True: 3_965}   # ... an absorbed meteor (1300-1370), mono, colour
 NEW_METEOR = 1_289            # after a path's extra step: RETURN, lines 720-730, 590-620 (to 630)
@@ -338,7 +347,8 @@ PLAY_SEEN = 34
 PLAY_LAST = 46
 NOTE_TAKEN = 121            # the music handler taking the next note at a note's end ...
 FRESH_NOTE_TAKEN = 119      # ... or the first after a fresh start
-SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0, "pause": 0}   # the wait's end -> on (a hit's: hit_cost)
+SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0, "pause": 0,   # the wait's end -> on (a hit's: hit_cost)
+              "silent": 86}         # (sound off, line 1390's wait on line 3530's notes: 1400 -> 3231)
 # What an interrupt takes from the program (measured in line 3231's polling loop, pass by
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on
@@ -392,6 +402,7 @@ class FrameClock:
         self.fast = True                            # line 225
         self.function_keys = function_keys          # typed by the tracer's run loop (the demo's)
         self.muted = muted                          # F1 behind the space at line 3560 (MUTED)
+        self.key_loop_place = float(KEY_LOOP_PLACE)  # line 3560's first INT 3 into its tick (show)
         self.demo = demo                            # F2 (DEMO_*)
         self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
@@ -538,7 +549,8 @@ class FrameClock:
 
     def show(self) -> None:
         """The start-up show and PRESS ANY KEY (game 1).  A human player's space is typed at
-        line 3560's first pass: the clock stops there, the show's last notes playing (the
+        line 3560's first pass: the clock stops there, ``key_loop_place`` into its tick, with line
+        3530's notes just queued and the music timer's first interrupt on the tick's lattice (the
         work on to T0 is the caller's, ``muted`` for F1 typed behind the space).  The demo's
         function keys are typed by the tracer's run loop: the clock stops at the pass that reads
         the space (DEMO_KEY_READ), the music over (its counter: demo_counter); F1 typed after a
@@ -551,8 +563,9 @@ class FrameClock:
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return
-        self.t, self.playing, self.bios_due = 0.0, True, None
-        self.interrupt_due = float(KEY_LOOP_INTERRUPT)
+        self.t, self.bios_due = self.key_loop_place, TICK
+        self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
+        self.playing, self.bios_due = True, None
         self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)

@@ -9,8 +9,8 @@ A count written right after a control word is loaded at once (on the next CLK). 
 written again with no control word, while the channel counts in mode 2 or 3, waits, as
 Intel's 8254 data sheet says: to the end of the current cycle (mode 2) or half-cycle
 (mode 3), so that IRQ 0 stays on its lattice.  The QuickBASIC runtime writes channel 0 so
-when its music starts (0800h) and ends (0).  Channel 2 still loads such a count at once:
-the speaker logs its tone when the count is written (a known limit).
+when its music starts (0800h) and ends (0).  Channel 2 does the same; the speaker hears of
+the new count when it is loaded (``schedule``), or at once if a rising gate loads it first.
 """
 from __future__ import annotations
 
@@ -101,11 +101,15 @@ class Pit8253:
 
     def __init__(self, now: Callable[[], int],
                  on_channel0_change: Callable[[], None],
-                 on_channel2_change: Callable[[], None]) -> None:
+                 on_channel2_change: Callable[[], None],
+                 schedule: Callable[[int, Callable[[], None]], None] | None = None) -> None:
         self._now = now                    # current PIT clock
         self.channels = [PitChannel(i) for i in range(3)]
         self._on_channel0_change = on_channel0_change
         self._on_channel2_change = on_channel2_change
+        # calls back at a PIT clock (a deferred count of channel 2 loaded then); without it
+        # channel 2 loads every count at once
+        self._schedule = schedule
 
     def next_irq0_after(self, now: int) -> int | None:
         """PIT clock of channel 0's next rising edge strictly after ``now``."""
@@ -125,7 +129,9 @@ class Pit8253:
     def set_gate2(self, on: bool) -> None:
         ch = self.channels[2]
         if on and not ch.gate:
-            ch.start = self._now()      # a rising gate restarts the count
+            if ch.pending is not None:  # a rising gate restarts the count with the last written
+                ch.reload, ch.pending = ch.pending.reload, None
+            ch.start = self._now()
             ch.counting = True
         ch.gate = on
         self._on_channel2_change()
@@ -186,6 +192,10 @@ class Pit8253:
             ch._write_hi_next = False
             self._load(ch, ch._partial_lo | (value << 8))
 
+    def _channel2_loaded(self) -> None:
+        self.channels[2].settle(self._now())
+        self._on_channel2_change()
+
     def _latch(self, ch: PitChannel) -> None:
         if ch._latched is None:
             ch._latched = ch.value(self._now())
@@ -194,9 +204,13 @@ class Pit8253:
     def _load(self, ch: PitChannel, count: int) -> None:
         count, now = count or 0x10000, self._now()
         ch.settle(now)
-        if ch.index == 0 and ch.counting and ch.mode in (2, 3) and not ch.control_written:
+        deferrable = ch.index == 0 or (ch.index == 2 and self._schedule is not None)
+        if deferrable and ch.counting and ch.mode in (2, 3) and not ch.control_written:
             ch.pending = ch.defer(now, count)
-            self._on_channel0_change()
+            if ch.index == 0:
+                self._on_channel0_change()
+            else:
+                self._schedule(ch.pending.at, self._channel2_loaded)
             return
         ch.control_written = False
         ch.reload, ch.start = count, now

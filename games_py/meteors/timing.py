@@ -571,8 +571,9 @@ class FrameClock:
         self.hooked = self.hooked or self.muted     # (F1 in the show)
 
     def press_any_key(self, work: int) -> None:
-        """A human player's way from line 3560's first pass to the first T0: ``work`` (the
-        space read, the background, CLS, the status line), and with sound off F1's."""
+        """A human player's way from line 3560's first pass (the demo's: from the pass that reads
+        the space) to the first T0: ``work`` (the space read, the background, CLS, the status
+        line), and with sound off F1's."""
         self.work_done(work + MUTED * self.muted)
 
     def pace(self, wait: bool = True) -> None:

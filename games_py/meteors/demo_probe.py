@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 
 import click
 
-from games_py.meteors import demo_cost, original, timing
+from games_py.meteors import demo_cost, timing
 from games_py.meteors.original import MeteorsTracer
 from games_py.meteors.probe_cases import chosen, session_options
 from games_py.qbasic import runtime_cost

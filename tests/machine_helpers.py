@@ -79,8 +79,8 @@ def run_to_exit(folder, program: str, accelerate: bool = True):
 
 # The BASIC music runtime's timer, for our programs: INT 08h to the program's `handler`
 # (the BIOS's vector kept in its words `old_off` and `old_seg`) and channel 0 at 582 Hz
-# (reload 0800h); and the BIOS's vector and rate put back.
-TIMER_582HZ_ON = """
+# (reload 0800h); and the BIOS's vector and rate put back.  HANDLER_ON points INT 08h alone.
+HANDLER_ON = """
     mov ax, 0x3508
     int 0x21
     mov word ptr [old_off], bx
@@ -88,6 +88,8 @@ TIMER_582HZ_ON = """
     mov ax, 0x2508
     mov dx, handler
     int 0x21
+"""
+TIMER_582HZ_ON = HANDLER_ON + """
     cli
     mov al, 0x36
     out 0x43, al

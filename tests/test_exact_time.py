@@ -21,7 +21,7 @@ import pytest
 from pcemu import Machine, keys, native
 from pcemu.clock import PIT_HZ, Clock
 from pcemu.native import sync
-from tests.machine_helpers import (BIOS_TIMER_RATE, END, PRINT_HEX, TIMER_582HZ_OFF,
+from tests.machine_helpers import (BIOS_TIMER_RATE, END, HANDLER_ON, PRINT_HEX, TIMER_582HZ_OFF,
                                    TIMER_582HZ_ON, TIMER_582HZ_WORDS, com_program)
 
 DEFAULT_IPS = Clock().ips
@@ -183,13 +183,7 @@ spin:
 tick:
     cmp word ptr es:[0x6c], bx
     je tick
-    mov ax, 0x3508
-    int 0x21
-    mov word ptr [old_off], bx
-    mov word ptr [old_seg], es
-    mov ax, 0x2508
-    mov dx, handler
-    int 0x21
+""" + HANDLER_ON + """
     cli
     call latch
     mov di, ax

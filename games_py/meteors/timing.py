@@ -258,7 +258,8 @@ DEMO_SAVE_SOUND = 490
 # DGROUP:0416, decremented at each interrupt, comes to 0 mod 32, and with the queue
 # empty restores the BIOS vector and loads channel 0 with 0.  ``WHILE PLAY(0): WEND`` after
 # each SOUND ends when the note starts.  The runtime writes both counts with no control word,
-# so the 8254 loads each at the end of the half-cycle under way (``Channel0``): IRQ 0 stays on
+# so the 8254 loads each at the end of the half-cycle under way (``first_music_interrupt``,
+# ``bios_tick_after_music``): IRQ 0 stays on
 # the lattice of the BIOS's ticks, shifted by half a music period at most.
 IPS = 1_200_000                              # pcemu's default speed
 MUSIC_PERIOD = 2048 * IPS / PIT_HZ           # 2,059.7 instructions between 582 Hz interrupts

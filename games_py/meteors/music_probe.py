@@ -21,6 +21,7 @@ from the repository (about 2 s a 30 s session):
 from __future__ import annotations
 
 import bisect
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -173,6 +174,38 @@ def pairs(settings: trace.Settings, disk: str = "1612", given_place: bool = Fals
     return paired, found
 
 
+def place_drift(settings: trace.Settings, disk: str = "1612") -> list[tuple[int, float, float]]:
+    """Given the original's place of line 3560, where the model's place at each frame's line 1110
+    (its INT 3, counted from the first frame's) moves against the original's: (frame, the drift
+    after, its change), the drift the original's count less the model's.  A change of a pass of
+    ``WHILE PLAY(0)`` (45) or of line 3231's (831 to 1,067) is the two waits ending on different
+    passes of their lattices; any other is a piece of work, or an interrupt's handler, the model
+    costs otherwise than the original spends it."""
+    from games_py.meteors import startup_probe
+    tracer = original.MeteorsTracer(settings, disk)
+    machine = tracer.machine
+    place = startup_probe.key_loop_place(tracer)
+    ours: list[int] = []
+    tracer.process.at_offset(0x0B02, lambda: ours.append(machine._instr_now()))   # line 1110
+    events = tracer.run()
+    from games_py.meteors.game import Meteors
+    game = Meteors(settings)
+    if place:
+        game.ticks.key_loop_place = place[0]
+    game.place_log = []
+    game.random.randomize_timer(*settings.time)
+    game.start()
+    game.play(lambda g: g.total_frames > sum(1 for e in events if e["event"] == "frame"))
+    model = [t for line, t, _, _ in game.place_log if line == 1110]
+    moves, before = [], 0.0
+    for frame, (a, b) in enumerate(zip(ours, model)):
+        drift = (a - ours[0]) - (b - model[0])
+        if abs(drift - before) > 0.5:
+            moves.append((frame, drift, drift - before))
+        before = drift
+    return moves
+
+
 def near_the_mask(pair: Pair, within: float = 1.0) -> bool:
     """The model's edge within ``within`` instructions of where the SOUND masks IRQ 0."""
     return pair.model_edge is not None and abs(pair.model_edge) < within
@@ -184,18 +217,30 @@ def near_the_mask(pair: Pair, within: float = 1.0) -> bool:
 @click.option("--seconds", type=float, default=30.0, show_default=True)
 @click.option("--case", "indices", type=int, multiple=True, help="case numbers; all when none")
 @click.option("--disk", default="1612", show_default=True)
-def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: str) -> None:
-    cases = sweep.with_human(sweep.demo_cases(count, seed=seed, seconds=seconds))
+@click.option("--given-place", is_flag=True, help="the model starts from the original's line-3560 place")
+@click.option("--demo", is_flag=True, help="the demo's sessions, not the human player's")
+@click.option("--drift", is_flag=True, help="where the model's place at line 1110 moves against the "
+              "original's (given its line-3560 place), not the SOUNDs")
+def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: str, given_place: bool,
+         demo: bool, drift: bool) -> None:
+    cases = sweep.demo_cases(count, seed=seed, seconds=seconds)
+    if not demo:
+        cases = sweep.with_human(cases)
     firsts: Counter = Counter()
     loads: Counter = Counter()
+    rules: Counter = Counter()
     for i in indices or range(count):
         if not 0 <= i < count:
             raise click.BadParameter(f"case {i} is not among the {count}", param_hint="--case")
         if not cases[i].sound:
             continue
         click.echo(sweep.options(cases[i]))
+        if drift:
+            moves = place_drift(cases[i].settings(), disk)
+            click.echo("  " + ", ".join(f"frame {f}: {d:+.0f} ({c:+.0f})" for f, d, c in moves))
+            continue
         try:
-            paired, found = pairs(cases[i].settings(), disk)
+            paired, found = pairs(cases[i].settings(), disk, given_place)
         except (tracing.TraceFailure, *tracing.user_errors()) as exc:
             click.echo("  " + str(exc).splitlines()[0])
             continue
@@ -207,16 +252,22 @@ def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: 
             loads[(p.sound.line, p.sound.loaded, p.sound.first)] += 1
             if p.model_first is not None and p.sound.first is not None:
                 firsts[p.sound.first - round(p.model_first, 1)] += 1
+            if p.sound.rule is not None and p.sound.first is not None:
+                rules[math.floor((p.sound.rule - p.sound.first) * 10) / 10] += 1
         for p in paired:
             if near_the_mask(p):
                 held = p.sound.taken != p.sound.edge
                 click.echo(f"  line {p.sound.line} at {p.sound.int3}: the model's edge {p.model_edge:+.2f} "
                            f"from the mask, the machine's {p.sound.edge:+d}, "
                            f"{'held to the unmask' if held else 'taken before it'}")
+    if drift:
+        return
     click.echo("fresh starts (line, channel 0 loaded, the first interrupt, from the INT 3): "
                + ", ".join(f"{k}: {n}" for k, n in sorted(loads.items())))
     click.echo("a fresh start's first interrupt, the original less the model: "
                + ", ".join(f"{k:+.1f}: {n}" for k, n in sorted(firsts.items())))
+    click.echo("first_music_interrupt from the machine's own load and BIOS edge less the machine's first "
+               "interrupt (tenths, floored): " + ", ".join(f"{k:+.1f}: {n}" for k, n in sorted(rules.items())))
 
 
 if __name__ == "__main__":

@@ -978,13 +978,15 @@ class Meteors:
         runs the handler: before the frame's move and before anything else of the
         frame spends an RND."""
         self.keys_handled += 1
+        first_hook = not self.ticks.hooked
         self.ticks.hooked = True          # the first event handler hooks INT 1Ch (timing.TICK_HOOK)
         with mbf.counting_paths() as paths:
             reseed = mbf.compare(self.rnd(), TENTH) < 0
         spent = runtime_cost.instructions(paths)
         read_at = self.key_work + timing.KEY_TO_TIME_READ[name] + spent
         self.key_work += (timing.KEY_PRESSED[name] + spent + timing.KEY_RELEASED
-                          - timing.FREED * (self.direction == ""))    # D$ = ... frees nothing the first time
+                          - timing.FREED * (self.direction == "")     # D$ = ... frees nothing the first time
+                          + timing.FIRST_HOOK * first_hook)
         if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())

@@ -298,6 +298,10 @@ TO_SOUND = {("start", "absorbed"): 6_500, ("absorbed", "fall"): 1_520}
 STEP_START = 283
 KEY_PRESSED = {"UP": 922, "LEFT": 925, "RIGHT": 928, "DOWN": 929}   # ... more with an arrow key
 # (IRQ 1, ON KEY(11-14): lines 4930-5070; D$'s length), besides its IF RND < .1 ...
+FIRST_HOOK = -5             # ... the session's first event handler, which hooks INT 1Ch (sound on: with
+                            # sound off F1 in the show came first): the model's place at the next frame's
+                            # line 1110 moved 5 after the original's at the first key of all 26 sound-on
+                            # sessions of seed 500 (music_probe --drift)
 KEY_RELEASED = 97          # the key's break code: IRQ 1 again, 2 ms later (before the step's SOUND)
 FREED = 11                  # a string assignment that frees the old string, more than one that
                             # frees none: the session's first K$ = INKEY$ (line 1110) frees the
@@ -520,13 +524,16 @@ class FrameClock:
             self.work_done(SOUND_EXIT[kind])
             return
         while True:
-            playing, ticks = self.note_left > 0, self.now
+            playing, ticks, queued = self.note_left > 0, self.now, len(self.queue)
             at = self._fire()
             chained = (CHAINED_TICK + TICK_HOOK * self.hooked) * (self.now != ticks)
             if not self.queue:
                 handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + chained
                 break
-            shift += MUSIC_HANDLER + chained
+            # a note taken with another still queued behind it (the first frame's fall behind line
+            # 3530's notes) costs the handler a note's take, not a count
+            took = len(self.queue) < queued
+            shift += (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) * took + MUSIC_HANDLER * (not took) + chained
         into = (at - start - shift) % PLAY_PASS
         self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - EDGE_ROUNDING else 0)
         self.work_done(SOUND_EXIT[kind])

@@ -65,3 +65,16 @@ def test_an_edge_in_the_sounds_masked_window_is_held_to_the_unmask(paired) -> No
     assert len(held) > 10 and len(before) > 10
     assert all(p.sound.taken == timing.SOUND_MASKED and not p.sound.fresh for p in held)
     assert all(0 <= p.sound.taken - p.sound.edge < 5 for p in before)
+
+
+@needs_originals
+def test_the_model_keeps_the_originals_place_through_the_first_key() -> None:
+    """Given the original's place of line 3560, seed 500's 02:35:10.13 /M random:5 keeps the
+    original's place at each frame's line 1110 up to a WHILE PLAY(0) pass (the two waits ending
+    on different passes of its lattice) through the first frame, whose fall waits behind line
+    3530's notes (a note taken mid-wait: NOTE_TAKEN, not MUSIC_HANDLER), and the first arrow key
+    at frame 6 (the first event handler: timing.FIRST_HOOK), to frame 60."""
+    case = sweep.Case((2, 35, 10, 13), False, True, 30.0, "random:5")
+    moves = [(frame, change) for frame, _, change in music_probe.place_drift(case.settings(), str(DISK1612))
+             if frame <= 60]
+    assert all(change % timing.PLAY_PASS == 0 for _, change in moves), moves

@@ -268,6 +268,8 @@ def _add(a: MBF, b: MBF, negate_b: bool) -> MBF:
         if count > 0:
             if count > 5:
                 _path("byte")
+                if came == "word":
+                    _path("byte_from_word")
                 if dx & 0xFF:
                     _path("byte_sticky")
                     dx |= 0x100

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 PATH_COSTS = {
     # addition and subtraction (0C88:393D in GINRUMMY.EXE, the same code here)
     "add:a_zero": -27, "add:b_zero": -22, "add:far": -16, "add:swap": 3, "add:aligned": -9,
-    "add:byte": 5, "add:byte_exact": -1, "add:byte_sticky": 8, "add:word_sticky": 1,
+    "add:byte": 5, "add:byte_from_word": 7, "add:byte_exact": -1, "add:byte_sticky": 8, "add:word_sticky": 1,
     "add:right": 3, "add:right_from_direct": -3, "add:right_from_word": 4,
     "add:left": 4, "add:bits_sticky": 1, "add:sticky": 1,
     "add:same_signs": -7, "add:carry": 4, "add:negative": 5,

@@ -312,51 +312,55 @@ class Meteors:
         elif self.table_file == "written":
             work += timing.TABLE_READ
             self.table_file = "read"
-        if self.demo_on and self.score > 0:          # COMPUTER saved, no prompt (line 5840)
+        if self.score > 0:                 # a name, and the table saved (line 6270's SOUND last)
             self.table_rows = min(self.table_rows + 1, 2)
-            after = (timing.DEMO_SAVE[self.colour] + timing.MOVED * self.scores.moved
-                     + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"] + extra["name"])
             if self.table_file == "missing":
                 self.table_file = "written"
-            if self.sound:                 # line 6270's SOUND, the table's last statements after it
-                self.ticks.work_done(work + after + timing.DEMO_SAVE_SOUND - timing.SAVED_SOUND - timing.SOUND_MASKED)
-                fresh = not self.ticks.playing
-                self.ticks.sound("saved")
-                work = timing.SAVED_SOUND + timing.FRESH_START * fresh
-            else:
-                work += after
-        elif self.score > 0:
-            self.table_rows = min(self.table_rows + 1, 2)
-            # the name's statements (lines 5770-6350) but LINE INPUT: before it (to line 5910,
-            # where the tracer types the name) and after it, and LINE INPUT itself, which ends
-            # where the last key comes (they come at fixed times), whatever interrupts take
-            prompt = timing.NAME_PROMPT + timing.NAME_PROMPT_COLOUR * self.colour
-            after = (timing.NAME + timing.NAME_COLOUR * self.colour + timing.MOVED * self.scores.moved
-                     + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"])
-            typed = timing.NAME_INPUT[self.colour]
-            if self.table_file == "missing":
-                self.table_file = "written"
-            if self.sound:                 # lines 5860 (after WHILE PLAY(0)), 6000 and 6270
-                masked = timing.SOUND_MASKED
-                self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
-                self.ticks.wait_play(0)
-                fresh = not self.ticks.playing
-                self.ticks.sound("table")
-                self.ticks.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT
-                                     + timing.FRESH_START * fresh + extra["name"])
-                self.ticks.idle(typed)
-                self.ticks.work_done(timing.INPUT_TO_SOUND - masked)
-                fresh = not self.ticks.playing
-                self.ticks.sound("table")
-                self.ticks.work_done(after - timing.AFTER_SOUNDS + timing.FRESH_START * fresh - masked)
-                fresh = not self.ticks.playing
-                self.ticks.sound("saved")
-                work = timing.SAVED_SOUND + timing.FRESH_START * fresh
-            else:
-                self.ticks.work_done(work + prompt + extra["name"])
-                self.ticks.idle(typed)
-                work = after
+            work = (self._computer_saved if self.demo_on else self._name_saved)(work, extra)
         self.ticks.work_done(work)
+
+    def _computer_saved(self, work: float, extra: dict) -> float:
+        """Demo mode: COMPUTER saved with no prompt (line 5840); the work left after line 6270's
+        SOUND (sound on), or all of it."""
+        after = (timing.DEMO_SAVE[self.colour] + timing.MOVED * self.scores.moved
+                 + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"] + extra["name"])
+        if not self.sound:
+            return work + after
+        self.ticks.work_done(work + after + timing.DEMO_SAVE_SOUND - timing.SAVED_SOUND - timing.SOUND_MASKED)
+        return self._saved_sound()
+
+    def _name_saved(self, work: float, extra: dict) -> float:
+        """The name's statements (lines 5770-6350) but LINE INPUT: before it (to line 5910, where
+        the tracer types the name) and after it, and LINE INPUT itself, which ends where the last
+        key comes (they come at fixed times), whatever interrupts take; the work left after line
+        6270's SOUND (sound on), or after LINE INPUT."""
+        prompt = timing.NAME_PROMPT + timing.NAME_PROMPT_COLOUR * self.colour
+        after = (timing.NAME + timing.NAME_COLOUR * self.colour + timing.MOVED * self.scores.moved
+                 + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"])
+        typed = timing.NAME_INPUT[self.colour]
+        if not self.sound:
+            self.ticks.work_done(work + prompt + extra["name"])
+            self.ticks.idle(typed)
+            return after
+        masked = timing.SOUND_MASKED       # lines 5860 (after WHILE PLAY(0)), 6000 and 6270
+        self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
+        self.ticks.wait_play(0)
+        fresh = not self.ticks.playing
+        self.ticks.sound("table")
+        self.ticks.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT
+                             + timing.FRESH_START * fresh + extra["name"])
+        self.ticks.idle(typed)
+        self.ticks.work_done(timing.INPUT_TO_SOUND - masked)
+        fresh = not self.ticks.playing
+        self.ticks.sound("table")
+        self.ticks.work_done(after - timing.AFTER_SOUNDS + timing.FRESH_START * fresh - masked)
+        return self._saved_sound()
+
+    def _saved_sound(self) -> float:
+        """Line 6270's SOUND queued now: the table's work left after it."""
+        fresh = not self.ticks.playing
+        self.ticks.sound("saved")
+        return timing.SAVED_SOUND + timing.FRESH_START * fresh
 
     def place(self, line: int) -> None:
         """The model's clock is at line ``line``'s INT 3 (end_probe.py pairs these with the

@@ -88,9 +88,7 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
                 reload = (low[0] | low[1] << 8) or 0x10000
                 low.clear()
                 channel, now = pit.channels[0], machine._instr_now()
-                channel.settle(now * PIT_HZ // IPS)
-                before = (channel.start + ((now * PIT_HZ // IPS - channel.start) // channel.reload + 1)
-                          * channel.reload) * IPS / PIT_HZ
+                before = pit.next_irq0_after(machine._pit_now()) * IPS / PIT_HZ
                 write(port, value)
                 start = channel.pending.start if channel.pending is not None else channel.start
                 loads.append((now, reload, start, before))
@@ -135,15 +133,22 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
 def model_sounds(settings: trace.Settings, frames: int, place: float | None = None) -> tuple[list[dict], list[tuple]]:
     """The Python game's events and its ``FrameClock.sound_log`` (the step's and level's SOUNDs),
     with line 3560's first INT 3 ``place`` into its tick (KEY_LOOP_PLACE when None)."""
+    game = _model_game(settings, place)
+    game.ticks.sound_log = []
+    game.start()
+    game.play(lambda g: g.total_frames > frames)
+    return game.events, [s for s in game.ticks.sound_log if s[0] in NAMES.values()]
+
+
+def _model_game(settings: trace.Settings, place: float | None):
+    """The Python game seeded as the original, before its start: from line 3560's ``place``
+    in its tick (KEY_LOOP_PLACE when None)."""
     from games_py.meteors.game import Meteors
     game = Meteors(settings)
     if place is not None:
         game.ticks.key_loop_place = place
-    game.ticks.sound_log = []
     game.random.randomize_timer(*settings.time)
-    game.start()
-    game.play(lambda g: g.total_frames > frames)
-    return game.events, [s for s in game.ticks.sound_log if s[0] in NAMES.values()]
+    return game
 
 
 @dataclass
@@ -188,12 +193,8 @@ def place_drift(settings: trace.Settings, disk: str = "1612") -> list[tuple[int,
     ours: list[int] = []
     tracer.process.at_offset(0x0B02, lambda: ours.append(machine._instr_now()))   # line 1110
     events = tracer.run()
-    from games_py.meteors.game import Meteors
-    game = Meteors(settings)
-    if place:
-        game.ticks.key_loop_place = place[0]
+    game = _model_game(settings, place[0] if place else None)
     game.place_log = []
-    game.random.randomize_timer(*settings.time)
     game.start()
     game.play(lambda g: g.total_frames > sum(1 for e in events if e["event"] == "frame"))
     model = [t for line, t, _, _ in game.place_log if line == 1110]

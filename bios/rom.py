@@ -193,6 +193,36 @@ class Rom:
         self.emit(0xEB, 0xF8)                # 6: JMP back to STI
         self.emit(IRET)                      # 8: IRET
 
+    def near_call(self, target: int) -> None:
+        rel = target - (self.position + 3)
+        self.emit(0xE8, rel & 0xFF, (rel >> 8) & 0xFF)
+
+    def joystick_axes(self) -> None:
+        """INT 15h AH=84h DX=1, the four resistive inputs, as the AT ROM measures them: per
+        axis, interrupts off, fire the game port's one-shots and read 201h until the axis's
+        bit falls or 4FFh passes are spent (a timeout reads 0), then, interrupts on, another
+        4FFh passes at most until all four bits fall.  With no stick (pcemu's game port)
+        every axis times out, so a call costs the program some 30,000 instructions as it
+        did on an AT.  (A bit that falls gives the passes made, where the ROM counts PIT
+        clocks; pcemu's port has no stick to make one fall.)  The trap has set CF clear in
+        the stacked FLAGS; AX, BX, CX, DX get the four axes."""
+        axis = self.label("int15.axis")
+        self.emit(0xFA, 0xB9, 0xFF, 0x04, 0xEE)      # CLI; MOV CX,4FFh; OUT DX,AL (fire)
+        self.emit(0xEC, 0x84, 0xD8, 0xE0, 0x100 - 5)  # measure: IN AL,DX; TEST AL,BL; LOOPNZ
+        self.emit(0xE3, 0x07)                        # JCXZ drain (timed out: 0)
+        self.emit(0xB8, 0xFF, 0x04, 0x29, 0xC8, 0x89, 0xC1)  # CX = 4FFh - CX, the passes
+        self.emit(0xFB, 0x51, 0xB9, 0xFF, 0x04)      # drain: STI; PUSH CX; MOV CX,4FFh
+        self.emit(0xEC, 0xA8, 0x0F, 0xE0, 0x100 - 5)  # IN AL,DX; TEST AL,0Fh; LOOPNZ
+        self.emit(0x59, 0xC3)                        # POP CX; RET
+        self.label("int15.joystick")
+        self.emit(0xBA, 0x01, 0x02)                  # MOV DX,201h
+        for bit in (1, 2, 4, 8):                     # A(x), A(y), B(x), B(y)
+            self.emit(0xB3, bit)                     # MOV BL,bit
+            self.near_call(axis)
+            if bit != 8:
+                self.emit(0x51)                      # PUSH CX
+        self.emit(0x89, 0xCA, 0x59, 0x5B, 0x58, IRET)  # MOV DX,CX; POP CX; POP BX; POP AX
+
     def build(self) -> "Rom":
         # F000:E05B, where the reset vector (F000:FFF0, reached as FFFF:0000 too) jumps:
         # the AT's power-on self test.  A program that jumps there restarts the machine;
@@ -230,6 +260,7 @@ class Rom:
         self.emit(0xF6, 0x06, 0x18, 0x00, 0x08)  # TEST BYTE [0018h],08h
         self.emit(0x75, 0x100 - 9)           # JNZ back to STI
         self.emit(0x1F, 0x58, IRET)          # POP DS; POP AX; IRET
+        self.joystick_axes()
         # Hardware interrupts nobody claimed: acknowledge them so the PIC goes on.
         self.label("irq_master")
         self.emit(0x50, 0xB0, 0x20, 0xE6, 0x20, 0x58, IRET)

@@ -109,16 +109,17 @@ def joystick(ctx: "ServiceContext") -> None:
     """The game port, as the AT BIOS's JOY_STICK reads it (the model byte is FCh, so programs
     such as the QuickBASIC runtime's ON STRIG ask it at every tick).  DX=0: the four buttons,
     AX = port 201h AND F0h (a 1 is not pressed) and DX = 201h, which the ROM loads; DX=1: the
-    four resistive inputs in AX, BX, CX, DX, 0 each, as the ROM's count times out when no
-    stick ends the one-shots.  CF clear; another DX is an unknown function."""
+    four resistive inputs in AX, BX, CX, DX, measured by the ROM's own count loops
+    (``Rom.joystick_axes``), which the program waits out.  CF clear; another DX is an
+    unknown function."""
+    if ctx.cpu.dx not in (0, 1):
+        return _unsupported(ctx)
+    ctx.call.set_return_flag(0x01, False)
     if ctx.cpu.dx == 0:
         ctx.cpu.ax = ctx.devices.bus.read(GAME_PORT) & 0xF0
         ctx.cpu.dx = GAME_PORT
-    elif ctx.cpu.dx == 1:
-        ctx.cpu.ax = ctx.cpu.bx = ctx.cpu.cx = ctx.cpu.dx = 0
     else:
-        return _unsupported(ctx)
-    ctx.call.set_return_flag(0x01, False)
+        ctx.cpu.jump(*ctx.vectors.rom.address("int15.joystick"))
 
 
 @system.function(0xC0)

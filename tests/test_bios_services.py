@@ -398,3 +398,33 @@ def test_int15_84h_reads_the_game_port_as_the_at_bios_does(tmp_path):
     assert run.words(1, 0x3000) == [0x201]
     assert run.ax(3) == 0 and run.words(3, 0x3002) == [0, 0, 0] and not run.carry(3)
     assert run.carry(4) and run.ax(4) >> 8 == 0x86
+
+
+def test_int15_84h_axes_take_the_at_roms_count_loops(tmp_path):
+    # With no stick every axis's one-shot runs to the ROM's count (4FFh passes of IN, TEST,
+    # LOOPNZ, interrupts off) and the drain's as many again: about 30,700 instructions a call,
+    # so at 65,910 instructions a BIOS tick a program fits two or three calls in one.  A
+    # service that answered at once would fit thousands.
+    source = f"""
+    push ds
+    mov ax, 0x40
+    mov ds, ax
+    mov di, [0x6c]
+edge:
+    cmp di, [0x6c]
+    je edge
+    mov di, [0x6c]
+    xor si, si
+again:
+    mov ah, 0x84
+    mov dx, 1
+    int 0x15
+    inc si
+    cmp di, [0x6c]
+    je again
+    pop ds
+    mov [0x3000], si
+    {END_OF_PROGRAM}
+"""
+    run = run_program(tmp_path, source)
+    assert run.words(1, 0x3000)[0] in (2, 3)

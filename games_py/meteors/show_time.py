@@ -1,0 +1,118 @@
+"""Where line 3560's first pass falls inside its BIOS tick (a human player's space), computed from
+the start-up show as the original runs it (docs/meteors-internals.md, section 6, "The first game").
+
+Everything from power-on is in whole instructions: line 10's first INT 3 comes at instruction
+963,392 in every session, RANDOMIZE TIMER reads the time in the machine's 15th BIOS tick (index 14
+from power-on), and the 8254 keeps IRQ 0 on the lattice of power-on's ticks (65536 PIT clocks),
+shifted by half a music period at a fresh start and at the music's end.  So the show's music has
+absolute times: its first SOUND (line 5120 from the title's first row) writes 0800h in the high
+half of the tick after line 222's calibration ends, and its first interrupt comes half a tick and
+half a music period after that tick's edge (timing.first_music_interrupt).  The show's last
+``WHILE PLAY(0)`` (line 4360, for the title's eighth row) ends on the 45-instruction pass that
+sees interrupt 96 of that music; line 4410's first INT 3 comes a fixed 25,357 instructions after
+that pass's end (the last rows' 14 SOUNDs, lines 4370-4400, at every start time measured).  From
+line 4410 the two TIMER waits (1.5 s, then line 1790's D = .1 with line 1800's INKEY$) are
+followed pass by pass (polling.one_pass) with the music's interrupts and the BIOS ticks after the
+tune's end, and line 3560's first INT 3 comes a fixed distance after line 1790's last pass.
+"""
+from __future__ import annotations
+
+from games_py.meteors import polling, timing
+from games_py.meteors.timing import DosTime, FrameClock
+from games_py.qbasic import mbf, rng, runtime_cost
+
+SEED_TICK = 14                 # RANDOMIZE TIMER's time read is in power-on's tick 14
+MUSIC_CLOCKS = 2048
+LAST_SHOW_WAIT = 96            # the interrupt that ends the show's last WHILE PLAY(0) (line 4360)
+TO_SHOW_PAUSE = 25_357         # that wait's end (0000:287C) -> line 4410's first INT 3
+# the tune at line 4410's first INT 3: the note playing has NOTE_LEFT interrupts left, then the
+# rest of the tune queued, the runtime's counter (DGROUP:0416) at COUNTER
+NOTE_LEFT = 4
+TUNE_LEFT = [16, 66] + [16, 33] * 14
+COUNTER = 19
+TIMER_STATEMENT = 609          # T = TIMER (lines 4410, 1790) besides TIMER's arithmetic
+FIRST_PASS = -1                # the WHILE's first evaluation: one pass less this (lines 4410, 1790)
+TO_KEY_WAIT = 118              # line 4410's last pass (line 4420) -> line 1790
+KEY_WAIT_BODY = 189            # line 1800: IF INKEY$ ... (a pass's body besides the WHILE)
+TO_KEY_LOOP = {False: 3_222, True: 3_236}   # line 1790's last pass (0000:121A) -> line 3560, mono, colour
+
+
+def pit_to_instructions(clocks: int) -> float:
+    """PIT clocks from power-on as instructions (fractional: the machine takes an edge at the
+    first whole instruction at or after it)."""
+    return clocks * timing.IPS / timing.PIT_HZ
+
+
+def tick_clocks(tick: int) -> int:
+    return tick * 65536
+
+
+TUNE_END = 1                   # the handler at the tune's last interrupt, more than NOTE_END_HANDLER
+
+
+class ShowClock(FrameClock):
+    """A FrameClock whose ``t`` counts instructions from power-on (not from the last tick), its
+    edges the PIT's (``_due``); the tune's last interrupt takes TUNE_END more (measured: the pass
+    that it falls in, at every start time)."""
+
+    def work_done(self, instructions: float) -> None:
+        playing = self.playing
+        super().work_done(instructions)
+        if playing and not self.playing:
+            self.t += TUNE_END
+
+
+def _due(clocks: int) -> float:
+    # FrameClock takes an edge before instruction x when due <= x - EDGE_ROUNDING; the machine
+    # when the edge <= x: its edges go in this much earlier
+    return pit_to_instructions(clocks) - timing.EDGE_ROUNDING
+
+
+def key_loop_from_show_pause(start: tuple[int, int, int, int], colour: bool, sound: bool,
+                             show_pause: int, calibrated_abs: int, pause_tick: int) -> float:
+    """Line 3560's first INT 3, in instructions from power-on, for line 4410's first INT 3 at
+    ``show_pause`` (from power-on) in DOS tick ``pause_tick``; ``calibrated_abs``: the power-on
+    tick index in which line 222's wait ended (the show's music's lattice)."""
+    clock = ShowClock(start, 0)
+    clock.t = float(show_pause)
+    clock.now = pause_tick
+    first = tick_clocks(calibrated_abs + 1) + 32768 + MUSIC_CLOCKS // 2
+    index = LAST_SHOW_WAIT
+    while pit_to_instructions(first + index * MUSIC_CLOCKS) < show_pause:
+        index += 1
+    clock.playing, clock.bios_due = True, None
+    clock.interrupt_due = _due(first + index * MUSIC_CLOCKS)
+    clock.note_left, clock.queue, clock.counter = NOTE_LEFT, list(TUNE_LEFT), COUNTER
+    clock.hooked = False
+    for span in (timing.SHOW_PAUSE, timing.SHOW_KEY_PAUSE):
+        clock.work_done(polling.TIME_READ)
+        with mbf.counting_paths() as paths:
+            t = rng.timer(*clock.clock.at(clock.now))
+        clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - polling.TIME_READ + FIRST_PASS)
+        body = 0 if span is timing.SHOW_PAUSE else KEY_WAIT_BODY
+        clock._poll(lambda time_of_day, t=t, span=span, body=body: _pass(time_of_day, t, span, body))
+        if span is timing.SHOW_PAUSE:
+            clock.work_done(TO_KEY_WAIT)
+    clock.work_done(TO_KEY_LOOP[colour])
+    return clock.t
+
+
+# What a pass of these waits spends beyond polling.one_pass on paths line 3231's passes never take:
+# TIMER - T's rounding over more than a tick (line 4410's wait), ...
+WIDE_PATHS = {"add:round.half": 18, "add:round.above": 15, "add:round.up": 3}
+# ... and in line 4410's passes (not line 1790's: not traced why) TIMER's addition to a zero, with
+# the hours and minutes 0 (the day's first minute), and with the seconds 0 too.  Measured on the
+# 30,000 passes of 29 start times (eight of them in the day's first hour), which these make exact.
+ZERO_HOURS = {1: -3, 2: -5}
+
+
+def _pass(time_of_day, t, span, body) -> tuple[int, bool]:
+    cost, done = polling.one_pass(time_of_day, t, span)
+    with mbf.counting_paths() as read:
+        now = rng.timer(*time_of_day)
+    with mbf.counting_paths() as paths:
+        polling.waited_enough(now, t, span)
+    cost += sum(WIDE_PATHS.get(name, 0) * n for name, n in paths.items())
+    if span is timing.SHOW_PAUSE and read["add:b_zero"]:
+        cost += ZERO_HOURS[1 + bool(read["add:a_zero"])]
+    return (cost, True) if done else (cost + body, False)

@@ -47,6 +47,10 @@ def tick_clocks(tick: int) -> int:
     return tick * 65536
 
 
+F1_NOTE = 36
+F1_KEYS = 2567
+FIRST_HOOKED_TICK = 4 * timing.STRIG_READ   # the first BIOS tick after the tune's end, INT 1Ch hooked (sound
+                               # off), takes this much more (at all 42 sound-off start times; not traced)
 TUNE_END = 1                   # the handler at the tune's last interrupt, more than NOTE_END_HANDLER
 
 
@@ -55,11 +59,17 @@ class ShowClock(FrameClock):
     edges the PIT's (``_due``); the tune's last interrupt takes TUNE_END more (measured: the pass
     that it falls in, at every start time)."""
 
+    tune_over = False
+
     def work_done(self, instructions: float) -> None:
-        playing = self.playing
+        playing, ticks = self.playing, self.now
         super().work_done(instructions)
         if playing and not self.playing:
             self.t += TUNE_END
+            self.tune_over = True
+        elif self.tune_over and self.now != ticks:
+            self.t += FIRST_HOOKED_TICK * self.hooked
+            self.tune_over = False
 
 
 def _due(clocks: int) -> float:
@@ -83,12 +93,15 @@ def key_loop_from_show_pause(start: tuple[int, int, int, int], colour: bool, sou
     clock.playing, clock.bios_due = True, None
     clock.interrupt_due = _due(first + index * MUSIC_CLOCKS)
     clock.note_left, clock.queue, clock.counter = NOTE_LEFT, list(TUNE_LEFT), COUNTER
-    clock.hooked = False
+    clock.hooked = not sound
+    if not sound:
+        clock.queue.append(F1_NOTE)
     for span in (timing.SHOW_PAUSE, timing.SHOW_KEY_PAUSE):
         clock.work_done(polling.TIME_READ)
         with mbf.counting_paths() as paths:
             t = rng.timer(*clock.clock.at(clock.now))
-        clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - polling.TIME_READ + FIRST_PASS)
+        clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - polling.TIME_READ + FIRST_PASS
+                        + F1_KEYS * (not sound and span is timing.SHOW_PAUSE))
         body = 0 if span is timing.SHOW_PAUSE else KEY_WAIT_BODY
         clock._poll(lambda time_of_day, t=t, span=span, body=body: _pass(time_of_day, t, span, body))
         if span is timing.SHOW_PAUSE:

@@ -22,6 +22,31 @@ from games_py.meteors.timing import DosTime, FrameClock
 from games_py.qbasic import mbf, rng, runtime_cost
 
 SEED_TICK = 14                 # RANDOMIZE TIMER's time read is in power-on's tick 14
+# Line 222's first INT 3 (X = 0), from power-on: this in colour and in mono (/C and /M parsed in
+# lines 130-210), plus what RANDOMIZE TIMER's TIMER spends on the start time's values (at all 52
+# start times measured); then X = 0 takes 22 to T = TIMER, which takes TIMER_STATEMENT and its
+# paths, and each pass of WHILE ABS(TIMER - T) < .1 is polling.one_pass with X = X + 1 between
+# (X_PLUS_ONE, by X's binary exponent: the alignment of 1 to X)
+CALIBRATION_START = {True: 972_082, False: 972_604}
+ZERO_X = 22
+X_PLUS_ONE = {0: 93, 1: 98, 2: 101, 3: 104, 4: 107, 5: 110, 6: 111, 7: 107}
+X_ZERO = 66                    # ... X = 0 (a zero operand)
+X_CARRY = 4                    # ... more where X + 1 is a power of two (the sum normalised), X > 1
+# Line 225 to line 3370 (GOSUB 3370: the show), besides line 450's and 480's paths (PROB =
+# LEVEL * .1, METEOR = M(FNR(14))) and the BIOS ticks' handlers; one less with FAST false
+TO_SHOW = 5_541
+# The show's title, row by row (lines 4310-4360, GOSUB 5100 for each row's note), besides the
+# interrupts' handlers, measured statement to statement at 46 start times (the same at all):
+# line 3370 -> the first row's WHILE PLAY(0) (line 4360), in mono; in colour to the row's COLOR
+# (line 4310, C = INT(RND * 5 + 2): COLOUR_ROW and its paths) and from it to line 4360
+FIRST_ROW = {False: 65_876, True: 35_345}
+FIRST_ROW_COLOURED = 30_448
+COLOUR_ROW = 409
+WAIT_TO_SOUND = (629, 623, 619, 615, 612, 612, 612, 608)    # line 4360's wait's end -> line 5120
+ROW = (25_578, 24_859, 29_583, 26_123, 26_123, 26_123, 29_064)   # line 5120 -> the next row's 4360 (mono)
+SOUND_TO_COLOUR = (580, 553, 553, 553, 553, 553, 553)       # ... in colour: line 5120 -> line 4310's COLOR
+COLOURED_ROW = (24_859, 24_167, 28_891, 25_431, 25_431, 25_431, 28_372)  # ... and the COLOR -> line 4360
+PLAY_WAIT_START = -1           # line 4360's INT 3 -> its WHILE PLAY(0)'s pass lattice (as wait_notes')
 MUSIC_CLOCKS = 2048
 LAST_SHOW_WAIT = 96            # the interrupt that ends the show's last WHILE PLAY(0) (line 4360)
 TO_SHOW_PAUSE = 25_357         # that wait's end (0000:287C) -> line 4410's first INT 3
@@ -129,3 +154,64 @@ def _pass(time_of_day, t, span, body) -> tuple[int, bool]:
     if span is timing.SHOW_PAUSE and read["add:b_zero"]:
         cost += ZERO_HOURS[1 + bool(read["add:a_zero"])]
     return (cost, True) if done else (cost + body, False)
+
+
+def x_plus_one(x: int) -> int:
+    """Line 222's X = X + 1 for X (a single)."""
+    if x == 0:
+        return X_ZERO
+    exponent = min(x.bit_length() - 1, 7)
+    return X_PLUS_ONE[exponent] + X_CARRY * (x > 1 and (x + 1) & x == 0)
+
+
+def calibrated(start: tuple[int, int, int, int], colour: bool) -> ShowClock:
+    """Line 222's wait pass by pass from power-on: the clock at line 225's INT 3."""
+    clock = ShowClock(start, 0)
+    clock.now = clock.clock.start_tick
+    clock.playing, clock.bios_due = False, _due(tick_clocks(SEED_TICK + 1))
+    with mbf.counting_paths() as paths:
+        rng.timer(*start)
+    clock.t = float(CALIBRATION_START[colour] + runtime_cost.instructions(paths) + ZERO_X)
+    clock.work_done(polling.TIME_READ)
+    with mbf.counting_paths() as paths:
+        t = rng.timer(*clock.clock.at(clock.now))
+    clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - polling.TIME_READ)
+    x = 0
+    while True:
+        clock.work_done(polling.TIME_READ)
+        cost, done = polling.one_pass(clock.clock.at(clock.now), t, timing.CALIBRATION)
+        clock.work_done(cost - polling.TIME_READ)
+        if done:
+            clock.fast = x > 60
+            return clock
+        clock.work_done(x_plus_one(x))
+        x += 1
+
+
+def show_pause(start: tuple[int, int, int, int], colour: bool, start_paths: int,
+               colours: list[int]) -> ShowClock:
+    """The clock at line 4410's first INT 3, followed from power-on: ``start_paths``, what lines
+    450 and 480 spend on their values; ``colours``, what each title row's COLOR INT(RND * 5 + 2)
+    spends (colour)."""
+    clock = calibrated(start, colour)
+    clock.calibrated_abs = SEED_TICK + clock.now - clock.clock.start_tick
+    clock.counter = 0
+    clock.work_done(TO_SHOW - (not clock.fast) + start_paths)
+    clock.work_done(FIRST_ROW[colour])
+    if colour:
+        clock.work_done(COLOUR_ROW + colours[0] + FIRST_ROW_COLOURED)
+    for row in range(8):
+        clock.loop_start = clock.t + PLAY_WAIT_START
+        clock.wait_notes("pause")                   # line 4360: WHILE PLAY(0) (the row before's note)
+        if row == 7:
+            break
+        clock.work_done(WAIT_TO_SOUND[row] + timing.SOUND_QUEUED - timing.SOUND_MASKED)
+        clock.sound("fall")                         # line 5120: SOUND for the row (16 interrupts), to
+        if colour:
+            clock.work_done(SOUND_TO_COLOUR[row] - timing.SOUND_QUEUED + COLOUR_ROW + colours[row + 1]
+                            + COLOURED_ROW[row])
+        else:
+            clock.work_done(ROW[row] - timing.SOUND_QUEUED)
+    clock.queue.append(len(TUNE_LEFT) * 99)         # (the tune goes on: its ticks come as they do)
+    clock.idle(TO_SHOW_PAUSE)                       # (measured with the handlers in it)
+    return clock

@@ -18,7 +18,7 @@ tune's end, and line 3560's first INT 3 comes a fixed distance after line 1790's
 from __future__ import annotations
 
 from games_py.meteors import polling, timing
-from games_py.meteors.timing import DosTime, FrameClock
+from games_py.meteors.timing import FrameClock
 from games_py.qbasic import mbf, rng, runtime_cost
 
 SEED_TICK = 14                 # RANDOMIZE TIMER's time read is in power-on's tick 14
@@ -104,8 +104,8 @@ def _due(clocks: int) -> float:
 
 
 def key_loop_from_show_pause(start: tuple[int, int, int, int], colour: bool, sound: bool,
-                             show_pause: int, calibrated_abs: int, pause_tick: int) -> float:
-    """Line 3560's first INT 3, in instructions from power-on, for line 4410's first INT 3 at
+                             show_pause: float, calibrated_abs: int, pause_tick: int) -> "ShowClock":
+    """The clock at line 3560's first INT 3, in instructions from power-on, for line 4410's first INT 3 at
     ``show_pause`` (from power-on) in DOS tick ``pause_tick``; ``calibrated_abs``: the power-on
     tick index in which line 222's wait ended (the show's music's lattice)."""
     clock = ShowClock(start, 0)
@@ -132,7 +132,7 @@ def key_loop_from_show_pause(start: tuple[int, int, int, int], colour: bool, sou
         if span is timing.SHOW_PAUSE:
             clock.work_done(TO_KEY_WAIT)
     clock.work_done(TO_KEY_LOOP[colour])
-    return clock.t
+    return clock
 
 
 # What a pass of these waits spends beyond polling.one_pass on paths line 3231's passes never take:
@@ -215,3 +215,14 @@ def show_pause(start: tuple[int, int, int, int], colour: bool, start_paths: int,
     clock.queue.append(len(TUNE_LEFT) * 99)         # (the tune goes on: its ticks come as they do)
     clock.idle(TO_SHOW_PAUSE)                       # (measured with the handlers in it)
     return clock
+
+
+def key_loop_place(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
+                   colours: list[int]) -> float:
+    """Where line 3560's first INT 3 falls inside its BIOS tick (instructions from the tick's
+    edge: timing.FrameClock.key_loop_place), for a session started at ``start`` (``start_paths``
+    and ``colours``: show_pause's)."""
+    pause = show_pause(start, colour, start_paths, colours)
+    clock = key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
+    last_edge = clock.bios_due + timing.EDGE_ROUNDING - timing.TICK
+    return clock.t - last_edge

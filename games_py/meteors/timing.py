@@ -402,12 +402,14 @@ class FrameClock:
     def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False,
                  demo: bool = False) -> None:
         self.clock = DosTime(start)
+        self.clock_start = start
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
         self.function_keys = function_keys          # typed by the tracer's run loop (the demo's)
         self.muted = muted                          # F1 behind the space at line 3560 (MUTED)
-        self.key_loop_place = float(KEY_LOOP_PLACE)  # line 3560's first INT 3 into its tick (show)
+        self.key_loop_place: float | None = None    # line 3560's first INT 3 into its tick (show_time;
+                                                    # given: music_probe's given place)
         self.demo = demo                            # F2 (DEMO_*)
         self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
@@ -555,7 +557,7 @@ class FrameClock:
         self.fast = self.now - start >= 2
         return self.fast
 
-    def show(self) -> None:
+    def show(self, colour: bool = False, start_paths: int = 0, colours: list[int] | None = None) -> None:
         """The start-up show and PRESS ANY KEY (game 1).  A human player's space is typed at
         line 3560's first pass: the clock stops there, ``key_loop_place`` into its tick, with line
         3530's notes just queued and the music timer's first interrupt on the tick's lattice (the
@@ -571,6 +573,10 @@ class FrameClock:
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return
+        if self.key_loop_place is None:
+            from games_py.meteors import show_time
+            self.key_loop_place = show_time.key_loop_place(
+                self.clock_start, colour, not self.muted, start_paths, colours or [])
         self.t, self.bios_due = self.key_loop_place, TICK
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None

@@ -85,6 +85,10 @@ class ShowClock(FrameClock):
     that it falls in, at every start time)."""
 
     tune_over = False
+    # its edges go in EDGE_ROUNDING early (_due), and the machine takes one at the first whole
+    # instruction at or after it: a pass of WHILE PLAY(0) sees it when that instruction is before
+    # PLAY_SEEN, so when the edge is PLAY_SEEN - 1 or less into the pass
+    seen_rounding = 1 + timing.EDGE_ROUNDING
 
     def work_done(self, instructions: float) -> None:
         playing, ticks = self.playing, self.now

@@ -399,6 +399,8 @@ class FrameClock:
     events it meets (BIOS ticks at 18.2 Hz, or the music's 582 Hz interrupts), and the
     waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
+    seen_rounding = EDGE_ROUNDING          # a pass of WHILE PLAY(0) sees an edge this much before PLAY_SEEN
+
     def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False,
                  demo: bool = False) -> None:
         self.clock = DosTime(start)
@@ -537,7 +539,7 @@ class FrameClock:
             took = len(self.queue) < queued
             shift += (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) * took + MUSIC_HANDLER * (not took) + chained
         into = (at - start - shift) % PLAY_PASS
-        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - EDGE_ROUNDING else 0)
+        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - self.seen_rounding else 0)
         self.work_done(SOUND_EXIT[kind])
 
     def wait_play(self, after: float = PLAY_EXIT) -> None:

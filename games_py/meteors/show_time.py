@@ -228,8 +228,11 @@ def key_loop_place(start: tuple[int, int, int, int], colour: bool, sound: bool, 
     and ``colours``: show_pause's)."""
     pause = show_pause(start, colour, start_paths, colours)
     clock = key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
+    # in whole PIT clocks, as the machine's PIT counts it (startup_probe.place_in_tick), which is
+    # what the model's pieces after line 3560 were measured from (the given place of music_probe)
     last_edge = clock.bios_due + timing.EDGE_ROUNDING - timing.TICK
-    return clock.t - last_edge
+    pit_clocks = int(clock.t) * timing.PIT_HZ // timing.IPS
+    return pit_to_instructions(pit_clocks) - last_edge
 
 
 # What line 222's passes spend beyond polling.one_pass on paths line 3231's never take: T = 0 (a

@@ -125,13 +125,12 @@ def keys_at_key_loop(settings) -> bool:
 # the 8254 loads it at the end of the BIOS tick's high half (first_music_interrupt), so the first
 # interrupt comes half a tick and half a music period after the tick's edge, some 29,000
 # instructions after line 3560 (before the first T0).  Where line 3560 falls inside its tick is
-# where the two TIMER waits' pass lattices put it (line 4410's 1.5 s and line 1790's D): 4,200
-# to 5,442 instructions into it at 48 start times (seeds 1612, 7 and 99, sound on and off);
-# modelled as the middle, KEY_LOOP_PLACE (the pass lattices would have to be followed from the
-# show's music, whose place the model knows only to the SOUND's masked window: section 6).  The
+# where the show puts it, computed from power-on (show_time.key_loop_place: line 222's passes, the
+# title's rows and their WHILE PLAY(0) waits on the show's music, then line 4410's 1.5 s and line
+# 1790's D waits pass by pass; within an instruction of the original's at 143 of 145 start times
+# measured; until branch h-place one number, 4,820, the middle of the 4,200 to 5,442 measured).  The
 # runtime's counter (DGROUP:0416) reads 15 there (11 with sound off: the tracer's F1 twice in the
 # show queue 36 interrupts more of it).
-KEY_LOOP_PLACE = 4_820
 KEY_LOOP_WRITTEN = 941
 KEY_LOOP_NOTES = [33, 3]
 KEY_LOOP_COUNTER = {True: 15, False: 11}

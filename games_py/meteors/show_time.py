@@ -72,10 +72,14 @@ def tick_clocks(tick: int) -> int:
     return tick * 65536
 
 
+# With sound off the tracer types F1 twice at line 4410's first INT 3 (original.py): their IRQ 1s
+# (make and break codes) and ON KEY(1) handlers (lines 4600-4620, the first hooking INT 1Ch: TICK_HOOK
+# at every tick from there) take F1_KEYS in all from the wait's first passes, and the second queues
+# a note of F1_NOTE interrupts behind the tune (measured against the same start times sound on)
+F1_KEYS = 2_567
 F1_NOTE = 36
-F1_KEYS = 2567
-FIRST_HOOKED_TICK = 4 * timing.STRIG_READ   # the first BIOS tick after the tune's end, INT 1Ch hooked (sound
-                               # off), takes this much more (at all 42 sound-off start times; not traced)
+FIRST_HOOKED_TICK = 4 * timing.STRIG_READ   # the first BIOS tick after the tune's end, INT 1Ch hooked,
+                               # takes this much more (at all 44 sound-off start times; not traced why)
 TUNE_END = 1                   # the handler at the tune's last interrupt, more than NOTE_END_HANDLER
 
 

@@ -24,8 +24,8 @@ def _model_first_t0(settings: trace.Settings) -> tuple[float, int, int]:
     seen: list[tuple[float, int, int]] = []
     pace, show, shown = game.ticks.pace, game.ticks.show, []
 
-    def key_loop() -> None:
-        show()
+    def key_loop(*args) -> None:
+        show(*args)
         shown.append(game.ticks.t)                  # line 3560's first INT 3
 
     def first_pace(wait: bool = True) -> None:

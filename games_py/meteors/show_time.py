@@ -80,25 +80,33 @@ F1_KEYS = 2_567
 F1_NOTE = 36
 FIRST_HOOKED_TICK = 4 * timing.STRIG_READ   # the first BIOS tick after the tune's end, INT 1Ch hooked,
                                # takes this much more (at all 44 sound-off start times; not traced why)
-TUNE_END = 1                   # the handler at the tune's last interrupt, more than NOTE_END_HANDLER
+ODD_TAKE = 24                  # the handler's take of this note of TUNE_LEFT (a 16 after a 33) takes
+ODD_TAKE_MORE = 1              # ... this much more than NOTE_TAKEN (at every start time; not traced)
 
 
 class ShowClock(FrameClock):
     """A FrameClock whose ``t`` counts instructions from power-on (not from the last tick), its
-    edges the PIT's (``_due``); the tune's last interrupt takes TUNE_END more (measured: the pass
-    that it falls in, at every start time)."""
+    edges the PIT's (``_due``); one take of the tune's notes costs ODD_TAKE_MORE more, and with
+    INT 1Ch hooked the first BIOS tick after the music FIRST_HOOKED_TICK more."""
 
     tune_over = False
+    tune_notes: int | None = None   # the tune's notes queued at line 4410 (ODD_TAKE counts from there)
     # its edges go in EDGE_ROUNDING early (_due), and the machine takes one at the first whole
     # instruction at or after it: a pass of WHILE PLAY(0) sees it when that instruction is before
     # PLAY_SEEN, so when the edge is PLAY_SEEN - 1 or less into the pass
     seen_rounding = 1 + timing.EDGE_ROUNDING
+    # ... and a pass of a TIMER wait reads the tick count after its INT 21h (interrupts off from
+    # there), its 21st instruction: an edge taken before it is seen, one at or after it is not
+    time_read = polling.TIME_READ - 1
 
     def work_done(self, instructions: float) -> None:
-        playing, ticks = self.playing, self.now
+        playing, ticks, queued = self.playing, self.now, len(self.queue)
         super().work_done(instructions)
+        if self.tune_notes is not None and len(self.queue) < queued:
+            taken = self.tune_notes - queued
+            if taken <= ODD_TAKE < self.tune_notes - len(self.queue):
+                self.t += ODD_TAKE_MORE
         if playing and not self.playing:
-            self.t += TUNE_END
             self.tune_over = True
         elif self.tune_over and self.now != ticks:
             self.t += FIRST_HOOKED_TICK * self.hooked
@@ -129,11 +137,12 @@ def key_loop_from_show_pause(start: tuple[int, int, int, int], colour: bool, sou
     clock.hooked = not sound
     if not sound:
         clock.queue.append(F1_NOTE)
+    clock.tune_notes = len(clock.queue)
     for span in (timing.SHOW_PAUSE, timing.SHOW_KEY_PAUSE):
-        clock.work_done(polling.TIME_READ)
+        clock.work_done(clock.time_read)
         with mbf.counting_paths() as paths:
             t = rng.timer(*clock.clock.at(clock.now))
-        clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - polling.TIME_READ + FIRST_PASS
+        clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - clock.time_read + FIRST_PASS
                         + F1_KEYS * (not sound and span is timing.SHOW_PAUSE))
         body = 0 if span is timing.SHOW_PAUSE else KEY_WAIT_BODY
         clock._poll(lambda time_of_day, t=t, span=span, body=body: _pass(time_of_day, t, span, body))
@@ -180,15 +189,15 @@ def calibrated(start: tuple[int, int, int, int], colour: bool) -> ShowClock:
     with mbf.counting_paths() as paths:
         rng.timer(*start)
     clock.t = float(CALIBRATION_START[colour] + runtime_cost.instructions(paths) + ZERO_X)
-    clock.work_done(polling.TIME_READ)
+    clock.work_done(clock.time_read)
     with mbf.counting_paths() as paths:
         t = rng.timer(*clock.clock.at(clock.now))
-    clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - polling.TIME_READ)
+    clock.work_done(TIMER_STATEMENT + runtime_cost.instructions(paths) - clock.time_read)
     x = 0
     while True:
-        clock.work_done(polling.TIME_READ)
+        clock.work_done(clock.time_read)
         cost, done = _calibration_pass(clock.clock.at(clock.now), t)
-        clock.work_done(cost - polling.TIME_READ)
+        clock.work_done(cost - clock.time_read)
         if done:
             clock.fast = x > 60
             return clock

@@ -399,6 +399,7 @@ class FrameClock:
     waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
     seen_rounding = EDGE_ROUNDING          # a pass of WHILE PLAY(0) sees an edge this much before PLAY_SEEN
+    time_read = polling.TIME_READ          # a pass of a TIMER wait reads the time this far in
 
     def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False,
                  demo: bool = False) -> None:
@@ -633,10 +634,10 @@ class FrameClock:
         runs on to the next statement."""
         cached: tuple[int, tuple[int, bool]] | None = None
         while True:
-            self.work_done(polling.TIME_READ)
+            self.work_done(self.time_read)
             if cached is None or cached[0] != self.now:
                 cached = self.now, one_pass(self.clock.at(self.now))
             cost, done = cached[1]
-            self.work_done(cost - polling.TIME_READ)
+            self.work_done(cost - self.time_read)
             if done:
                 return

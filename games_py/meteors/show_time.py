@@ -99,6 +99,15 @@ class ShowClock(FrameClock):
     # there), its 21st instruction: an edge taken before it is seen, one at or after it is not
     time_read = polling.TIME_READ - 1
 
+    last_tick = 0.0                 # where the last BIOS tick's edge was (a chained one while music plays)
+
+    def _fire(self) -> float:
+        ticks = self.now
+        at = super()._fire()
+        if self.now != ticks:
+            self.last_tick = at + timing.EDGE_ROUNDING
+        return at
+
     def work_done(self, instructions: float) -> None:
         playing, ticks, queued = self.playing, self.now, len(self.queue)
         super().work_done(instructions)
@@ -243,9 +252,9 @@ def key_loop_place(start: tuple[int, int, int, int], colour: bool, sound: bool, 
     clock = key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
     # in whole PIT clocks, as the machine's PIT counts it (startup_probe.place_in_tick), which is
     # what the model's pieces after line 3560 were measured from (the given place of music_probe)
-    last_edge = clock.bios_due + timing.EDGE_ROUNDING - timing.TICK
+    # (after a show that midnight cut short the tune still plays: its last chained tick)
     pit_clocks = int(clock.t) * timing.PIT_HZ // timing.IPS
-    return pit_to_instructions(pit_clocks) - last_edge
+    return pit_to_instructions(pit_clocks) - clock.last_tick
 
 
 # What line 222's passes spend beyond polling.one_pass on paths line 3231's never take: T = 0 (a

@@ -22,9 +22,9 @@ def paired() -> tuple[list[music_probe.Pair], str]:
 @needs_originals
 def test_every_sound_starts_the_music_timer_where_the_original_does(paired) -> None:
     """Given where line 3560's first INT 3 came inside its BIOS tick on the original (4,361
-    here; the model's own KEY_LOOP_PLACE is 4,820, the middle of what was measured, and with it
-    one SOUND of the 549, a fresh start on the original behind a BIOS tick, queues its note in
-    the model), each SOUND of a step or a level started the music timer (the queue idle:
+    here; until branch h-place the model's own was one number, 4,820, and with it one SOUND of
+    the 549, a fresh start on the original behind a BIOS tick, queued its note in the model;
+    show_time now computes it), each SOUND of a step or a level started the music timer (the queue idle:
     channel 0 written with 0800h) in the Python game exactly where it did on the original, and
     the session is equal frame for frame."""
     pairs, found = paired

@@ -24,8 +24,8 @@ def _model_first_t0(settings: trace.Settings) -> tuple[float, int, int]:
     seen: list[tuple[float, int, int]] = []
     pace, show, shown = game.ticks.pace, game.ticks.show, []
 
-    def key_loop() -> None:
-        show()
+    def key_loop(*args) -> None:
+        show(*args)
         shown.append(game.ticks.t)                  # line 3560's first INT 3
 
     def first_pace(wait: bool = True) -> None:
@@ -88,16 +88,16 @@ def _model_frame_starts(settings: trace.Settings, frames: int, place: float) -> 
 @needs_originals
 def test_an_unpaced_session_is_followed_tick_for_tick() -> None:
     """23:59:59.99, /M, sound off, random:23 for 20 s: FAST is false; given where line 3560's
-    first INT 3 comes inside its BIOS tick on the original (the one place the model does not
-    compute: timing.KEY_LOOP_PLACE), the Python game's trace equals the original's, a key's
+    first INT 3 comes inside its BIOS tick on the original (show_time computes it too; given
+    here, so that this tests what follows), the Python game's trace equals the original's, a key's
     reseed from the time of day included, and up to the first hit every frame's line 1110
     comes where the original's does, within 2 instructions (a key's break code), so its tick
     is the original's (the ticks are not compared in the trace: a hit's and the high-score
     table's pieces are not yet exact, and nothing paces the frames after them).  Line 3530's
     notes start half a tick after line 3560 on the 8254, so the first frame's WHILE PLAY(0)
     (line 1390) waits for the second to start (12,000 instructions): without that wait the
-    reseed at event 206 read another tick.  (With the model's own KEY_LOOP_PLACE, 4,820
-    against the original's 5,277 here, the trace is equal too.)"""
+    reseed at event 206 read another tick.  (With the old constant place, 4,820
+    against the original's 5,277 here, the trace was equal too.)"""
     settings = sweep.Case((23, 59, 59, 99), False, False, 20.0, "random:23").settings()
     original, at, place = _original_frame_starts(settings)
     assert original[0]["fast"] is False

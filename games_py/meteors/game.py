@@ -125,6 +125,7 @@ class Meteors:
         self.absorbed_paths: dict = {}    # COLOR FNR(7)'s runtime paths (line 1310)
         self.cost_log: list | None = None   # (piece, instructions, frame): the model's pieces, to time them
         self.place_log: list | None = None  # (line, instructions, tick): the clock at a statement's INT 3
+        self.show_paths = 0               # what lines 450 and 480 spend on their values in game 1 (show_time)
         self.screens = 0                  # level screens drawn (G$ and X$ are empty before the first)
         self.scores = scores.HighScores()  # the high-score table's state and screens
         self.name_key = None               # play: the next key of the name typed (None: PLAYER)
@@ -211,6 +212,8 @@ class Meteors:
             self._work("game_start", level_cost.GAME_TO_PROB + level_cost.GAME_PROB + level_cost.GAME_METEOR,
                        paths + more)
             self.string_space("game_started")           # line 480: M$ = CHR$(METEOR)
+        else:                                           # (the show's time: show_time.py)
+            self.show_paths = runtime_cost.instructions(paths + more)
         self.game_tick = self.ticks.now                 # line 510
         self.events.append({"event": "game_start", "game": self.games, "level": self.level,
                             "char": self.meteor_char, "rnd": self.random.state})
@@ -376,10 +379,14 @@ class Meteors:
         """GOSUB 3370."""
         first = self.games <= 1
         if first:
-            self.ticks.show()
-            colours = None
+            colours, costs = None, []
             if self.colour:                        # line 4310: each row of the title
-                colours = [self.int_rnd(FIVE, TWO) for _ in range(8)]
+                colours = []
+                for _ in range(8):
+                    with mbf.counting_paths() as paths:
+                        colours.append(self.int_rnd(FIVE, TWO))
+                    costs.append(runtime_cost.instructions(paths))
+            self.ticks.show(self.colour, self.show_paths, costs)
             show.draw(self.screen, colours)
             if self.on_show is not None:
                 self.on_show(self)                 # play: PRESS ANY KEY TO START

@@ -132,7 +132,7 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
 
 def model_sounds(settings: trace.Settings, frames: int, place: float | None = None) -> tuple[list[dict], list[tuple]]:
     """The Python game's events and its ``FrameClock.sound_log`` (the step's and level's SOUNDs),
-    with line 3560's first INT 3 ``place`` into its tick (KEY_LOOP_PLACE when None)."""
+    with line 3560's first INT 3 ``place`` into its tick (the model's own, show_time's, when None)."""
     game = _model_game(settings, place)
     game.ticks.sound_log = []
     game.start()
@@ -142,7 +142,7 @@ def model_sounds(settings: trace.Settings, frames: int, place: float | None = No
 
 def _model_game(settings: trace.Settings, place: float | None):
     """The Python game seeded as the original, before its start: from line 3560's ``place``
-    in its tick (KEY_LOOP_PLACE when None)."""
+    in its tick (the model's own, show_time's, when None)."""
     from games_py.meteors.game import Meteors
     game = Meteors(settings)
     if place is not None:
@@ -162,8 +162,8 @@ class Pair:
 def pairs(settings: trace.Settings, disk: str = "1612", given_place: bool = False) -> tuple[list[Pair], str]:
     """The original's SOUNDs paired with the model's in order, up to the first of another kind,
     and where the two traces first differ (compare.describe).  ``given_place``: the model starts
-    from the original's place of line 3560 in its tick (timing.KEY_LOOP_PLACE, which the model
-    does not compute), not its own."""
+    from the original's place of line 3560 in its tick (startup_probe.key_loop_place), not its own
+    (show_time.key_loop_place)."""
     from games_py.meteors import compare
     events, sounds, place = original_sounds(settings, disk)
     frames = sum(1 for e in events if e["event"] == "frame")

@@ -8,7 +8,7 @@ ticks since line 225 (the end of line 222's wait), the instructions since the la
 IRQ 0, the note's interrupts left (DGROUP:0342), the music handler's counter
 (DGROUP:0416) mod 32, the instructions since line 3560's first INT 3 (where the
 tracer types the space), and how far into its BIOS tick that INT 3 came
-(timing.KEY_LOOP_PLACE).  Usage, from the repository (about 2 s a start time):
+(show_time.key_loop_place computes it).  Usage, from the repository (about 2 s a start time):
 
     python -m games_py.meteors.startup_probe --count 6 --seed 1612 --seed 99 [--sound off]
 """
@@ -25,7 +25,7 @@ NOTE_LEFT, COUNTER = 0x0342, 0x0416
 
 def place_in_tick(machine) -> float:
     """Where the machine is inside the BIOS tick under way, in instructions from its edge
-    (channel 0 counting 65536 on the lattice the 8254 keeps: timing.KEY_LOOP_PLACE)."""
+    (channel 0 counting 65536 on the lattice the 8254 keeps: show_time.key_loop_place)."""
     channel, now = machine.pit.channels[0], machine._pit_now()
     channel.settle(now)
     return (now - channel.start) % channel.reload * timing.IPS / timing.PIT_HZ

@@ -125,13 +125,12 @@ def keys_at_key_loop(settings) -> bool:
 # the 8254 loads it at the end of the BIOS tick's high half (first_music_interrupt), so the first
 # interrupt comes half a tick and half a music period after the tick's edge, some 29,000
 # instructions after line 3560 (before the first T0).  Where line 3560 falls inside its tick is
-# where the two TIMER waits' pass lattices put it (line 4410's 1.5 s and line 1790's D): 4,200
-# to 5,442 instructions into it at 48 start times (seeds 1612, 7 and 99, sound on and off);
-# modelled as the middle, KEY_LOOP_PLACE (the pass lattices would have to be followed from the
-# show's music, whose place the model knows only to the SOUND's masked window: section 6).  The
+# where the show puts it, computed from power-on (show_time.key_loop_place: line 222's passes, the
+# title's rows and their WHILE PLAY(0) waits on the show's music, then line 4410's 1.5 s and line
+# 1790's D waits pass by pass; within an instruction of the original's at 143 of 145 start times
+# measured; until branch h-place one number, 4,820, the middle of the 4,200 to 5,442 measured).  The
 # runtime's counter (DGROUP:0416) reads 15 there (11 with sound off: the tracer's F1 twice in the
 # show queue 36 interrupts more of it).
-KEY_LOOP_PLACE = 4_820
 KEY_LOOP_WRITTEN = 941
 KEY_LOOP_NOTES = [33, 3]
 KEY_LOOP_COUNTER = {True: 15, False: 11}
@@ -399,15 +398,20 @@ class FrameClock:
     events it meets (BIOS ticks at 18.2 Hz, or the music's 582 Hz interrupts), and the
     waits on TIMER (which end just after a tick) and on PLAY(0)."""
 
+    seen_rounding = EDGE_ROUNDING          # a pass of WHILE PLAY(0) sees an edge this much before PLAY_SEEN
+    time_read = polling.TIME_READ          # a pass of a TIMER wait reads the time this far in
+
     def __init__(self, start: tuple[int, int, int, int], function_keys: int, muted: bool = False,
                  demo: bool = False) -> None:
         self.clock = DosTime(start)
+        self.clock_start = start
         self.now = self.clock.start_tick            # line 120's RANDOMIZE TIMER
         self.t0: int | None = None                  # the tick of T0, None for T0 = -1
         self.fast = True                            # line 225
         self.function_keys = function_keys          # typed by the tracer's run loop (the demo's)
         self.muted = muted                          # F1 behind the space at line 3560 (MUTED)
-        self.key_loop_place = float(KEY_LOOP_PLACE)  # line 3560's first INT 3 into its tick (show)
+        self.key_loop_place: float | None = None    # line 3560's first INT 3 into its tick (show_time;
+                                                    # given: music_probe's given place)
         self.demo = demo                            # F2 (DEMO_*)
         self.hooked = function_keys > 0             # INT 1Ch hooked by the runtime (TICK_HOOK)
         self.t = float(AFTER_WAIT)                  # instructions, from the last tick before
@@ -535,7 +539,7 @@ class FrameClock:
             took = len(self.queue) < queued
             shift += (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) * took + MUSIC_HANDLER * (not took) + chained
         into = (at - start - shift) % PLAY_PASS
-        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - EDGE_ROUNDING else 0)
+        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - self.seen_rounding else 0)
         self.work_done(SOUND_EXIT[kind])
 
     def wait_play(self, after: float = PLAY_EXIT) -> None:
@@ -555,7 +559,7 @@ class FrameClock:
         self.fast = self.now - start >= 2
         return self.fast
 
-    def show(self) -> None:
+    def show(self, colour: bool = False, start_paths: int = 0, colours: list[int] | None = None) -> None:
         """The start-up show and PRESS ANY KEY (game 1).  A human player's space is typed at
         line 3560's first pass: the clock stops there, ``key_loop_place`` into its tick, with line
         3530's notes just queued and the music timer's first interrupt on the tick's lattice (the
@@ -571,6 +575,10 @@ class FrameClock:
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return
+        if self.key_loop_place is None:
+            from games_py.meteors import show_time
+            self.key_loop_place = show_time.key_loop_place(
+                self.clock_start, colour, not self.muted, start_paths, colours or [])
         self.t, self.bios_due = self.key_loop_place, TICK
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None
@@ -626,10 +634,10 @@ class FrameClock:
         runs on to the next statement."""
         cached: tuple[int, tuple[int, bool]] | None = None
         while True:
-            self.work_done(polling.TIME_READ)
+            self.work_done(self.time_read)
             if cached is None or cached[0] != self.now:
                 cached = self.now, one_pass(self.clock.at(self.now))
             cost, done = cached[1]
-            self.work_done(cost - polling.TIME_READ)
+            self.work_done(cost - self.time_read)
             if done:
                 return

@@ -5,7 +5,7 @@ two-minute random:9).  The original is watched at every frame (line 1110) and, t
 a code hook on the runtime's allocator (062B:82A9-837A), at every allocation: its
 instructions inside that code (the interrupts' handlers run elsewhere and are not
 counted).  The Python game is given the passes the original's show made at lines
-1790-1810 (which strings.show_passes computes to within one, tested apart).  About 6 s,
+1790-1810 (which show_time computes, tested apart).  About 6 s,
 and 1.5 s for the start-ups."""
 from __future__ import annotations
 
@@ -119,18 +119,30 @@ def test_the_string_space_and_its_walks_are_the_originals_at_every_frame_and_all
     assert my_costs[:len(their_costs)] == their_costs
 
 
+def _model_show_passes(settings) -> int:
+    game = Meteors(settings)
+    game.random.randomize_timer(*settings.time)
+    game.start()
+    game.play(lambda g: g.total_frames >= 1)
+    return game.ticks.show_passes
+
+
 @needs_originals
-def test_the_shows_wait_makes_the_passes_the_model_computes_to_within_one():
-    """The start-up's strings differ only in the passes of the show's .1 s wait; the
-    model computes them from the start time (its first pass's place in the tick is one
-    measured offset): exact at most start times, never more than one off."""
-    differences = []
-    for case in sweep.with_human(sweep.demo_cases(8, seed=5, seconds=1)):
-        tracer = original.MeteorsTracer(case.settings(), str(DISK1612))
+def test_the_shows_wait_makes_the_passes_the_model_computes():
+    """The start-up's strings differ only in the passes of the show's .1 s wait; the model
+    follows the wait pass by pass from power-on (show_time.py) and makes the original's passes
+    (the estimate before branch h-start, one fitted offset into the tick, was one off at two of
+    these eight; sound on and off, colour and mono, demo or not)."""
+    found = []
+    for i, case in enumerate(sweep.demo_cases(8, seed=5, seconds=1)):
+        settings = case.settings()
+        if i % 4 in (1, 2):
+            settings = sweep.with_human([case])[0].settings()
+        tracer = original.MeteorsTracer(settings, str(DISK1612))
         passes = [0]
         tracer.process.at_line(SHOW_WAIT, lambda: passes.__setitem__(0, passes[0] + 1))
         tracer.process.at_line(original.LINE_STEP, tracer._stop)
         tracer.run()
-        differences.append(strings.show_passes(case.settings()) - passes[0])
-    assert all(abs(d) <= 1 for d in differences), differences
-    assert differences.count(0) >= 6, differences
+        found.append((passes[0], _model_show_passes(settings)))
+    assert all(theirs == mine for theirs, mine in found), found
+    assert len({theirs for theirs, _ in found}) > 1      # (the count varies with the start time)

@@ -130,8 +130,9 @@ class Meteors:
         self.scores = scores.HighScores()  # the high-score table's state and screens
         self.name_key = None               # play: the next key of the name typed (None: PLAYER)
         # the runtime's string space (strings.py; in demo mode with F2's handler's strings and
-        # the demo player's D$)
-        self.strings = strings.MeteorsStrings(strings.show_passes(s), demo=s.demo)
+        # the demo player's D$): from the first game's show (new_game_screen), whose .1 s wait
+        # makes passes show_time counts; no statement before it touches the string space
+        self.strings: strings.MeteorsStrings | None = None
         self.table_extra: dict | None = None   # the string space's walks in the table, by phase
         if s.human is not None:
             from games_py.meteors.human import policy_from
@@ -387,6 +388,7 @@ class Meteors:
                         colours.append(self.int_rnd(FIVE, TWO))
                     costs.append(runtime_cost.instructions(paths))
             self.ticks.show(self.colour, self.show_paths, costs)
+            self.strings = strings.MeteorsStrings(strings.show_passes(self.ticks), demo=self.settings.demo)
             show.draw(self.screen, colours)
             if self.on_show is not None:
                 self.on_show(self)                 # play: PRESS ANY KEY TO START

@@ -157,6 +157,8 @@ def key_loop_from_show_pause(start: tuple[int, int, int, int], colour: bool, sou
         clock._poll(lambda time_of_day, t=t, span=span, body=body: _pass(time_of_day, t, span, body))
         if span is timing.SHOW_PAUSE:
             clock.work_done(TO_KEY_WAIT)
+    clock.show_passes = clock.passes - 1            # line 1800's (one CHR$(27) each: strings.py), not
+                                                    # in the WHILE's last evaluation
     clock.work_done(TO_KEY_LOOP[colour])
     return clock
 
@@ -248,13 +250,19 @@ def key_loop_place(start: tuple[int, int, int, int], colour: bool, sound: bool, 
     """Where line 3560's first INT 3 falls inside its BIOS tick (instructions from the tick's
     edge: timing.FrameClock.key_loop_place), for a session started at ``start`` (``start_paths``
     and ``colours``: show_pause's)."""
+    return key_loop(start, colour, sound, start_paths, colours)[0]
+
+
+def key_loop(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
+             colours: list[int]) -> tuple[float, int]:
+    """key_loop_place's place, and the passes of line 1790's .1 s wait (strings.py)."""
     pause = show_pause(start, colour, start_paths, colours)
     clock = key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
     # in whole PIT clocks, as the machine's PIT counts it (startup_probe.place_in_tick), which is
     # what the model's pieces after line 3560 were measured from (the given place of music_probe)
     # (after a show that midnight cut short the tune still plays: its last chained tick)
     pit_clocks = int(clock.t) * timing.PIT_HZ // timing.IPS
-    return pit_to_instructions(pit_clocks) - clock.last_tick
+    return pit_to_instructions(pit_clocks) - clock.last_tick, clock.show_passes
 
 
 # What line 222's passes spend beyond polling.one_pass on paths line 3231's never take: T = 0 (a

@@ -13,14 +13,13 @@ its BASIC line (docs/meteors-internals.md, section 6, "The string space").  Thre
   PRINT USING, which frees it after taking its own.
 
 The start-up's strings are the same in every session but for the passes of the show's
-.1 s wait (lines 1790-1810, one CHR$(27) a pass): ``show_passes``.  Each allocation
+.1 s wait (lines 1790-1810, one CHR$(27) a pass): ``show_passes``, from show_time.  Each allocation
 costs the instructions string_space counts; the program's measured costs (timing.py)
 have the allocation at the rover (27) in them, so ``extra`` gathers what the others
 cost beyond that: the walks that merge freed blocks once the rover has wrapped.
 """
 from __future__ import annotations
 
-from games_py.meteors import polling, timing
 from games_py.qbasic.string_space import StringSpace
 
 START, END = 7552, 64758          # DGROUP:0428 and 042C at the first frame
@@ -29,33 +28,11 @@ AT_ROVER = 27                     # an allocation split at the rover, in the mea
 TITLE_LETTERS = 760               # line 4330: a CHR$(25) per letter of the title
 
 
-# The show's .1 s wait (lines 1790-1810, T read in the tick where line 4410's wait ended):
-# a pass costs what line 3231's does for the time it reads (polling.one_pass) and this much
-# more (INKEY$, CHR$(27) and its compare; the second tick's one less), measured at every
-# pass of 48 start-ups (seeds 1612, 7 and 42, 16 start times each).  Where in its tick the
-# first pass reads the time is not modelled (line 4410's lattice): SHOW_WAIT_START is the
-# one offset that gives 38 of those 48 start-ups their passes exactly (the others one off).
-SHOW_WAIT_PASS = (189, 188)
-SHOW_WAIT_START = 3_800
-
-
-def show_passes(settings) -> int:
-    """The passes of the show's .1 s wait for a session started at ``settings.time``."""
-    clock = timing.DosTime(settings.time)
-    calibrated = timing.wait_ends(clock, clock.start_tick, clock.start_tick, timing.CALIBRATION)
-    tick = calibrated + timing.SHOW_TO_PAUSE
-    tick = timing.wait_ends(clock, tick, tick, timing.SHOW_PAUSE)                # line 4410
-    end = timing.wait_ends(clock, tick, tick, timing.SHOW_KEY_PAUSE)
-    t = clock.timer(tick)
-    at, first, passes = float(SHOW_WAIT_START), tick, 0
-    while True:
-        passes += 1
-        if tick >= end:
-            return passes
-        at += polling.one_pass(clock.at(tick), t)[0] + SHOW_WAIT_PASS[tick != first]
-        while at >= timing.TICK:
-            at -= timing.TICK
-            tick += 1
+def show_passes(ticks) -> int:
+    """The passes of the show's .1 s wait (lines 1790-1810), as show_time follows them pass by
+    pass from power-on (timing.FrameClock.show: ``ticks.show_passes``; until branch h-start a
+    tick-by-tick estimate with one fitted offset, one off at a quarter of the start times)."""
+    return ticks.show_passes
 
 
 class MeteorsStrings:

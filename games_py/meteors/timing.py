@@ -423,6 +423,8 @@ class FrameClock:
         self.counter = 0                            # DGROUP:0416
         self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
         self.loop_start = 0.0                       # where the last SOUND's WHILE PLAY(0) begins
+        self.passes = 0                             # the last TIMER wait's passes (_poll)
+        self.show_passes: int | None = None         # line 1790's passes in the show (show_time)
         self.sound_log: list | None = None          # (note, fresh, masked from, the next edge then, the
                                                     # first interrupt): music_probe times them
 
@@ -568,6 +570,12 @@ class FrameClock:
         the space (DEMO_KEY_READ), the music over (its counter: demo_counter); F1 typed after a
         show midnight cut short: at the level screen's T0 (STARTUP)."""
         self.now = show_ends(self.clock, self.now, self.function_keys)
+        if self.show_passes is None:                # the show as show_time follows it (the demo's
+            from games_py.meteors import show_time  # and the run loop's keys come after it)
+            place, self.show_passes = show_time.key_loop(
+                self.clock_start, colour, not self.muted, start_paths, colours or [])
+            if self.key_loop_place is None:
+                self.key_loop_place = place
         if self.demo:                               # the pass of line 3560 that reads the space
             self.t, self.bios_due = float(DEMO_KEY_READ[self.function_keys]), TICK
             self.counter = demo_counter(self.function_keys == 1)
@@ -575,10 +583,6 @@ class FrameClock:
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return
-        if self.key_loop_place is None:
-            from games_py.meteors import show_time
-            self.key_loop_place = show_time.key_loop_place(
-                self.clock_start, colour, not self.muted, start_paths, colours or [])
         self.t, self.bios_due = self.key_loop_place, TICK
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None
@@ -631,9 +635,11 @@ class FrameClock:
         """A TIMER polling loop pass by pass: each pass reads the time of day ``TIME_READ``
         instructions in and costs what ``one_pass`` says for it (the same for every pass between
         two ticks), the interrupts meanwhile taking their handlers' time; the pass that ends it
-        runs on to the next statement."""
+        runs on to the next statement (``passes``: how many it made)."""
         cached: tuple[int, tuple[int, bool]] | None = None
+        self.passes = 0
         while True:
+            self.passes += 1
             self.work_done(self.time_read)
             if cached is None or cached[0] != self.now:
                 cached = self.now, one_pass(self.clock.at(self.now))

@@ -358,6 +358,14 @@ SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0, "pause": 0,   # the
 MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
 CHAINED_TICK = 10           # ... plus the BIOS's INT 8 when the handler chains to it
+# The runtime's music queue (DGROUP:0382: its start 0200h and end 02C0h at +4 and +2, the write and
+# read places at +0Ch and +0Ah) is a ring of 192 bytes, 6 a note; the byte written or read at its
+# end costs one instruction more (062B:5CD9 in SOUND's write, 5CF1 in the handler's read: the place
+# back to the start), so the 32nd note since the ring's places were last put back to its start (at
+# the music's end, 062B:5CBC, or a fresh start's) costs SOUND one more and the handler taking it
+# one more: the same notes in a row, with the music never idle between (branch h-demo, seed 1612's
+# 15:48:23.38 /M demo: the write place at 02BAh before frame 391's fall, 2 more to its wait's end)
+QUEUE_NOTES = 192 // 6
 BIOS_HANDLER = 14           # the BIOS's INT 8 with no music
 STRIG_READ = 24             # the hook's INT 15h AH=84h for one joystick button (ON STRIG), ...
 TICK_HOOK = 44 + 4 * STRIG_READ   # ... and in either, once the runtime hooks INT 1Ch (062B:6FD6, its
@@ -420,6 +428,8 @@ class FrameClock:
         self.interrupt_due = 0.0
         self.note_left = 0
         self.queue: list[int] = []
+        self.written = self.read = 0                # notes put in and taken from the ring (QUEUE_NOTES)
+        self.read_wrapped = False                   # ... the last one taken was at its end
         self.counter = 0                            # DGROUP:0416
         self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
         self.loop_start = 0.0                       # where the last SOUND's WHILE PLAY(0) begins
@@ -465,8 +475,11 @@ class FrameClock:
         if self.note_left == 0:
             if self.queue:
                 self.note_left = self.queue.pop(0)
+                self.read += 1
+                self.read_wrapped = self.read % QUEUE_NOTES == 0
             else:
                 self.playing = False
+                self.written = self.read = 0        # the ring's places back to its start
                 self.bios_due = bios_tick_after_music(at)
         return at
 
@@ -482,7 +495,7 @@ class FrameClock:
                 end += BIOS_HANDLER + TICK_HOOK * self.hooked
                 continue
             if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
-                end += FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN
+                end += (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self.read_wrapped
             else:
                 end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
             if self.now != ticks:
@@ -503,8 +516,9 @@ class FrameClock:
         due then (the end of the note playing) comes after the note is queued.  The timer
         is started if the queue was idle (a note of no length too: two interrupts)."""
         masked, edge = self.t, self._next_event()
-        self.t += SOUND_MASKED
         fresh = not self.playing
+        self.written += 1
+        self.t += SOUND_MASKED + (self.written % QUEUE_NOTES == 0)
         if self.playing:
             self.queue.append(NOTES[note])
         else:
@@ -532,12 +546,13 @@ class FrameClock:
             at = self._fire()
             chained = (CHAINED_TICK + TICK_HOOK * self.hooked) * (self.now != ticks)
             if not self.queue:
-                handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + chained
+                handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + self.read_wrapped + chained
                 break
             # a note taken with another still queued behind it (the first frame's fall behind line
             # 3530's notes) costs the handler a note's take, not a count
             took = len(self.queue) < queued
-            shift += (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) * took + MUSIC_HANDLER * (not took) + chained
+            shift += ((NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + self.read_wrapped) * took \
+                + MUSIC_HANDLER * (not took) + chained
         into = (at - start - shift) % PLAY_PASS
         self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - self.seen_rounding else 0)
         self.work_done(SOUND_EXIT[kind])
@@ -583,6 +598,7 @@ class FrameClock:
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None
         self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
+        self.written, self.read = len(KEY_LOOP_NOTES), 0   # (the show's tune over: the ring from its start)
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)
 

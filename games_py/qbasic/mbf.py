@@ -190,6 +190,7 @@ def _round_pack(al: int, ah: int, bx: int, dx: int) -> MBF:
             dh &= 0xFF
             bx += 1
             if bx > 0xFFFF:
+                _path("round.carry_out")
                 bx &= 0xFFFF
                 ah = (ah + 1) & 0xFF
                 if ah == 0:

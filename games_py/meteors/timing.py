@@ -358,6 +358,16 @@ SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0, "pause": 0,   # the
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
+# The runtime's note queue is a ring of 192 bytes (DGROUP:0382's descriptor: 0200h to 02C0h in the
+# segment at DGROUP:034F), a note 6 bytes, so 32 slots; SOUND puts a note's bytes one by one
+# (062B:7F22 -> 5CCC) and the handler takes them (7FD8 -> 5CE4), and each of the two runs one
+# instruction more (MOV SI,[BX+4]) at the byte that brings its pointer to the ring's end: a note
+# written to or taken from the last slot costs one more.  The handler sets both pointers back to the
+# ring's start where the music ends (7FCB -> 7EB2 -> 5CFC -> 5CBC), so a slot is the count of notes
+# written since the music last went idle; only a run of 32 notes with no silence between reaches
+# the last (a bite's and a fall's notes frame after frame).
+RING_SLOTS = 32
+RING_WRAP = 1
 CHAINED_TICK = 10           # ... plus the BIOS's INT 8 when the handler chains to it
 BIOS_HANDLER = 14           # the BIOS's INT 8 with no music
 STRIG_READ = 24             # the hook's INT 15h AH=84h for one joystick button (ON STRIG), ...
@@ -416,6 +426,8 @@ class FrameClock:
         self.interrupt_due = 0.0
         self.note_left = 0
         self.queue: list[int] = []
+        self.written = 0                            # notes written to the ring since the music was idle ...
+        self.taken = 0                              # ... and taken from it (RING_SLOTS)
         self.counter = 0                            # DGROUP:0416
         self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
         self.loop_start = 0.0                       # where the last SOUND's WHILE PLAY(0) begins
@@ -461,10 +473,16 @@ class FrameClock:
         if self.note_left == 0:
             if self.queue:
                 self.note_left = self.queue.pop(0)
+                self.taken += 1
             else:
                 self.playing = False
                 self.bios_due = bios_tick_after_music(at)
+                self.written = self.taken = 0       # the ring's pointers back to its start
         return at
+
+    def _take_wrapped(self) -> int:
+        """The note just taken came from the ring's last slot (RING_WRAP more)."""
+        return RING_WRAP * (self.taken % RING_SLOTS == 0)
 
     def work_done(self, instructions: float) -> None:
         """Work with no wait (or polling: line 3231's loop), and the interrupts due
@@ -478,7 +496,7 @@ class FrameClock:
                 end += BIOS_HANDLER + TICK_HOOK * self.hooked
                 continue
             if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
-                end += FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN
+                end += (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self._take_wrapped()
             else:
                 end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
             if self.now != ticks:
@@ -499,7 +517,8 @@ class FrameClock:
         due then (the end of the note playing) comes after the note is queued.  The timer
         is started if the queue was idle (a note of no length too: two interrupts)."""
         masked, edge = self.t, self._next_event()
-        self.t += SOUND_MASKED
+        self.t += SOUND_MASKED + RING_WRAP * (self.written % RING_SLOTS == RING_SLOTS - 1)
+        self.written += 1
         fresh = not self.playing
         if self.playing:
             self.queue.append(NOTES[note])
@@ -528,12 +547,13 @@ class FrameClock:
             at = self._fire()
             chained = (CHAINED_TICK + TICK_HOOK * self.hooked) * (self.now != ticks)
             if not self.queue:
-                handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + chained
+                handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + self._take_wrapped() + chained
                 break
             # a note taken with another still queued behind it (the first frame's fall behind line
             # 3530's notes) costs the handler a note's take, not a count
             took = len(self.queue) < queued
-            shift += (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) * took + MUSIC_HANDLER * (not took) + chained
+            shift += ((NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + self._take_wrapped()) * took \
+                + MUSIC_HANDLER * (not took) + chained
         into = (at - start - shift) % PLAY_PASS
         self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - EDGE_ROUNDING else 0)
         self.work_done(SOUND_EXIT[kind])
@@ -575,6 +595,7 @@ class FrameClock:
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None
         self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
+        self.written, self.taken = len(KEY_LOOP_NOTES), 0   # (the show's tune ended: the ring reset)
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)
 

@@ -37,6 +37,11 @@ PATH_COSTS = {
     "add:same_signs": -7, "add:carry": 4, "add:negative": 5,
     "add:normalise.word": 5, "add:normalise.byte": 7, "add:normalise.bit": 5,
     "add:round.below": 12, "add:round.above": 11, "add:round.half": 14, "add:round.up": 3,
+    # the rounding's carry out of the mantissa into the exponent (the shared tail 062B:374B: ADD DH,1;
+    # ADC BX,0; JAE, which falls through to INC AH; JE: two instructions more), in all four routines
+    # that round; none of the fitted calls rounded up to a power of two (METEORS.EXE's line 900,
+    # XF = XF + SLOPE back to a power-of-two X1: docs/meteors-internals.md, section 8, h-human)
+    "add:round.exponent": 2, "mul:round.exponent": 2, "div:round.exponent": 2, "fixed:round.exponent": 2,
     # multiplication and division
     "mul:fac_zero": -58, "mul:other_zero": -55, "mul:sticky": 1, "mul:finish.shift": 1,
     "mul:round.below": -2, "mul:round.above": -3, "mul:round.up": 3,

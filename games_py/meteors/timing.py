@@ -298,10 +298,15 @@ TO_SOUND = {("start", "absorbed"): 6_500, ("absorbed", "fall"): 1_520}
 STEP_START = 283
 KEY_PRESSED = {"UP": 922, "LEFT": 925, "RIGHT": 928, "DOWN": 929}   # ... more with an arrow key
 # (IRQ 1, ON KEY(11-14): lines 4930-5070; D$'s length), besides its IF RND < .1 ...
-FIRST_HOOK = -5             # ... the session's first event handler, which hooks INT 1Ch (sound on: with
-                            # sound off F1 in the show came first): the model's place at the next frame's
-                            # line 1110 moved 5 after the original's at the first key of all 26 sound-on
-                            # sessions of seed 500 (music_probe --drift)
+FIRST_HOOK = 40             # ... the session's first event, whose poll hooks INT 1Ch (sound on: with sound
+                            # off F1 in the show came first): 062B:70AC's first call runs 70B4-70F2 (33
+                            # instructions, where later calls return at 70B3 after its flag test: 32 more)
+                            # with two INT 21h (AH=35h, 25h) of 4 instructions each in the machine's DOS
+                            # entry (8); 40 at the first key of the 6 sessions timed (branch h-human; it
+                            # was -5, fitted from a drift that is 40 modulo a WHILE PLAY(0) pass of 45)
+EVENT_SLOTS = 40            # the runtime's ON KEY event ring (DGROUP:062A: 0636h to 0686h, 2 bytes an event):
+EVENT_WRAP = 2              # the event in its last slot costs one more where IRQ 1 puts it (062B:A1CE) and
+                            # one more where the statement's poll takes it (A1B7): the 40th key, the 80th...
 KEY_RELEASED = 97          # the key's break code: IRQ 1 again, 2 ms later (before the step's SOUND)
 FREED = 11                  # a string assignment that frees the old string, more than one that
                             # frees none: the session's first K$ = INKEY$ (line 1110) frees the

@@ -350,10 +350,7 @@ ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
-PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 129}
-# (the hit's, line 1560: its statement's INT 3 (0000:103A) to the first pass's (104C) is 45, where the
-# fall's 0D91 to 0DA2 is 44: 128 left line 1620 one instruction early at nearly every game over,
-# end_probe; branch h-human)
+PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 128}
 FRESH_START = 27            # ... more when SOUND started the music timer
 PLAY_PASS = 45
 PLAY_SEEN = 34

@@ -351,6 +351,11 @@ ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
 PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 128}
+# (the hit's, line 1560, measured 129 on branch h-human: its INT 3 (0000:103A) to the first pass's (104C)
+# is 45 where the fall's 0D91 to 0DA2 is 44, and 128 leaves line 1620 one instruction early at nearly
+# every game over (end_probe).  Kept at 128: with 129 seed 500's 30 s 03:59:41.94 /C random:8 differs at
+# event 203 even given the original's line-3560 place, the game end's later pieces (the pauses, the
+# table's fitted costs) being off the other way; docs/meteors-internals.md, section 8, h-human)
 FRESH_START = 27            # ... more when SOUND started the music timer
 PLAY_PASS = 45
 PLAY_SEEN = 34

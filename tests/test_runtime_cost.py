@@ -4,7 +4,7 @@ Each routine is far-called alone in a bare Unicorn (pcemu.tools.runtime_probe) w
 counting its instructions; less what ``runtime_cost.instructions`` says for the paths
 ``mbf.counting_paths`` counted on the same operands, one number must remain per routine (its
 fixed part).  The operands are drawn near the ways that were wrong (branch h-demo): a rounding
-whose carry runs out of the mantissa into the exponent (062B:3753, ``round.carry_out``: 2
+whose carry runs out of the mantissa into the exponent (062B:3753, ``round.exponent``: 2
 instructions, INC AH and JE; X1 - SLOPE + SLOPE back at a power of two, line 900), and an
 alignment by 22 to 24 bits, a word's shift then a byte's, with the byte shifted out not zero
 (``byte_from_word`` with ``byte_sticky``: the sticky bit's OR DH, 1 is one instruction, where the
@@ -75,11 +75,11 @@ def test_the_mbf_routines_cost_their_fixed_part_and_their_paths(counted) -> None
             continue
         instructions, paths = result
         fixed[routine][instructions - runtime_cost.instructions(paths)] += 1
-        seen.update(name for name in paths if name.endswith(("round.carry_out", "byte_from_word")))
+        seen.update(name for name in paths if name.endswith(("round.exponent", "byte_from_word")))
         seen.update("byte_from_word+sticky" for name in paths
                     if name == "add:byte_from_word" and paths["add:byte_sticky"])
     # the ways in question were met, many times each
-    assert seen["add:round.carry_out"] > 20 and seen["mul:round.carry_out"] > 20
+    assert seen["add:round.exponent"] > 20 and seen["mul:round.exponent"] > 20
     assert seen["add:byte_from_word"] > 100 and seen["byte_from_word+sticky"] > 50
     assert {routine: list(counts) for routine, counts in fixed.items()} == {
         "FADD fac+[di]": [70], "FSUB fac-[di]": [72], "FMUL fac*[di]": [86], "FDIV fac/[di]": [30]}
@@ -93,5 +93,5 @@ def test_a_meteors_way_back_to_a_power_of_two_carries_into_the_exponent(counted)
     slope = mbf.mul(mbf.div(MBF.from_float(14.0), MBF.from_float(22.0)), MBF.from_float(1.0))
     xf = mbf.sub(MBF.from_float(16.0), slope)
     instructions, paths = counted("FADD fac+[di]", xf, slope)
-    assert paths["add:round.carry_out"] == 1
+    assert paths["add:round.exponent"] == 1
     assert instructions - runtime_cost.instructions(paths) == 70

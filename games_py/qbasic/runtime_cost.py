@@ -37,14 +37,17 @@ PATH_COSTS = {
     "add:same_signs": -7, "add:carry": 4, "add:negative": 5,
     "add:normalise.word": 5, "add:normalise.byte": 7, "add:normalise.bit": 5,
     "add:round.below": 12, "add:round.above": 11, "add:round.half": 14, "add:round.up": 3,
-    # a rounding whose carry runs out of the mantissa (062B:3753: INC AH, JE), and a byte's
-    # alignment shift after a word's whose shifted-out byte is not zero (OR DH, 1: the 8 it had
-    # carried byte_from_word's 7 from before that path was counted apart): measured apart, on
-    # 60,000 drawn operands of FADD, FSUB, FMUL, FDIV (tests/test_runtime_cost.py), branch h-demo
-    "add:round.carry_out": 2,
+    # the rounding's carry out of the mantissa into the exponent (the shared tail 062B:374B: ADD DH,1;
+    # ADC BX,0; JAE, which falls through to INC AH; JE: two instructions more), in all four routines
+    # that round; none of the fitted calls rounded up to a power of two (METEORS.EXE's line 900,
+    # XF = XF + SLOPE back to a power-of-two X1: docs/meteors-internals.md, section 8, h-human)
+    "add:round.exponent": 2, "mul:round.exponent": 2, "div:round.exponent": 2, "fixed:round.exponent": 2,
+    # add:byte_sticky is the sticky byte's OR DH,1 alone (1): before byte_from_word was counted apart
+    # its 8 carried that path's 7 (FADD, FSUB, FMUL, FDIV on 60,000 drawn operands,
+    # tests/test_runtime_cost.py, branch h-demo)
     # multiplication and division
     "mul:fac_zero": -58, "mul:other_zero": -55, "mul:sticky": 1, "mul:finish.shift": 1,
-    "mul:round.below": -2, "mul:round.above": -3, "mul:round.up": 3, "mul:round.carry_out": 2,
+    "mul:round.below": -2, "mul:round.above": -3, "mul:round.up": 3,
     "div:correction": 4, "div:exact_divisor": -7, "div:sticky": 1, "div:finish.shift": 1,
     "div:round.below": 66, "div:round.above": 68,
     # compare

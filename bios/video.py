@@ -88,7 +88,6 @@ def write_cells(ctx: "ServiceContext", page: int, row: int, col: int, char: int,
                 break
             draw_graphics_char(ctx, row + r, c, char, attr if attr is not None else 1)
         return
-    cols = columns(ctx)
     start = cell_address(ctx, page, row, col)
     limit = page_base(ctx, page) + _w(ctx, bda.VIDEO_PAGE_SIZE)
     count = max(0, min(count, (limit - start) // 2))

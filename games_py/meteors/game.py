@@ -115,6 +115,9 @@ class Meteors:
         at_key_loop = timing.keys_at_key_loop(s)
         self.ticks = timing.FrameClock(s.time, 0 if at_key_loop else int(not s.sound) + int(s.demo),
                                        muted=at_key_loop and not s.sound, demo=s.demo)
+        # ON KEY events the runtime has queued (timing.EVENT_SLOTS): with sound off F1 typed twice at line
+        # 4410 and once behind the space (muted), or by the run loop (the demo's F2 and F1, a cut show's F1)
+        self.events_queued = self.ticks.function_keys + 3 * self.ticks.muted
         self.anchor = "start"             # sound on: where the step went on after a PLAY(0) wait
         self.game_tick = 0                # the tick at line 510 of this game
         self.table_rows = 0               # the high-score table's rows shown (line 5370)
@@ -993,13 +996,16 @@ class Meteors:
         self.keys_handled += 1
         first_hook = not self.ticks.hooked
         self.ticks.hooked = True          # the first event handler hooks INT 1Ch (timing.TICK_HOOK)
+        # the event's ring (timing.EVENT_SLOTS): put at IRQ 1, taken by the poll, both before the handler
+        self.key_work += timing.EVENT_WRAP * (self.events_queued % timing.EVENT_SLOTS == timing.EVENT_SLOTS - 1)
+        self.events_queued += 1
+        self.key_work += timing.FIRST_HOOK * first_hook      # (in the poll, before the handler too)
         with mbf.counting_paths() as paths:
             reseed = mbf.compare(self.rnd(), TENTH) < 0
         spent = runtime_cost.instructions(paths)
         read_at = self.key_work + timing.KEY_TO_TIME_READ[name] + spent
         self.key_work += (timing.KEY_PRESSED[name] + spent + timing.KEY_RELEASED
-                          - timing.FREED * (self.direction == "")     # D$ = ... frees nothing the first time
-                          + timing.FIRST_HOOK * first_hook)
+                          - timing.FREED * (self.direction == ""))     # D$ = ... frees nothing the first time
         if reseed:
             if self.time_of_day is not None:
                 self.random.randomize_timer(*self.time_of_day())

@@ -40,6 +40,8 @@ PATHS = {
     "add:round.below": 8,
     "div:round.above": 2, "div:finish.shift": 1, "div:sticky": 1,
     "compare:low_word": 1,
+    "add:round.exponent": 2, "mul:round.exponent": 2, "div:round.exponent": 2,   # (runtime_cost's; no
+    "fixed:round.exponent": 2,                                                # time of day rounds so)
 }
 NEGATIVE = -24      # ABS of a negative difference (and the subtraction's path to it)
 EXIT = 1            # the pass that ends the loop, to line 3232's INT 3

@@ -297,10 +297,15 @@ TO_SOUND = {("start", "absorbed"): 6_500, ("absorbed", "fall"): 1_520}
 STEP_START = 283
 KEY_PRESSED = {"UP": 922, "LEFT": 925, "RIGHT": 928, "DOWN": 929}   # ... more with an arrow key
 # (IRQ 1, ON KEY(11-14): lines 4930-5070; D$'s length), besides its IF RND < .1 ...
-FIRST_HOOK = -5             # ... the session's first event handler, which hooks INT 1Ch (sound on: with
-                            # sound off F1 in the show came first): the model's place at the next frame's
-                            # line 1110 moved 5 after the original's at the first key of all 26 sound-on
-                            # sessions of seed 500 (music_probe --drift)
+FIRST_HOOK = 40             # ... the session's first event, whose poll hooks INT 1Ch (sound on: with sound
+                            # off F1 in the show came first): 062B:70AC's first call runs 70B4-70F2 (33
+                            # instructions, where later calls return at 70B3 after its flag test: 32 more)
+                            # with two INT 21h (AH=35h, 25h) of 4 instructions each in the machine's DOS
+                            # entry (8); 40 at the first key of the 6 sessions timed (branch h-human; it
+                            # was -5, fitted from a drift that is 40 modulo a WHILE PLAY(0) pass of 45)
+EVENT_SLOTS = 40            # the runtime's ON KEY event ring (DGROUP:062A: 0636h to 0686h, 2 bytes an event):
+EVENT_WRAP = 2              # the event in its last slot costs one more where IRQ 1 puts it (062B:A1CE) and
+                            # one more where the statement's poll takes it (A1B7): the 40th key, the 80th...
 KEY_RELEASED = 97          # the key's break code: IRQ 1 again, 2 ms later (before the step's SOUND)
 FREED = 11                  # a string assignment that frees the old string, more than one that
                             # frees none: the session's first K$ = INKEY$ (line 1110) frees the
@@ -345,6 +350,11 @@ ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
 PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 128}
+# (the hit's, line 1560, measured 129 on branch h-human: its INT 3 (0000:103A) to the first pass's (104C)
+# is 45 where the fall's 0D91 to 0DA2 is 44, and 128 leaves line 1620 one instruction early at nearly
+# every game over (end_probe).  Kept at 128: with 129 seed 500's 30 s 03:59:41.94 /C random:8 differs at
+# event 203 even given the original's line-3560 place, the game end's later pieces (the pauses, the
+# table's fitted costs) being off the other way; docs/meteors-internals.md, section 8, h-human)
 FRESH_START = 27            # ... more when SOUND started the music timer
 PLAY_PASS = 45
 PLAY_SEEN = 34
@@ -357,6 +367,16 @@ SOUND_EXIT = {"fall": 86, "ate": 0, "absorbed": 0, "hit": 0, "pause": 0,   # the
 # pass, where nothing else varies):
 MUSIC_HANDLER = 25          # the music handler while a note goes on
 NOTE_END_HANDLER = 99       # ... at a note's end with the queue empty (BIOS vector, channel 0 back)
+# The runtime's note queue is a ring of 192 bytes (DGROUP:0382's descriptor: 0200h to 02C0h in the
+# segment at DGROUP:034F), a note 6 bytes, so 32 slots; SOUND puts a note's bytes one by one
+# (062B:7F22 -> 5CCC) and the handler takes them (7FD8 -> 5CE4), and each of the two runs one
+# instruction more (MOV SI,[BX+4]) at the byte that brings its pointer to the ring's end: a note
+# written to or taken from the last slot costs one more.  The handler sets both pointers back to the
+# ring's start where the music ends (7FCB -> 7EB2 -> 5CFC -> 5CBC), so a slot is the count of notes
+# written since the music last went idle; only a run of 32 notes with no silence between reaches
+# the last (a bite's and a fall's notes frame after frame).
+RING_SLOTS = 32
+RING_WRAP = 1
 CHAINED_TICK = 10           # ... plus the BIOS's INT 8 when the handler chains to it
 BIOS_HANDLER = 14           # the BIOS's INT 8 with no music
 STRIG_READ = 24             # the hook's INT 15h AH=84h for one joystick button (ON STRIG), ...
@@ -420,6 +440,8 @@ class FrameClock:
         self.interrupt_due = 0.0
         self.note_left = 0
         self.queue: list[int] = []
+        self.written = 0                            # notes written to the ring since the music was idle ...
+        self.taken = 0                              # ... and taken from it (RING_SLOTS)
         self.counter = 0                            # DGROUP:0416
         self.t0_paths: dict = {}                    # the runtime's paths in the last T0 = TIMER
         self.loop_start = 0.0                       # where the last SOUND's WHILE PLAY(0) begins
@@ -467,10 +489,16 @@ class FrameClock:
         if self.note_left == 0:
             if self.queue:
                 self.note_left = self.queue.pop(0)
+                self.taken += 1
             else:
                 self.playing = False
                 self.bios_due = bios_tick_after_music(at)
+                self.written = self.taken = 0       # the ring's pointers back to its start
         return at
+
+    def _take_wrapped(self) -> int:
+        """The note just taken came from the ring's last slot (RING_WRAP more)."""
+        return RING_WRAP * (self.taken % RING_SLOTS == 0)
 
     def work_done(self, instructions: float) -> None:
         """Work with no wait (or polling: line 3231's loop), and the interrupts due
@@ -484,7 +512,7 @@ class FrameClock:
                 end += BIOS_HANDLER + TICK_HOOK * self.hooked
                 continue
             if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
-                end += FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN
+                end += (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self._take_wrapped()
             else:
                 end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
             if self.now != ticks:
@@ -505,7 +533,8 @@ class FrameClock:
         due then (the end of the note playing) comes after the note is queued.  The timer
         is started if the queue was idle (a note of no length too: two interrupts)."""
         masked, edge = self.t, self._next_event()
-        self.t += SOUND_MASKED
+        self.t += SOUND_MASKED + RING_WRAP * (self.written % RING_SLOTS == RING_SLOTS - 1)
+        self.written += 1
         fresh = not self.playing
         if self.playing:
             self.queue.append(NOTES[note])
@@ -534,12 +563,13 @@ class FrameClock:
             at = self._fire()
             chained = (CHAINED_TICK + TICK_HOOK * self.hooked) * (self.now != ticks)
             if not self.queue:
-                handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + chained
+                handler = (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + self._take_wrapped() + chained
                 break
             # a note taken with another still queued behind it (the first frame's fall behind line
             # 3530's notes) costs the handler a note's take, not a count
             took = len(self.queue) < queued
-            shift += (NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) * took + MUSIC_HANDLER * (not took) + chained
+            shift += ((NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + self._take_wrapped()) * took \
+                + MUSIC_HANDLER * (not took) + chained
         into = (at - start - shift) % PLAY_PASS
         self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - self.seen_rounding else 0)
         self.work_done(SOUND_EXIT[kind])
@@ -587,6 +617,7 @@ class FrameClock:
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None
         self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
+        self.written, self.taken = len(KEY_LOOP_NOTES), 0   # (the show's tune ended: the ring reset)
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)
 

@@ -189,7 +189,8 @@ def _round_pack(al: int, ah: int, bx: int, dx: int) -> MBF:
             _path("round.carry")
             dh &= 0xFF
             bx += 1
-            if bx > 0xFFFF:
+            if bx > 0xFFFF:                      # rounded up to the next power of two: ADC carries
+                _path("round.exponent")          # out, INC AH (062B:3753, 0C88:3A53 in GINRUMMY.EXE)
                 bx &= 0xFFFF
                 ah = (ah + 1) & 0xFF
                 if ah == 0:

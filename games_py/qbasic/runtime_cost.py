@@ -31,12 +31,20 @@ from collections.abc import Mapping
 PATH_COSTS = {
     # addition and subtraction (0C88:393D in GINRUMMY.EXE, the same code here)
     "add:a_zero": -27, "add:b_zero": -22, "add:far": -16, "add:swap": 3, "add:aligned": -9,
-    "add:byte": 5, "add:byte_from_word": 7, "add:byte_exact": -1, "add:byte_sticky": 8, "add:word_sticky": 1,
+    "add:byte": 5, "add:byte_from_word": 7, "add:byte_exact": -1, "add:byte_sticky": 1, "add:word_sticky": 1,
     "add:right": 3, "add:right_from_direct": -3, "add:right_from_word": 4,
     "add:left": 4, "add:bits_sticky": 1, "add:sticky": 1,
     "add:same_signs": -7, "add:carry": 4, "add:negative": 5,
     "add:normalise.word": 5, "add:normalise.byte": 7, "add:normalise.bit": 5,
     "add:round.below": 12, "add:round.above": 11, "add:round.half": 14, "add:round.up": 3,
+    # the rounding's carry out of the mantissa into the exponent (the shared tail 062B:374B: ADD DH,1;
+    # ADC BX,0; JAE, which falls through to INC AH; JE: two instructions more), in all four routines
+    # that round; none of the fitted calls rounded up to a power of two (METEORS.EXE's line 900,
+    # XF = XF + SLOPE back to a power-of-two X1: docs/meteors-internals.md, section 8, h-human)
+    "add:round.exponent": 2, "mul:round.exponent": 2, "div:round.exponent": 2, "fixed:round.exponent": 2,
+    # add:byte_sticky is the sticky byte's OR DH,1 alone (1): before byte_from_word was counted apart
+    # its 8 carried that path's 7 (FADD, FSUB, FMUL, FDIV on 60,000 drawn operands,
+    # tests/test_runtime_cost.py, branch h-demo)
     # multiplication and division
     "mul:fac_zero": -58, "mul:other_zero": -55, "mul:sticky": 1, "mul:finish.shift": 1,
     "mul:round.below": -2, "mul:round.above": -3, "mul:round.up": 3,

@@ -3,8 +3,8 @@ section 6): where its first T0 is, and what the demo player's step costs.
 
 ``start``: for each session, at the first level screen's T0 (line 3232's INT 3): the ticks since
 line 225, the instructions since the last IRQ 0 on both sides, the music counter (DGROUP:0416,
-mod 32) on both sides, and where the pass of line 3560 that read the space was (since its last
-IRQ 0; timing.DEMO_KEY_READ).
+mod 32) on both sides, where the pass of line 3560 that read the space was (since its last
+IRQ 0; timing.DEMO_KEY_READ), and where line 3560's first pass was on both sides (show_time).
 
 ``steps``: the demo player's statements (demo.DemoPlayer's marks) timed at their INT 3s, each
 segment with no interrupt inside less what the runtime spends on its values in the model, by
@@ -46,6 +46,7 @@ def original_start(settings, disk: str = "1612") -> dict:
     def t0() -> None:
         if "t0" not in seen:
             seen.update(t0=tracer._bios_ticks() - seen["t225"], since=machine._instr_now() - last[0],
+                        first=passes[0] if passes else None,
                         counter=process.word(COUNTER) & 31, read=passes[-1] if passes else None)
             tracer._stop()
     process.at_line(225, lambda: seen.setdefault("t225", tracer._bios_ticks()))
@@ -65,7 +66,7 @@ def model_start(settings) -> dict:
     def first_pace(wait: bool = True) -> None:
         if "since" not in seen:
             seen.update(since=clock.t - (clock.bios_due - timing.TICK), counter=clock.counter,
-                        t0=clock.now - seen["t225"])
+                        t0=clock.now - seen["t225"], first=clock.key_loop_place)
         pace(wait)
     clock.pace = first_pace
     calibrate = clock.calibrate
@@ -154,7 +155,8 @@ def start(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk:
         o, m = original_start(settings, disk), model_start(settings)
         click.echo(f"  ticks {o['t0']} / {m['t0']}, since IRQ 0 {o['since']} / {m['since']:.0f}"
                    f" (original less the model {o['since'] - m['since']:+.0f}), counter {o['counter']} /"
-                   f" {m['counter']}, the space read by the pass at {o['read']}")
+                   f" {m['counter']}, the space read by the pass at {o['read']}; line 3560's first pass at"
+                   f" {o['first']} / {m['first']:.1f} (show_time)")
 
 
 @main.command()

@@ -100,6 +100,7 @@ class ShowClock(FrameClock):
     time_read = polling.TIME_READ - 1
 
     last_tick = 0.0                 # where the last BIOS tick's edge was (a chained one while music plays)
+    first_hooked_tick = FIRST_HOOKED_TICK
 
     def _fire(self) -> float:
         ticks = self.now
@@ -118,7 +119,7 @@ class ShowClock(FrameClock):
         if playing and not self.playing:
             self.tune_over = True
         elif self.tune_over and self.now != ticks:
-            self.t += FIRST_HOOKED_TICK * self.hooked
+            self.t += self.first_hooked_tick * self.hooked
             self.tune_over = False
 
 
@@ -256,13 +257,24 @@ def key_loop_place(start: tuple[int, int, int, int], colour: bool, sound: bool, 
 def key_loop(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
              colours: list[int]) -> tuple[float, int]:
     """key_loop_place's place, and the passes of line 1790's .1 s wait (strings.py)."""
-    pause = show_pause(start, colour, start_paths, colours)
-    clock = key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
+    clock = key_loop_clock(start, colour, sound, start_paths, colours)
     # in whole PIT clocks, as the machine's PIT counts it (startup_probe.place_in_tick), which is
     # what the model's pieces after line 3560 were measured from (the given place of music_probe)
     # (after a show that midnight cut short the tune still plays: its last chained tick)
+    return place_in_tick(clock), clock.show_passes
+
+
+def key_loop_clock(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
+                   colours: list[int]) -> "ShowClock":
+    """The clock at line 3560's first INT 3, in instructions from power-on (key_loop's)."""
+    pause = show_pause(start, colour, start_paths, colours)
+    return key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
+
+
+def place_in_tick(clock: "ShowClock") -> float:
+    """Where ``clock.t`` falls inside its BIOS tick, in whole PIT clocks (key_loop's measure)."""
     pit_clocks = int(clock.t) * timing.PIT_HZ // timing.IPS
-    return pit_to_instructions(pit_clocks) - clock.last_tick, clock.show_passes
+    return pit_to_instructions(pit_clocks) - clock.last_tick
 
 
 # What line 222's passes spend beyond polling.one_pass on paths line 3231's never take: T = 0 (a

@@ -87,8 +87,10 @@ def _step(clock: ShowClock, statement: int, extra: list[tuple[int, int]]) -> int
 def key_read(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
              colours: list[int]) -> tuple[float, int, ShowClock]:
     """The pass of line 3560 that reads the space: where its INT 3 falls in its tick (whole PIT
-    clocks, as show_time.key_loop_place), the music counter (DGROUP:0416) there, and the clock."""
-    clock = show_time.key_loop_clock(start, colour, True, start_paths, colours)
+    clocks, as show_time.key_loop_place), the music counter (DGROUP:0416) there, and the clock
+    (``first_place``: line 3560's first pass in its tick; ``show_passes``: show_time's)."""
+    clock = show_time.key_loop_clock(start, colour, True, start_paths, colours)   # (the show as a human's)
+    clock.first_place = show_time.place_in_tick(clock)
     # line 3530's notes, written KEY_LOOP_WRITTEN before line 3560 (timing.FrameClock.show's human start)
     clock.interrupt_due = timing.first_music_interrupt(clock.t - timing.KEY_LOOP_WRITTEN, clock.bios_due)
     clock.playing, clock.bios_due = True, None

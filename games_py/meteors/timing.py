@@ -83,7 +83,7 @@ def wait_ends(clock: DosTime, t0_tick: int, now_tick: int, span: MBF = PACE) -> 
 # function keys: the ticks from 1790's wait to T0, and how far into that tick T0 is read
 # (the run loop's keys are not at a point of the program: 7,200 to 11,700 instructions
 # measured on the old PIT; now used only for F1 after a show midnight cut short, the demo's
-# place coming from DEMO_KEY_READ).  Measured on the original; see docs/meteors-internals.md,
+# place coming from demo_start).  Measured on the original; see docs/meteors-internals.md,
 # section 6.
 SHOW_TO_PAUSE = 4
 SHOW_PAUSE = MBF.from_hex("00 00 40 81")       # 1.5 at DGROUP:15E6 (line 4410)
@@ -135,29 +135,10 @@ KEY_LOOP_WRITTEN = 941
 KEY_LOOP_NOTES = [33, 3]
 KEY_LOOP_COUNTER = {True: 15, False: 11}
 # The demo (F2 typed by the tracer's run loop at PRESS ANY KEY, and with sound off F1 before it,
-# each followed by {TICKS:20}, then the space; STARTUP's ticks): the run loop types them at
-# points of the machine's time that keep their place against the BIOS ticks (the text is seen
-# at a slice's end, and the waits are whole ticks), and F2's handler (lines 4650-4790) waits
-# on TIMER for .5 s and then runs at the same place in its tick's pass lattice, so the pass of
-# line 3560 that reads the space comes this far after the tick before it (sound on, the F1-F2
-# pair with sound off); from there the first level screen's work is computed as after a
-# human player's space (its INT 3 less the space's IRQ 1, which came before it: DEMO_KEY_IRQ).
-# Measured on the demo sweep's sessions (demo_probe).
-DEMO_KEY_READ = {1: 20_660, 2: 15_170}
-DEMO_BEEP = 32               # F2's SOUND 200, 1.0 with sound on (line 4650), fresh: the show's
-                             # notes have ended; the runtime's counter then reads demo_counter at T0
-
-
-def demo_counter(sound: bool) -> int:
-    """The music handler's counter (DGROUP:0416, mod 32) at the demo's first T0: from line
-    3560's first pass (KEY_LOOP_COUNTER: no F1 in the show), the show's last notes from a
-    fresh start (line 3530: each note D interrupts, one more for the fresh start), and with
-    sound on F2's beep from another fresh start (9 and 10 measured at all 12 of demo_probe's
-    start times)."""
-    count = KEY_LOOP_COUNTER[True] - (sum(KEY_LOOP_NOTES) + 1)
-    if sound:
-        count -= DEMO_BEEP + 1
-    return count % 32
+# each followed by {TICKS:20}, then the space; STARTUP's ticks): the pass of line 3560 that reads
+# the space, where it falls in its tick and the music counter there, are computed from line 3560's
+# first pass through the run loop's keys and F2's handler (demo_start.py); from there the first
+# level screen's work is computed as after a human player's space.
 
 
 # With sound off the tracer types F1 twice at the show's 1.5 s wait (line 4410: sound off and
@@ -597,19 +578,25 @@ class FrameClock:
         3530's notes just queued and the music timer's first interrupt on the tick's lattice (the
         work on to T0 is the caller's, ``muted`` for F1 typed behind the space).  The demo's
         function keys are typed by the tracer's run loop: the clock stops at the pass that reads
-        the space (DEMO_KEY_READ), the music over (its counter: demo_counter); F1 typed after a
+        the space (demo_start.key_read, with the music counter there); F1 typed after a
         show midnight cut short: at the level screen's T0 (STARTUP)."""
         self.now = show_ends(self.clock, self.now, self.function_keys)
-        if self.show_passes is None:                # the show as show_time follows it (the demo's
-            from games_py.meteors import show_time  # and the run loop's keys come after it)
+        if self.demo:                               # the pass of line 3560 that reads the space
+            from games_py.meteors import demo_start
+            self.t, self.counter, chain = demo_start.key_read(
+                self.clock_start, colour, self.function_keys == 1, start_paths, colours or [])
+            self.bios_due = TICK
+            if self.show_passes is None:
+                self.show_passes = chain.show_passes
+            if self.key_loop_place is None:
+                self.key_loop_place = chain.first_place
+            return
+        if self.show_passes is None:                # the show as show_time follows it (the run
+            from games_py.meteors import show_time  # loop's keys come after it)
             place, self.show_passes = show_time.key_loop(
                 self.clock_start, colour, not self.muted, start_paths, colours or [])
             if self.key_loop_place is None:
                 self.key_loop_place = place
-        if self.demo:                               # the pass of line 3560 that reads the space
-            self.t, self.bios_due = float(DEMO_KEY_READ[self.function_keys]), TICK
-            self.counter = demo_counter(self.function_keys == 1)
-            return
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return

@@ -1,12 +1,12 @@
 """The demo's time: METEORS.EXE in the machine against the Python game's model of the demo
-player's steps (demo_cost.py) and of the demo's start (timing.DEMO_KEY_READ, demo_counter),
+player's steps (demo_cost.py) and of the demo's start (demo_start.py: the pass that reads the space),
 timed at the statements' INT 3s by games_py/meteors/demo_probe.py (docs/meteors-internals.md,
 section 6).  About 10 s."""
 from __future__ import annotations
 
 import pytest
 
-from games_py.meteors import demo_cost, demo_probe, sweep, timing
+from games_py.meteors import demo_cost, demo_probe, demo_start, sweep
 from tests.machine_helpers import DISK1612, needs_originals
 
 # seed 1612's demo sweep of 20 sessions (not the sessions demo_cost was fitted to: seeds 7 and 42)
@@ -32,14 +32,39 @@ def test_every_segment_of_the_demo_players_steps_costs_what_the_table_says() -> 
 @pytest.mark.parametrize("case", START, ids=sweep.options)
 def test_the_demos_first_t0_is_where_the_model_puts_it(case) -> None:
     """The first level screen's T0: in the same tick as the model's (from line 225), the music's
-    counter as the model's (the show's notes and F2's beep), and within the spread of where the
-    pass that reads the space falls in its lattice (the model's place is one number per sound
-    setting; until this branch 9,500 into the tick, 14,000 to 20,000 off)."""
+    counter as the model's (the show's notes and F2's beep), and within an instruction or two of
+    the model's place in its tick (demo_start's chain; with one number per sound setting, until
+    branch h-demostart, -36 and +62 off at these two)."""
     original = demo_probe.original_start(case.settings(), str(DISK1612))
     model = demo_probe.model_start(case.settings())
     assert original["t0"] == model["t0"]
-    assert original["counter"] == model["counter"] == timing.demo_counter(case.sound)
-    assert abs(original["since"] - model["since"]) < 200
+    assert original["counter"] == model["counter"]
+    assert abs(original["since"] - model["since"]) <= 2
+
+
+# The original's first T0 (ticks from line 225, instructions since its tick's IRQ 0) at four more of
+# seed 1612's demo sessions (demo_probe start): F2 caught by line 3560's second statement or (06:46 and
+# 17:40) its first; the space's IRQ 1 in the pass before the one that reads it or (10:32, 17:40) in
+# its first instructions.  One number per sound setting was -108, +110, +33 and -54 off.
+MEASURED_T0 = [(sweep.Case((10, 32, 29, 72), True, True, 1.0), 55, 29_285),
+               (sweep.Case((13, 56, 49, 47), False, False, 1.0), 76, 23_778),
+               (sweep.Case((6, 46, 46, 4), False, True, 1.0), 55, 29_191),
+               (sweep.Case((17, 40, 19, 30), True, False, 1.0), 76, 23_829)]
+
+
+@pytest.mark.parametrize("case, ticks, since", MEASURED_T0, ids=lambda v: sweep.options(v) if isinstance(v, sweep.Case) else "")
+def test_the_models_first_demo_t0_is_the_measured_one(case, ticks, since) -> None:
+    model = demo_probe.model_start(case.settings())
+    assert model["t0"] == ticks
+    assert abs(model["since"] - since) <= 2
+
+
+def test_the_run_loops_first_key_goes_in_at_the_second_check_after_line_3560() -> None:
+    """F2 (with sound off F1) at 3,389,910 or 3,455,820 from power-on, the later keys a fixed
+    distance after it (the 20 sessions of seed 1612)."""
+    assert demo_start.key_sends(3_334_739, True) == [("F2", 3_389_910), (" ", 4_747_570)]
+    assert demo_start.key_sends(3_401_629, False) == [("F1", 3_455_820), ("F2", 4_813_480),
+                                                       (" ", 6_190_111)]
 
 
 @needs_originals

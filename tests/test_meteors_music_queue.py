@@ -4,8 +4,8 @@ music never idle the 32nd costs SOUND one more and the handler that takes it one
 (timing.QUEUE_NOTES).  Timed on the original at the fall's SOUND (line 5120's INT 3) and at the
 end of its ``WHILE PLAY(0)`` (line 1400's INT 3) in seed 1612's 15:48:23.38 /M demo, whose 57th
 frame queues its fall as the 32nd note of such a run: the model's wait ends where the original's
-does but for whole passes of the loop (45; the demo's start is not exact to the instruction,
-timing.DEMO_KEY_READ), where without the ring it ended 2 instructions early.  About 5 s."""
+does but for whole passes of the loop (45; the demo's start was not exact to the instruction
+until branch h-demostart), where without the ring it ended 2 instructions early.  About 5 s."""
 from __future__ import annotations
 
 from games_py.meteors import original, timing, trace

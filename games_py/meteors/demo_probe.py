@@ -4,7 +4,7 @@ section 6): where its first T0 is, and what the demo player's step costs.
 ``start``: for each session, at the first level screen's T0 (line 3232's INT 3): the ticks since
 line 225, the instructions since the last IRQ 0 on both sides, the music counter (DGROUP:0416,
 mod 32) on both sides, where the pass of line 3560 that read the space was (since its last
-IRQ 0; timing.DEMO_KEY_READ), and where line 3560's first pass was on both sides (show_time).
+IRQ 0; demo_start.key_read), and where line 3560's first pass was on both sides (show_time).
 
 ``steps``: the demo player's statements (demo.DemoPlayer's marks) timed at their INT 3s, each
 segment with no interrupt inside less what the runtime spends on its values in the model, by

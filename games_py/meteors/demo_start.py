@@ -36,7 +36,7 @@ CHECK_EVERY = 32_955
 # each later key's codes sent this long after the key before's (its make and break codes read, the
 # hold, {TICKS:20}, and the slice the hold ends in): while line 3530's notes play (sound on F2 ->
 # the space, sound off F1 -> F2), and sound off F2 -> the space
-NEXT_KEY = 1_357_660
+NEXT_KEY = 1_357_660          # (1,357,661 after a first key at 3,455,820: the model is 1 early there)
 NEXT_KEY_SILENT = 1_376_631
 KEY_IRQ = 1                 # the codes sent -> their IRQ 1 (1 to 3 measured)
 BREAK_CODE = 2_420          # the make code's IRQ 1 -> the break code's
@@ -45,8 +45,9 @@ MAKE_HANDLER = {"F1": 89, "F2": 90}   # a trapped key's make code (IRQ 1)
 READ = 134                  # 0000:20DD (K$ = INKEY$) -> 20EB (IF K$ = "" THEN 3560)
 BACK = 56                   # 20EB -> 20DD
 TRAP_CHECK = 8              # a key's IRQ 1 this far after a statement's INT 3 is caught by it (caught
-                            # at 3 in, not at 13: 20 keys of seed 1612's 20)
-KEY_READ = 28               # ... and read by the pass's INKEY$ (read at 22 in, not at 35)
+                            # at 3 in, not at 13, at the 30 F1s and F2s of seed 1612's 20 sessions) ...
+KEY_READ = 28               # ... and read by the pass's INKEY$ (read at 22 in, not at 35); both chosen
+                            # between the bounds measured, the instruction itself not traced
 # a statement's INT 3 -> the handler's first line (its key's IRQ 1 besides): F1's (line 4600), F2's
 # (4640, sound on and off)
 TO_HANDLER = {"F1": 542, ("F2", True): 543, ("F2", False): 503}
@@ -56,7 +57,10 @@ RESUME_READ = 78            # ... this much more to 20EB when the key was caught
 # 3530's notes' interrupts in it: sound on, off; mono, colour
 TO_WAIT = {(True, False): 6_517, (True, True): 6_531, (False, False): 5_803, (False, True): 5_817}
 BEEP = 33                   # SOUND 200, 1.0 (line 4650): as line 6270's SOUND 2000, 1.0 (timing.NOTES)
-FIRST_HOOKED_TICK = 0       # (show_time's FIRST_HOOKED_TICK: not after line 3530's notes)
+FIRST_HOOKED_TICK = 0       # show_time's 96 more at the first BIOS tick after the show's tune with INT
+                            # 1Ch hooked (F1 at line 4410, sound off) is not there after line 3530's notes
+                            # and F2's beep: with it line 4740's wait ended 96 late at 6 of the 10
+                            # sound-on sessions (and F2's place moved at 8 sound-off ones); why not traced
 HALF = MBF.from_hex("00 00 00 80")   # .5 (line 4740)
 WAIT_TO_RETURN = 942        # line 4740's last pass (line 4750's INT 3) -> line 4790's INT 3
 RETURN_TO_LOOP = 1_104      # line 4790's INT 3 -> the loop's next 20DD (F2 caught at 20EB)
@@ -88,7 +92,8 @@ def key_read(start: tuple[int, int, int, int], colour: bool, sound: bool, start_
              colours: list[int]) -> tuple[float, int, ShowClock]:
     """The pass of line 3560 that reads the space: where its INT 3 falls in its tick (whole PIT
     clocks, as show_time.key_loop_place), the music counter (DGROUP:0416) there, and the clock
-    (``first_place``: line 3560's first pass in its tick; ``show_passes``: show_time's)."""
+    (``first_place``: line 3560's first pass in its tick; ``show_passes``: show_time's; ``marks``: where
+    the model puts the handlers' lines, from power-on, for a probe)."""
     clock = show_time.key_loop_clock(start, colour, True, start_paths, colours)   # (the show as a human's)
     clock.first_place = show_time.place_in_tick(clock)
     # line 3530's notes, written KEY_LOOP_WRITTEN before line 3560 (timing.FrameClock.show's human start)
@@ -126,6 +131,9 @@ def key_read(start: tuple[int, int, int, int], colour: bool, sound: bool, start_
         clock.marks["4790"] = clock.t
         clock.work_done(RETURN_TO_LOOP + RESUME_READ * (statement == 0))
         statement ^= 1
+    # the space's IRQ 1 (113) is not taken here: the model's work from the read pass has it (as after a
+    # human player's space, level_cost.KEY_LOOP_EXIT), so where it came in the pass before (17 of seed
+    # 1612's 20) the original's read pass comes 113 after the model's and its T0 where the model's is
     space = keys[-1][1] + KEY_IRQ
     while statement != 0 or space >= clock.t + KEY_READ:   # the pass whose INKEY$ comes after the IRQ 1
         statement = _step(clock, statement, extra)

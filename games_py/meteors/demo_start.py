@@ -59,8 +59,9 @@ TO_WAIT = {(True, False): 6_517, (True, True): 6_531, (False, False): 5_803, (Fa
 BEEP = 33                   # SOUND 200, 1.0 (line 4650): as line 6270's SOUND 2000, 1.0 (timing.NOTES)
 FIRST_HOOKED_TICK = 0       # show_time's 96 more at the first BIOS tick after the show's tune with INT
                             # 1Ch hooked (F1 at line 4410, sound off) is not there after line 3530's notes
-                            # and F2's beep: with it line 4740's wait ended 96 late at 6 of the 10
-                            # sound-on sessions (and F2's place moved at 8 sound-off ones); why not traced
+                            # and F2's beep: with it line 4740's wait ended 80 to 182 late at all 10
+                            # sound-on sessions of seed 1612 and F2's handler came 40 to 96 off at all 10
+                            # sound-off ones (exact without it); why the show's has it not traced
 HALF = MBF.from_hex("00 00 00 80")   # .5 (line 4740)
 WAIT_TO_RETURN = 942        # line 4740's last pass (line 4750's INT 3) -> line 4790's INT 3
 RETURN_TO_LOOP = 1_104      # line 4790's INT 3 -> the loop's next 20DD (F2 caught at 20EB)

@@ -585,8 +585,8 @@ class FrameClock:
             from games_py.meteors import demo_start
             self.t, self.counter, chain = demo_start.key_read(
                 self.clock_start, colour, self.function_keys == 1, start_paths, colours or [])
-            self.bios_due = TICK
-            if self.show_passes is None:
+            self.now, self.bios_due = chain.now, TICK     # (show_ends' with STARTUP's ticks at all 60
+            if self.show_passes is None:                  # demo sessions of seeds 1612, 7 and 42)
                 self.show_passes = chain.show_passes
             if self.key_loop_place is None:
                 self.key_loop_place = chain.first_place

@@ -6,12 +6,15 @@ line 225, the instructions since the last IRQ 0 on both sides, the music counter
 mod 32) on both sides, where the pass of line 3560 that read the space was (since its last
 IRQ 0; demo_start.key_read), and where line 3560's first pass was on both sides (show_time).
 
+``chain``: the pieces of the demo's start (demo_start.key_read's marks) on both sides.
+
 ``steps``: the demo player's statements (demo.DemoPlayer's marks) timed at their INT 3s, each
 segment with no interrupt inside less what the runtime spends on its values in the model, by
 segment; one value each is what demo_cost.SEGMENTS holds (``--table`` prints them as a table).
 Usage, from the repository (about 3 s a session):
 
     python -m games_py.meteors.demo_probe start --count 20 --seed 1612 --seconds 60
+    python -m games_py.meteors.demo_probe chain --count 20 --seed 1612 --seconds 60
     python -m games_py.meteors.demo_probe steps --count 20 --seed 7 --seconds 60
 """
 from __future__ import annotations
@@ -80,6 +83,50 @@ def model_start(settings) -> dict:
     game.start()
     game.play(lambda g: g.total_frames > 0)
     return seen
+
+
+CHAIN_LINES = {"F1": 4600, "F2": 4640, "4740": 4740, "wait": 4750, "4790": 4790}   # demo_start's marks
+
+
+def original_chain(settings, disk: str = "1612") -> dict:
+    """The original's demo start in instructions from power-on: each handler line's first INT 3
+    (demo_start.key_read's marks) and the pass of line 3560 that read the space."""
+    tracer = MeteorsTracer(settings, disk)
+    process, machine = tracer.process, tracer.machine
+    seen: dict = {}
+    passes: list[int] = []
+    for mark, line in CHAIN_LINES.items():
+        process.at_line(line, lambda mark=mark: seen.setdefault(mark, machine._instr_now()))
+    process.at_offset(KEY_LOOP, lambda: passes.append(machine._instr_now()))
+
+    def t0() -> None:
+        seen["read"] = passes[-1]
+        tracer._stop()
+    process.at_line(3231, t0)
+    tracer.run()
+    return seen
+
+
+def model_chain(settings) -> dict:
+    """demo_start.key_read's marks for the session, with the show's values as the game draws them."""
+    from games_py.meteors import demo_start
+    from games_py.meteors.game import Meteors
+    game = Meteors(settings)
+    marks: dict = {}
+    key_read = demo_start.key_read
+
+    def read(*args):
+        place, counter, clock = key_read(*args)
+        marks.update(clock.marks)
+        return place, counter, clock
+    demo_start.key_read = read
+    try:
+        game.random.randomize_timer(*settings.time)
+        game.start()
+        game.play(lambda g: g.total_frames > 0)
+    finally:
+        demo_start.key_read = key_read
+    return marks
 
 
 def original_steps(settings, disk: str = "1612") -> tuple[list[dict], list[tuple[list, int]]]:
@@ -157,6 +204,16 @@ def start(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk:
                    f" (original less the model {o['since'] - m['since']:+.0f}), counter {o['counter']} /"
                    f" {m['counter']}, the space read by the pass at {o['read']}; line 3560's first pass at"
                    f" {o['first']} / {m['first']:.1f} (show_time)")
+
+
+@main.command()
+@session_options(seed=1612, count=20, seconds=60.0)
+def chain(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: str) -> None:
+    """The demo's start piece by piece: the original's handler lines and read pass less the model's
+    (demo_start; the read pass 113 later where the space's IRQ 1 came in the pass before)."""
+    for case in chosen(seed, count, seconds, indices, demo=True):
+        o, m = original_chain(case.settings(), disk), model_chain(case.settings())
+        click.echo("  " + ", ".join(f"{mark} {o[mark] - m[mark]:+.0f}" for mark in m if mark in o))
 
 
 @main.command()

@@ -38,14 +38,18 @@ CHECK_EVERY = 32_955
 # the space, sound off F1 -> F2), and sound off F2 -> the space
 NEXT_KEY = 1_357_660          # (1,357,661 after a first key at 3,455,820: the model is 1 early there)
 NEXT_KEY_SILENT = 1_376_631
-KEY_IRQ = 1                 # the codes sent -> their IRQ 1 (1 to 3 measured)
+KEY_IRQ = 1                 # the codes sent -> their IRQ 1 (1 to 5 measured: later where another
+                            # interrupt's handler runs then, not followed: 3 F1s of seed 7 caught a
+                            # statement later than the model's, their F2s where the model has them)
 BREAK_CODE = 2_420          # the make code's IRQ 1 -> the break code's
 MAKE_HANDLER = {"F1": 89, "F2": 90}   # a trapped key's make code (IRQ 1)
 
 READ = 134                  # 0000:20DD (K$ = INKEY$) -> 20EB (IF K$ = "" THEN 3560)
 BACK = 56                   # 20EB -> 20DD
-TRAP_CHECK = 8              # a key's IRQ 1 this far after a statement's INT 3 is caught by it (caught
-                            # at 3 in, not at 13, at the 30 F1s and F2s of seed 1612's 20 sessions) ...
+TRAP_CHECK = 6              # a key's IRQ 1 this far after a statement's INT 3 is caught by it (caught
+                            # at 3 in, not at 8, at the 60 F1s and F2s of seeds 1612's and 7's 20
+                            # sessions; which statement catches it moves the handler, not the loop's
+                            # passes after its RETURN: 134 + 56 either way) ...
 KEY_READ = 28               # ... and read by the pass's INKEY$ (read at 22 in, not at 35); both chosen
                             # between the bounds measured, the instruction itself not traced
 # a statement's INT 3 -> the handler's first line (its key's IRQ 1 besides): F1's (line 4600), F2's

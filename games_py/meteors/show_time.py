@@ -254,15 +254,18 @@ def key_loop_place(start: tuple[int, int, int, int], colour: bool, sound: bool, 
 
 
 def key_loop(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
-             colours: list[int]) -> tuple[float, int]:
-    """key_loop_place's place, and the passes of line 1790's .1 s wait (strings.py)."""
+             colours: list[int]) -> tuple[float, int, tuple[int, int]]:
+    """key_loop_place's place, the passes of line 1790's .1 s wait (strings.py), and line 3560's
+    first INT 3 from power-on: its instruction count and its tick's edge in PIT clocks
+    (``FrameClock.key_loop_at``: the lattice the machine's IRQ 0 keeps after it)."""
     pause = show_pause(start, colour, start_paths, colours)
     clock = key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
     # in whole PIT clocks, as the machine's PIT counts it (startup_probe.place_in_tick), which is
     # what the model's pieces after line 3560 were measured from (the given place of music_probe)
     # (after a show that midnight cut short the tune still plays: its last chained tick)
     pit_clocks = int(clock.t) * timing.PIT_HZ // timing.IPS
-    return pit_to_instructions(pit_clocks) - clock.last_tick, clock.show_passes
+    edge = round(clock.last_tick * timing.PIT_HZ / timing.IPS)
+    return pit_to_instructions(pit_clocks) - clock.last_tick, clock.show_passes, (round(clock.t), edge)
 
 
 # What line 222's passes spend beyond polling.one_pass on paths line 3231's never take: T = 0 (a

@@ -145,16 +145,18 @@ KEY_LOOP_COUNTER = {True: 15, False: 11}
 # human player's space (its INT 3 less the space's IRQ 1, which came before it: DEMO_KEY_IRQ).
 # Measured on the demo sweep's sessions (demo_probe).
 DEMO_KEY_READ = {1: 20_660, 2: 15_170}
-DEMO_BEEP = 32               # F2's SOUND 200, 1.0 with sound on (line 4650), fresh: the show's
-                             # notes have ended; the runtime's counter then reads demo_counter at T0
+DEMO_BEEP = 32               # F2's SOUND 200, 1.0 with sound on (line 4650): 33 interrupts in all (as
+                             # line 6270's SOUND 2000, 1.0: NOTES["saved"]), queued behind line 3530's
+                             # notes (no 0800h written after line 3560 at seed 1612's 10 sound-on demo
+                             # starts: FrameClock._demo_lattice); the counter then reads demo_counter at T0
 
 
 def demo_counter(sound: bool) -> int:
     """The music handler's counter (DGROUP:0416, mod 32) at the demo's first T0: from line
     3560's first pass (KEY_LOOP_COUNTER: no F1 in the show), the show's last notes from a
     fresh start (line 3530: each note D interrupts, one more for the fresh start), and with
-    sound on F2's beep from another fresh start (9 and 10 measured at all 12 of demo_probe's
-    start times)."""
+    sound on F2's beep's 33 interrupts queued behind them (DEMO_BEEP; 9 and 10 measured at all 12
+    of demo_probe's start times)."""
     count = KEY_LOOP_COUNTER[True] - (sum(KEY_LOOP_NOTES) + 1)
     if sound:
         count -= DEMO_BEEP + 1

@@ -25,7 +25,6 @@ section 6).
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -644,8 +643,6 @@ class FrameClock:
                 self.key_loop_place, self.key_loop_at = place, at
         if self.demo:                               # the pass of line 3560 that reads the space
             self.t, self.bios_due = float(DEMO_KEY_READ[self.function_keys]), TICK
-            if self.key_loop_at is not None:
-                self._demo_lattice()
             self.counter = demo_counter(self.function_keys == 1)
             return
         if self.function_keys:
@@ -663,32 +660,6 @@ class FrameClock:
         self.written, self.taken = len(KEY_LOOP_NOTES), 0   # (the show's tune ended: the ring reset)
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)
-
-    def _demo_lattice(self) -> None:
-        """The demo's key read on the machine's lattice: from line 3560's first INT 3 (show_time's
-        place from power-on, as a human player's) line 3530's notes play from their fresh start,
-        with sound on F2's beep (DEMO_BEEP + 1 interrupts, as demo_counter counts them) queued
-        behind them (the runtime writes no 0800h after line 3560: demo_lattice probe, section 8),
-        and the BIOS's ticks after the music's end stand on the lattice that leaves; the pass that
-        reads the space comes DEMO_KEY_READ after its tick's interrupt, taken at the first whole
-        instruction at or after the edge."""
-        key_tick, read = self.now, self.t
-        at, edge = self.key_loop_at
-        self.now -= STARTUP[self.function_keys][0]  # (line 3560's tick: show_ends with no key)
-        self.origin = edge * IPS / PIT_HZ
-        self.t, self.bios_due = at - self.origin, (edge + 65536) * IPS / PIT_HZ - self.origin
-        self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
-        self.playing, self.bios_due = True, None
-        self.note_left, self.counter = 0, KEY_LOOP_COUNTER[True]
-        self.queue = list(KEY_LOOP_NOTES) + [DEMO_BEEP + 1] * (self.function_keys == 1)
-        self._run_until(lambda: not self.playing)
-        ticks = key_tick - self.now - 1             # whole ticks from the first after the music
-        clocks = round((self.origin + self.bios_due) * PIT_HZ / IPS) + 65536 * ticks
-        self.now, self.origin = key_tick, clocks * IPS / PIT_HZ
-        self.t = math.ceil(self.origin) - self.origin + read
-        self.bios_due = (clocks + 65536) * IPS / PIT_HZ - self.origin
-        self.queue, self.written, self.taken = [], 0, 0
-        self.time_read = polling.TIME_READ - 1
 
     def press_any_key(self, work: int) -> None:
         """A human player's way from line 3560's first pass (the demo's: from the pass that reads

@@ -147,7 +147,7 @@ DEMO_KEY_READ = {1: 20_660, 2: 15_170}
 DEMO_BEEP = 32               # F2's SOUND 200, 1.0 with sound on (line 4650): 33 interrupts in all (as
                              # line 6270's SOUND 2000, 1.0: NOTES["saved"]), queued behind line 3530's
                              # notes (no 0800h written after line 3560 at seed 1612's 10 sound-on demo
-                             # starts: FrameClock._demo_lattice); the counter then reads demo_counter at T0
+                             # starts: section 6, "The edges from power-on"); the counter reads demo_counter at T0
 
 
 def demo_counter(sound: bool) -> int:

@@ -72,7 +72,7 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
     from games_py.meteors import startup_probe
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
-    place, at = startup_probe.key_loop_place(tracer), startup_probe.key_loop_at(tracer)
+    place, key_at = startup_probe.key_loop_place(tracer), startup_probe.key_loop_at(tracer)
     irqs: list[int] = []
     loads: list[tuple[int, int, int, float]] = []     # (instruction count, reload, its start's PIT
                                                       # clock, the next edge before it, in instructions)
@@ -127,7 +127,7 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
             rule = timing.first_music_interrupt(mine[0][0], mine[0][2]) - at
         sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken,
                             ticked, rule))
-    return events, sounds, (place[0], at[0]) if place else None
+    return events, sounds, (place[0], key_at[0]) if place else None
 
 
 def model_sounds(settings: trace.Settings, frames: int, place: tuple | None = None) -> tuple[list[dict], list[tuple]]:

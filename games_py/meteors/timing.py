@@ -290,7 +290,7 @@ EDGE_ROUNDING = 0.5
 # known), it takes an edge as the machine does instead: IRQ 0's edges all lie on whole multiples of
 # EDGE_CLOCKS PIT clocks from power-on (the BIOS's 65536, shifted by the 8254's deferred loads by
 # half a music period, 1024, and half a tick), and pcemu takes one at the first whole instruction
-# count at or after it (pcemu.clock.Clock.instructions_for_pit).  ``FrameClock.lattice``.
+# count at or after it (pcemu.clock.Clock.instructions_for_pit): ``FrameClock.taken_at``.
 EDGE_CLOCKS = 1024
 
 
@@ -461,7 +461,7 @@ class FrameClock:
         self.key_loop_at: tuple[int, int] | None = None   # line 3560's first INT 3 from power-on:
                                                     # (its instruction count, its tick's edge in PIT clocks)
         self.origin: float | None = None            # t = 0 from power-on, in instructions (exact), where
-                                                    # the model knows it (key_loop_at): ``taken``
+                                                    # the model knows it (key_loop_at): ``taken_at``
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)

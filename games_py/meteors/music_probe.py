@@ -66,13 +66,13 @@ def edge_after(start: int, reload: int, at: int) -> int:
     return due
 
 
-def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[dict], list[Sound], float | None]:
+def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[dict], list[Sound], tuple | None]:
     """The original's events, its step's SOUND statements from the first frame on, and where
-    line 3560's first INT 3 came inside its BIOS tick (None in demo mode)."""
+    line 3560's first INT 3 came inside its BIOS tick and from power-on (None in demo mode)."""
     from games_py.meteors import startup_probe
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
-    place = startup_probe.key_loop_place(tracer)
+    place, key_at = startup_probe.key_loop_place(tracer), startup_probe.key_loop_at(tracer)
     irqs: list[int] = []
     loads: list[tuple[int, int, int, float]] = []     # (instruction count, reload, its start's PIT
                                                       # clock, the next edge before it, in instructions)
@@ -127,10 +127,10 @@ def original_sounds(settings: trace.Settings, disk: str = "1612") -> tuple[list[
             rule = timing.first_music_interrupt(mine[0][0], mine[0][2]) - at
         sounds.append(Sound(line, at, bool(mine), mine[0][0] - at if mine else None, first, edge, taken,
                             ticked, rule))
-    return events, sounds, place[0] if place else None
+    return events, sounds, (place[0], key_at[0]) if place else None
 
 
-def model_sounds(settings: trace.Settings, frames: int, place: float | None = None) -> tuple[list[dict], list[tuple]]:
+def model_sounds(settings: trace.Settings, frames: int, place: tuple | None = None) -> tuple[list[dict], list[tuple]]:
     """The Python game's events and its ``FrameClock.sound_log`` (the step's and level's SOUNDs),
     with line 3560's first INT 3 ``place`` into its tick (the model's own, show_time's, when None)."""
     game = _model_game(settings, place)
@@ -140,13 +140,13 @@ def model_sounds(settings: trace.Settings, frames: int, place: float | None = No
     return game.events, [s for s in game.ticks.sound_log if s[0] in NAMES.values()]
 
 
-def _model_game(settings: trace.Settings, place: float | None):
+def _model_game(settings: trace.Settings, place: tuple | None):
     """The Python game seeded as the original, before its start: from line 3560's ``place``
-    in its tick (the model's own, show_time's, when None)."""
+    (in its tick, and from power-on: startup_probe's) (the model's own, show_time's, when None)."""
     from games_py.meteors.game import Meteors
     game = Meteors(settings)
     if place is not None:
-        game.ticks.key_loop_place = place
+        game.ticks.key_loop_place, game.ticks.key_loop_at = place
     game.random.randomize_timer(*settings.time)
     return game
 
@@ -189,11 +189,11 @@ def place_drift(settings: trace.Settings, disk: str = "1612") -> list[tuple[int,
     from games_py.meteors import startup_probe
     tracer = original.MeteorsTracer(settings, disk)
     machine = tracer.machine
-    place = startup_probe.key_loop_place(tracer)
+    place, at = startup_probe.key_loop_place(tracer), startup_probe.key_loop_at(tracer)
     ours: list[int] = []
     tracer.process.at_offset(0x0B02, lambda: ours.append(machine._instr_now()))   # line 1110
     events = tracer.run()
-    game = _model_game(settings, place[0] if place else None)
+    game = _model_game(settings, (place[0], at[0]) if place else None)
     game.place_log = []
     game.start()
     game.play(lambda g: g.total_frames > sum(1 for e in events if e["event"] == "frame"))

@@ -255,13 +255,16 @@ def key_loop_place(start: tuple[int, int, int, int], colour: bool, sound: bool, 
 
 
 def key_loop(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
-             colours: list[int]) -> tuple[float, int]:
-    """key_loop_place's place, and the passes of line 1790's .1 s wait (strings.py)."""
+             colours: list[int]) -> tuple[float, int, tuple[int, int]]:
+    """key_loop_place's place, the passes of line 1790's .1 s wait (strings.py), and line 3560's
+    first INT 3 from power-on: its instruction count and its tick's edge in PIT clocks
+    (``FrameClock.key_loop_at``: the lattice the machine's IRQ 0 keeps after it)."""
     clock = key_loop_clock(start, colour, sound, start_paths, colours)
     # in whole PIT clocks, as the machine's PIT counts it (startup_probe.place_in_tick), which is
     # what the model's pieces after line 3560 were measured from (the given place of music_probe)
     # (after a show that midnight cut short the tune still plays: its last chained tick)
-    return place_in_tick(clock), clock.show_passes
+    edge = round(clock.last_tick * timing.PIT_HZ / timing.IPS)
+    return place_in_tick(clock), clock.show_passes, (round(clock.t), edge)
 
 
 def key_loop_clock(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,

@@ -40,6 +40,23 @@ def key_loop_place(tracer) -> list[float]:
     return seen
 
 
+def tick_edge(machine) -> int:
+    """The PIT clock (from power-on) of the edge that began the BIOS tick under way."""
+    channel, now = machine.pit.channels[0], machine._pit_now()
+    channel.settle(now)
+    return now - (now - channel.start) % channel.reload
+
+
+def key_loop_at(tracer) -> list[tuple[int, int]]:
+    """Watch line 3560's first INT 3: its instruction count and its tick's edge in PIT clocks go
+    into the returned list, for ``FrameClock.key_loop_at``."""
+    seen: list[tuple[int, int]] = []
+    machine = tracer.machine
+    tracer.process.at_line(original.LINE_ANY_KEY,
+                           lambda: seen or seen.append((machine._instr_now(), tick_edge(machine))))
+    return seen
+
+
 def measure(time: tuple[int, int, int, int], colour: bool, disk: str = "1612",
             sound: bool = True) -> tuple[int, int, int, int, int, int]:
     settings = trace.Settings(time=time, colour_switch=colour, sound=sound, demo=False, human="random:1",

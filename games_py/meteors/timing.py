@@ -264,6 +264,13 @@ PLAY_EXIT = 150                              # the interrupt that starts the not
 # is more than half an instruction before it: where the program's SOUND masks IRQ 0
 # (``SOUND_MASKED``), where a pass of a polling loop reads the time or PLAY(0).
 EDGE_ROUNDING = 0.5
+# Where the model knows its lattice against power-on (a human player's session: show_time follows
+# the show from power-on, so line 3560's instruction count and its tick's edge in PIT clocks are
+# known), it takes an edge as the machine does instead: IRQ 0's edges all lie on whole multiples of
+# EDGE_CLOCKS PIT clocks from power-on (the BIOS's 65536, shifted by the 8254's deferred loads by
+# half a music period, 1024, and half a tick), and pcemu takes one at the first whole instruction
+# count at or after it (pcemu.clock.Clock.instructions_for_pit): ``FrameClock.taken_at``.
+EDGE_CLOCKS = 1024
 
 
 # Where a step's sounds are, with sound on, in instructions from the last place the
@@ -430,6 +437,10 @@ class FrameClock:
         self.show_passes: int | None = None         # line 1790's passes in the show (show_time)
         self.sound_log: list | None = None          # (note, fresh, masked from, the next edge then, the
                                                     # first interrupt): music_probe times them
+        self.key_loop_at: tuple[int, int] | None = None   # line 3560's first INT 3 from power-on:
+                                                    # (its instruction count, its tick's edge in PIT clocks)
+        self.origin: float | None = None            # t = 0 from power-on, in instructions (exact), where
+                                                    # the model knows it (key_loop_at): ``taken_at``
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
@@ -481,11 +492,26 @@ class FrameClock:
         """The note just taken came from the ring's last slot (RING_WRAP more)."""
         return RING_WRAP * (self.taken % RING_SLOTS == 0)
 
+    def taken_at(self, due: float) -> float:
+        """Where the machine takes an edge due at ``due``: with the lattice known (``origin``), at
+        the first whole instruction from power-on at or after the edge's PIT clock; otherwise the
+        edge rounded to the program's instructions (EDGE_ROUNDING)."""
+        if self.origin is None:
+            return due + EDGE_ROUNDING
+        clocks = round((self.origin + due) * PIT_HZ / IPS / EDGE_CLOCKS) * EDGE_CLOCKS
+        return -(-clocks * IPS // PIT_HZ) - self.origin
+
+    def _before(self, due: float, end: float) -> bool:
+        """The machine takes the edge due at ``due`` before the program's instruction at ``end``."""
+        if self.origin is None:
+            return due <= end - EDGE_ROUNDING
+        return self.taken_at(due) <= end + 1e-6     # (whole instructions from power-on both)
+
     def work_done(self, instructions: float) -> None:
         """Work with no wait (or polling: line 3231's loop), and the interrupts due
         meanwhile, whose handlers take their time from it."""
         end = self.t + instructions
-        while (due := self._next_event()) is not None and due <= end - EDGE_ROUNDING:
+        while (due := self._next_event()) is not None and self._before(due, end):
             music, ticks = self.playing, self.now
             fresh, queued = self.note_left == 0, len(self.queue)
             self._fire()
@@ -551,14 +577,21 @@ class FrameClock:
             took = len(self.queue) < queued
             shift += ((NOTE_TAKEN if playing else FRESH_NOTE_TAKEN) + self._take_wrapped()) * took \
                 + MUSIC_HANDLER * (not took) + chained
-        into = (at - start - shift) % PLAY_PASS
-        self.t = at + handler + PLAY_LAST - into + (PLAY_PASS if into >= PLAY_SEEN - self.seen_rounding else 0)
+        if self.origin is None:
+            into = (at - start - shift) % PLAY_PASS
+            seen = into < PLAY_SEEN - self.seen_rounding
+        else:                                       # the instruction it is taken at, into the pass
+            at = self.taken_at(at)
+            into = round(at - start - shift) % PLAY_PASS
+            seen = into < PLAY_SEEN
+        self.t = at + handler + PLAY_LAST - into + (0 if seen else PLAY_PASS)
         self.work_done(SOUND_EXIT[kind])
 
     def wait_play(self, after: float = PLAY_EXIT) -> None:
         """WHILE PLAY(0): WEND: until the last note queued has started."""
         if self.queue:
-            self.t = self._run_until(lambda: not self.queue)
+            at = self._run_until(lambda: not self.queue)
+            self.t = at if self.origin is None else self.taken_at(at)
             self.work_done(after)
 
     def calibrate(self) -> bool:
@@ -593,14 +626,19 @@ class FrameClock:
             return
         if self.show_passes is None:                # the show as show_time follows it (the run
             from games_py.meteors import show_time  # loop's keys come after it)
-            place, self.show_passes = show_time.key_loop(
+            place, self.show_passes, at = show_time.key_loop(
                 self.clock_start, colour, not self.muted, start_paths, colours or [])
             if self.key_loop_place is None:
-                self.key_loop_place = place
+                self.key_loop_place, self.key_loop_at = place, at
         if self.function_keys:
             self.t, self.bios_due = float(STARTUP[self.function_keys][1]), TICK
             return
         self.t, self.bios_due = self.key_loop_place, TICK
+        if self.key_loop_at is not None:            # the lattice from power-on: the machine's edges
+            at, edge = self.key_loop_at
+            self.origin = edge * IPS / PIT_HZ
+            self.t, self.bios_due = at - self.origin, (edge + 65536) * IPS / PIT_HZ - self.origin
+            self.time_read = polling.TIME_READ - 1  # (read at its 21st instruction: ShowClock's)
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None
         self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
@@ -635,7 +673,8 @@ class FrameClock:
         """A wait that ends at a fixed time whatever the interrupts meanwhile take (LINE INPUT
         while the tracer's keys come): the device events come, their handlers take nothing from it."""
         end = self.t + instructions
-        while (due := self._next_event()) is not None and due <= end:
+        while (due := self._next_event()) is not None and \
+                (due <= end if self.origin is None else self.taken_at(due) <= end + 1e-6):
             self._fire()
         self.t = end
 

@@ -347,7 +347,7 @@ class Meteors:
         typed = timing.NAME_INPUT[self.colour]
         if not self.sound:
             self.ticks.work_done(work + prompt + extra["name"])
-            self.ticks.idle(typed)
+            self._name_typed(typed)
             return after
         masked = timing.SOUND_MASKED       # lines 5860 (after WHILE PLAY(0)), 6000 and 6270
         self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
@@ -356,12 +356,19 @@ class Meteors:
         self.ticks.sound("table")
         self.ticks.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT
                              + timing.FRESH_START * fresh + extra["name"])
-        self.ticks.idle(typed)
+        self._name_typed(typed)
         self.ticks.work_done(timing.INPUT_TO_SOUND - masked)
         fresh = not self.ticks.playing
         self.ticks.sound("table")
         self.ticks.work_done(after - timing.AFTER_SOUNDS + timing.FRESH_START * fresh - masked)
         return self._saved_sound()
+
+    def _name_typed(self, typed: float) -> None:
+        """Line 5910's INT 3 to LINE INPUT's end (0000:35DF, logged as 5940), while the name's
+        keys come."""
+        self.place(5910)
+        self.ticks.idle(typed)
+        self.place(5940)
 
     def _saved_sound(self) -> float:
         """Line 6270's SOUND queued now: the table's work left after it."""

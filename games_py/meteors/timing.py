@@ -505,19 +505,23 @@ class FrameClock:
         meanwhile, whose handlers take their time from it."""
         end = self.t + instructions
         while (due := self._next_event()) is not None and due <= end - EDGE_ROUNDING:
-            music, ticks = self.playing, self.now
-            fresh, queued = self.note_left == 0, len(self.queue)
-            self._fire()
-            if not music:
-                end += BIOS_HANDLER + TICK_HOOK * self.hooked
-                continue
-            if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
-                end += (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self._take_wrapped()
-            else:
-                end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
-            if self.now != ticks:
-                end += CHAINED_TICK + TICK_HOOK * self.hooked
+            end += self.take_interrupt()[1]
         self.t = end
+
+    def take_interrupt(self) -> tuple[float, int]:
+        """The next device event: its time and what its handler takes."""
+        music, ticks = self.playing, self.now
+        fresh, queued = self.note_left == 0, len(self.queue)
+        at = self._fire()
+        if not music:
+            return at, BIOS_HANDLER + TICK_HOOK * self.hooked
+        if len(self.queue) < queued:                # it took the next note (a level's, during its screen)
+            handler = (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self._take_wrapped()
+        else:
+            handler = MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
+        if self.now != ticks:
+            handler += CHAINED_TICK + TICK_HOOK * self.hooked
+        return at, handler
 
     def _run_until(self, done) -> float:
         """Wait (polling) until ``done()`` after a device event: that event's time."""

@@ -230,14 +230,20 @@ TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
 TABLE_READ = 12_771         # OPEN, INPUT # of its record
 TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides)
-NAME_PROMPT = 2_411 + 1_524   # lines 5770-5910 with a name (line 5890's values besides) ...
-NAME_PROMPT_COLOUR = 28
-NAME_INPUT = {False: 58_909, True: 58_864}   # ... 5910 -> LINE INPUT's end (0000:35DF): the tracer's
-                            # 26 key bytes (PLAYER and Enter, Shift's make and break codes) come 2,420
-                            # instructions apart from line 5910, so this is a wait (FrameClock.idle),
-                            # mono and colour, sound off (sound on: the music's interrupts delay keys)
-NAME = 10_621               # ... and after it, lines 5940-6350, besides the rows and records
-NAME_COLOUR = 124
+# Line 5910 and LINE INPUT's end (0000:35DF) split a name's part (end_probe.py logs both since
+# branch h-end): before 5910 the fitted numbers were 121 to 139 (mono) too long and after 35DF
+# as much too short, which put the model's line 5910, and with it the keys' interrupts against
+# the music's and the BIOS's, that far off (line_input.py).  Moved: 131 from NAME_PROMPT (the
+# original's 5910 less the model's at 39 of 126 names of seed 1612's 50 x 30 s sessions; from
+# -208 to -110 at all), 128 in colour.  NAME and NAME_COLOUR are FITTED again: 151 and 108 more
+# (the 131 and 128, with the median tables' totals, 5370 to the second pause, once LINE INPUT
+# was exact: +20 mono and -20 colour); what differs between the first name and the later ones
+# (after 35DF about 30 more, before 5910 10 less) is not traced.
+NAME_PROMPT = 2_411 + 1_524 - 131   # lines 5770-5910 with a name (line 5890's values besides) ...
+NAME_PROMPT_COLOUR = 31
+# ... 5910 -> LINE INPUT's end (0000:35DF): line_input.py, key byte by key byte
+NAME = 10_621 + 151         # ... and after it, lines 5940-6350, besides the rows and records
+NAME_COLOUR = 124 + 108 - 151
 SAVED = 2_528
 MOVED = 427                 # lines 6080-6100: an entry moved down
 # In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):

@@ -317,8 +317,8 @@ class Meteors:
         extra, self.table_extra = self.table_extra, None   # (its walks, where they come)
         work = (timing.TABLE + timing.TABLE_COLOUR * self.colour + timing.TABLE_ROW * self.table_rows
                 + extra["table"])
-        if self.table_file == "missing":
-            work += timing.TABLE_MISSING
+        if self.table_file == "missing":             # (TABLE_MISSING holds the first OPEN's part)
+            work += timing.TABLE_MISSING - timing.FIRST_OPEN * (not self.scores.first_open)
         elif self.table_file == "written":
             work += timing.TABLE_READ
             self.table_file = "read"

@@ -189,6 +189,7 @@ class HighScores:
         self.index = 0            # DGROUP:10C4: line 5620's FOR variable after the loop
         self.moved = 0            # entries moved down for the last name (lines 6070-6110)
         self.opened = False       # line 5420's OPEN has run (the first takes the file's buffer)
+        self.first_open = False   # ... for the first time in the last table
         self.typed = ""           # N$, the last name typed (line 5940's LINE INPUT frees it)
         self.tstart = mbf.ZERO    # TSTART (DGROUP:0FB8), line 570
         self.tend = mbf.ZERO      # DGROUP:1002, line 1620
@@ -255,6 +256,7 @@ class HighScores:
     def _read_file(self, game) -> int:
         """Lines 5380-5490: the first table after METEORS.SCR exists reads its records
         (N, at most SLOTS) and never again; returns the work timing.py counts for it."""
+        self.first_open = False
         if self.file_read:
             return timing.TABLE
         for entry in self.slots[1:SLOTS + 1]:
@@ -263,6 +265,7 @@ class HighScores:
         game.table_value("table", table_cost.CLOSED_AFTER_OPEN * self.opened)   # line 5430: CLOSE 1
         game.string_space("table_opened")                # line 5420: OPEN "I", 1, "METEORS.SCR"
         first, self.opened = not self.opened, True
+        self.first_open = first
         if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
             return timing.TABLE + timing.TABLE_MISSING + timing.FIRST_OPEN * first
         for record in self.saved[:SLOTS]:

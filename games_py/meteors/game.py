@@ -315,7 +315,7 @@ class Meteors:
         self.table_extra = {"table": 0, "name": 0, "typed": 0, "checked": 0, "saved": 0, "written": False}
         self.scores.show(self)                             # its screens (scores.py)
         extra, self.table_extra = self.table_extra, None   # (its walks, where they come)
-        work = (timing.TABLE + timing.TABLE_COLOUR * self.colour + timing.TABLE_ROW * self.table_rows
+        work = (timing.TABLE + timing.TABLE_COLOUR * self.colour + self._table_row() * self.table_rows
                 + extra["table"])
         if self.table_file == "missing":             # (TABLE_MISSING holds the first OPEN's part)
             work += timing.TABLE_MISSING - timing.FIRST_OPEN * (not self.scores.first_open)
@@ -329,11 +329,15 @@ class Meteors:
             work = (self._computer_saved if self.demo_on else self._name_saved)(work, extra)
         self.ticks.work_done(work)
 
+    def _table_row(self) -> int:
+        """A row of the table shown (lines 6450-6540), its score's PRINT USING besides."""
+        return timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * self.colour
+
     def _computer_saved(self, work: float, extra: dict) -> float:
         """Demo mode: COMPUTER saved with no prompt (line 5840); the work left after line 6270's
         SOUND (sound on), or all of it."""
         after = (timing.DEMO_SAVE[self.colour] + timing.MOVED * self.scores.moved
-                 + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"] + extra["name"])
+                 + (timing.SAVED + self._table_row()) * self.table_rows + extra["saved"] + extra["name"])
         if not self.sound:
             return work + after
         self.ticks.work_done(work + after + timing.DEMO_SAVE_SOUND - timing.SAVED_SOUND - timing.SOUND_MASKED)
@@ -346,7 +350,7 @@ class Meteors:
         6270's SOUND (sound on), or after LINE INPUT."""
         prompt = timing.NAME_PROMPT + timing.NAME_PROMPT_COLOUR * self.colour
         after = (timing.NAME + timing.NAME_COLOUR * self.colour + timing.MOVED * self.scores.moved
-                 + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"])
+                 + (timing.SAVED + self._table_row()) * self.table_rows + extra["saved"])
         if not self.sound:
             self.ticks.work_done(work + prompt + extra["name"])
             self._name_typed(extra)

@@ -247,7 +247,7 @@ class HighScores:
             game.string_space("name_typed", name)
             game.string_space("name_checked", name)
         shifted = self.moved = self._insert(name, game)
-        when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
+        when = self._when(start_clock, game, file_work + (timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * game.colour) * shown, shifted)
         self.slots[self.place].when = when
         self._save(game)
         self.draw(out, game, "saved")                    # line 6270

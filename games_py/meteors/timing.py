@@ -229,7 +229,10 @@ TABLE_COLOUR = 49           # ... in colour (its COLORs)
 TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
 TABLE_READ = 12_771         # OPEN, INPUT # of its record
-TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides)
+TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides) ...
+TABLE_ROW_COLOUR = 14       # ... in colour: line 6470's COLOR 5, 0 or 14, 0 (6470 to 6500: 378 where
+                            # mono's 7, 0 or 15, 0 take 364; seed 1612's 30 s random:2 and 3 of 50,
+                            # seed 500's random:8; branch h-end)
 # Line 5910 and LINE INPUT's end (0000:35DF) split a name's part (end_probe.py logs both since
 # branch h-end): before 5910 the fitted numbers were 121 to 139 (mono) too long and after 35DF
 # as much too short, which put the model's line 5910, and with it the keys' interrupts against
@@ -355,7 +358,7 @@ ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
-PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 128}
+PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 129}
 # (the hit's, line 1560, measured 129 on branch h-human: its INT 3 (0000:103A) to the first pass's (104C)
 # is 45 where the fall's 0D91 to 0DA2 is 44, and 128 leaves line 1620 one instruction early at nearly
 # every game over (end_probe).  Kept at 128: with 129 seed 500's 30 s 03:59:41.94 /C random:8 differs at

@@ -225,9 +225,7 @@ STRAIGHT_TO_STEP = 1_691      # ... or 710-840 and 980-1040 besides line 990's S
 # these are the rest, fitted to 139 tables of 41 sessions, sound on and off (end_probe.py: within 50
 # instructions at 120 of them, within 158 at all; docs/meteors-internals.md, section 6).
 TABLE = 10_094
-TABLE_COLOUR = 49 - 10      # ... in colour (its COLORs; lines 6360-6440 take 49 more, measured; the
-                            # 10 less is FITTED: score-0 tables in colour less mono's, 0 rows shown,
-                            # seed 1612's 50 x 30 s sessions, branch h-end; not traced)
+TABLE_COLOUR = 49           # ... in colour (its COLORs; lines 6360-6440 take 49 more)
 TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
 TABLE_READ = 12_771         # OPEN, INPUT # of its record
@@ -240,15 +238,15 @@ TABLE_ROW_COLOUR = 14       # ... in colour: line 6470's COLOR 5, 0 or 14, 0 (64
 # as much too short, which put the model's line 5910, and with it the keys' interrupts against
 # the music's and the BIOS's, that far off (line_input.py).  Moved: 131 from NAME_PROMPT (the
 # original's 5910 less the model's at 39 of 126 names of seed 1612's 50 x 30 s sessions; from
-# -208 to -110 at all), 128 in colour.  NAME and NAME_COLOUR are FITTED again: 205 and 79 more
-# (the 131 and 128, with the median tables' totals, 5370 to the second pause, once LINE INPUT,
-# SAVED and a colour row were measured: mono +20 and +54, colour -20, then -29 once the rows'
-# COLOR and TABLE_COLOUR's fitted 10 were in).
+# -208 to -110 at all), 128 in colour (NAME_PROMPT_COLOUR 3 more).  NAME and NAME_COLOUR are
+# FITTED again (a colour name's part after 35DF 123 more in all, a mono one's 205): the medians
+# of the named tables' totals (5370 to the second pause) once LINE INPUT, SAVED and a colour row
+# were measured; not traced.
 NAME_PROMPT = 2_411 + 1_524 - 131   # lines 5770-5910 with a name (line 5890's values besides) ...
 NAME_PROMPT_COLOUR = 31
 # ... 5910 -> LINE INPUT's end (0000:35DF): line_input.py, key byte by key byte
 NAME = 10_621 + 151 + 54    # ... and after it, lines 5940-6350, besides the rows and records
-NAME_COLOUR = 124 + 108 - 151 - 29
+NAME_COLOUR = 124 + 108 - 151 - 39
 SAVED = 2_528 - 33          # a record written (lines 6160-6240; with table_cost.saved_record: 6200 to the
                             # next 6200 4,375, to 6240 4,377, where 2,528 made 4,409 for a score of one digit)
 MOVED = 427                 # lines 6080-6100: an entry moved down

@@ -362,9 +362,9 @@ ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 129}
 # (the hit's, line 1560, measured 129 on branch h-human: its INT 3 (0000:103A) to the first pass's (104C)
 # is 45 where the fall's 0D91 to 0DA2 is 44, and 128 leaves line 1620 one instruction early at nearly
-# every game over (end_probe).  Kept at 128: with 129 seed 500's 30 s 03:59:41.94 /C random:8 differs at
-# event 203 even given the original's line-3560 place, the game end's later pieces (the pauses, the
-# table's fitted costs) being off the other way; docs/meteors-internals.md, section 8, h-human)
+# every game over (end_probe).  129 since branch h-end, with the table's pieces measured at line 5910
+# and LINE INPUT's end: line 1620 exact at every game over of seed 500's random:8 before event 203,
+# which still differs, by its score-0 colour tables; docs/meteors-internals.md, section 8, h-end)
 FRESH_START = 27            # ... more when SOUND started the music timer
 PLAY_PASS = 45
 PLAY_SEEN = 34

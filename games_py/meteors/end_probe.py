@@ -22,23 +22,30 @@ from games_py import tracing
 from games_py.meteors import original
 from games_py.meteors.probe_cases import chosen, session_options
 
-POINTS = {0x0B02: 1110, 0x0DAD: 1420, 0x1074: 1620, 0x1125: 1710, 0x1196: 1196, 0x303E: 5370, 0x111F: 1680}
+POINTS = {0x0B02: 1110, 0x0DAD: 1420, 0x1074: 1620, 0x1125: 1710, 0x1196: 1196, 0x303E: 5370, 0x3569: 5910, 0x35DF: 5940,
+          0x111F: 1680}   # 5940: LINE INPUT's end (its second statement)
 
 
-def original_places(settings, disk: str = "1612") -> tuple[list[dict], list[tuple[int, int]]]:
-    """The original's events, and (line, instruction count) at each of POINTS' statements."""
+def original_places(settings, disk: str = "1612") -> tuple[list[dict], list[tuple[int, int]], float | None]:
+    """The original's events, (line, instruction count) at each of POINTS' statements, and
+    line 3560's first INT 3's place in its tick (startup_probe.key_loop_place)."""
+    from games_py.meteors import startup_probe
     tracer = original.MeteorsTracer(settings, disk)
     machine, process = tracer.machine, tracer.process
+    place = startup_probe.key_loop_place(tracer)
     places: list[tuple[int, int]] = []
     for offset, line in POINTS.items():
         process.at_offset(offset, lambda line=line: places.append((line, machine._instr_now())))
-    return tracer.run(), places
+    return tracer.run(), places, place[0] if place else None
 
 
-def model_places(settings, frames: int):
-    """The Python game's events for ``frames`` frames and its (line, instructions) places."""
+def model_places(settings, frames: int, place: float | None = None):
+    """The Python game's events for ``frames`` frames and its (line, instructions) places,
+    from line 3560's ``place`` in its tick (the model's own when None)."""
     from games_py.meteors.game import Meteors
     game = Meteors(settings)
+    if place is not None:
+        game.ticks.key_loop_place = place
     game.place_log = []
     game.random.randomize_timer(*settings.time)
     game.start()
@@ -66,14 +73,29 @@ def game_ends(places: list[tuple[int, float]]) -> list[list[tuple[int, float]]]:
     return ends
 
 
-def compare(settings, disk: str = "1612") -> list[list[tuple[int, int]]]:
-    """Per game over: (line, the original's place less the model's) from the hit step's 1110."""
-    from games_py.meteors.compare import first_divergence
-    events, places = original_places(settings, disk)
-    python, model = model_places(settings, sum(1 for e in events if e["event"] == "frame"))
-    if first_divergence(events, python) is not None:
-        raise tracing.TraceFailure("the Python game's trace differs from the original's: "
-                                   "its places cannot be paired")
+def before_frame(places: list[tuple[int, float]], frames: int) -> list[tuple[int, float]]:
+    """The places before the ``frames``-th line 1110."""
+    seen = 0
+    for i, (line, _) in enumerate(places):
+        seen += line == 1110
+        if seen > frames:
+            return places[:i]
+    return places
+
+
+def compare(settings, disk: str = "1612", given_place: bool = False) -> list[list[tuple[int, int]]]:
+    """Per game over: (line, the original's place less the model's) from the hit step's 1110,
+    up to the frame before the two traces first differ.  ``given_place``: the model starts from
+    the original's line-3560 place."""
+    from games_py.meteors.compare import describe, first_divergence
+    events, places, place = original_places(settings, disk)
+    python, model = model_places(settings, sum(1 for e in events if e["event"] == "frame"),
+                                 place if given_place else None)
+    found = first_divergence(events, python)
+    if found is not None:
+        frames = sum(1 for e in events[:found[0]] if e["event"] == "frame") - 1
+        click.echo(f"  {describe(found)}: game ends before frame {frames} only")
+        places, model = before_frame(places, frames), before_frame(model, frames)
     rows = []
     for ours, theirs in zip(game_ends(places), game_ends(model)):
         base = ours[0][1] - theirs[0][1]
@@ -84,10 +106,11 @@ def compare(settings, disk: str = "1612") -> list[list[tuple[int, int]]]:
 
 @click.command()
 @session_options(seed=1612, count=50, seconds=30.0)
-def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: str) -> None:
+@click.option("--given-place", is_flag=True, help="the model starts from the original's line-3560 place")
+def main(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk: str, given_place: bool) -> None:
     for case in chosen(seed, count, seconds, indices):
         try:
-            rows = compare(case.settings(), disk)
+            rows = compare(case.settings(), disk, given_place)
         except (tracing.TraceFailure, *tracing.user_errors()) as exc:
             click.echo("  " + str(exc).splitlines()[0])
             continue

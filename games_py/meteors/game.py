@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from games_py.meteors import demo, demo_cost, end_cost, hit_cost, level_cost, scores, show, sqr_cost, strings, timing, trace
+from games_py.meteors import demo, demo_cost, end_cost, hit_cost, level_cost, line_input, scores, show, sqr_cost, strings, timing, trace
 from games_py.meteors.screen import Screen
 from games_py.qbasic import mbf, rng, runtime_cost, string_space
 from games_py.qbasic.mbf import MBF
@@ -44,7 +44,10 @@ class SessionOver(Exception):
 # The high-score table's string statements by where they come in its timeline: before the
 # name prompt's SOUND (line 5860; the first GOSUB 6360, 5700-5730, the file's read), between
 # it and the name's (6000), and after that (the entries moved and written, the second 6360).
-TABLE_PHASES = {"name_asked": "name", "name_typed": "name", "entry_moved": "saved", "entry_written": "saved"}
+# LINE INPUT's assignment of N$ ("typed") is spent after its keys have come, before its end
+# (0000:35DF), and line 5970's LEFT$(N$, 1) ("checked") after that.
+TABLE_PHASES = {"name_asked": "name", "name_typed": "typed", "name_checked": "checked",
+                "entry_moved": "saved", "entry_written": "saved"}
 
 
 class Unmodelled(Exception):
@@ -309,13 +312,13 @@ class Meteors:
         (DGROUP:10C6) comes from that read alone, so it shows at most 2 rows.  A score
         above 0 asks for a name (not in demo mode, line 5840), which the tracer types,
         and the table is saved (timing.py)."""
-        self.table_extra = {"table": 0, "name": 0, "saved": 0, "written": False}
+        self.table_extra = {"table": 0, "name": 0, "typed": 0, "checked": 0, "saved": 0, "written": False}
         self.scores.show(self)                             # its screens (scores.py)
         extra, self.table_extra = self.table_extra, None   # (its walks, where they come)
-        work = (timing.TABLE + timing.TABLE_COLOUR * self.colour + timing.TABLE_ROW * self.table_rows
+        work = (timing.TABLE + timing.TABLE_COLOUR * self.colour + self._table_row() * self.table_rows
                 + extra["table"])
-        if self.table_file == "missing":
-            work += timing.TABLE_MISSING
+        if self.table_file == "missing":             # (TABLE_MISSING holds the first OPEN's part)
+            work += timing.TABLE_MISSING - timing.FIRST_OPEN * (not self.scores.first_open)
         elif self.table_file == "written":
             work += timing.TABLE_READ
             self.table_file = "read"
@@ -326,11 +329,15 @@ class Meteors:
             work = (self._computer_saved if self.demo_on else self._name_saved)(work, extra)
         self.ticks.work_done(work)
 
+    def _table_row(self) -> int:
+        """A row of the table shown (lines 6450-6540), its score's PRINT USING besides."""
+        return timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * self.colour
+
     def _computer_saved(self, work: float, extra: dict) -> float:
         """Demo mode: COMPUTER saved with no prompt (line 5840); the work left after line 6270's
         SOUND (sound on), or all of it."""
         after = (timing.DEMO_SAVE[self.colour] + timing.MOVED * self.scores.moved
-                 + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"] + extra["name"])
+                 + (timing.SAVED + self._table_row()) * self.table_rows + extra["saved"] + extra["name"])
         if not self.sound:
             return work + after
         self.ticks.work_done(work + after + timing.DEMO_SAVE_SOUND - timing.SAVED_SOUND - timing.SOUND_MASKED)
@@ -343,12 +350,11 @@ class Meteors:
         6270's SOUND (sound on), or after LINE INPUT."""
         prompt = timing.NAME_PROMPT + timing.NAME_PROMPT_COLOUR * self.colour
         after = (timing.NAME + timing.NAME_COLOUR * self.colour + timing.MOVED * self.scores.moved
-                 + (timing.SAVED + timing.TABLE_ROW) * self.table_rows + extra["saved"])
-        typed = timing.NAME_INPUT[self.colour]
+                 + (timing.SAVED + self._table_row()) * self.table_rows + extra["saved"])
         if not self.sound:
             self.ticks.work_done(work + prompt + extra["name"])
-            self.ticks.idle(typed)
-            return after
+            self._name_typed(extra)
+            return after + extra["checked"]
         masked = timing.SOUND_MASKED       # lines 5860 (after WHILE PLAY(0)), 6000 and 6270
         self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
         self.ticks.wait_play(0)
@@ -356,12 +362,20 @@ class Meteors:
         self.ticks.sound("table")
         self.ticks.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT
                              + timing.FRESH_START * fresh + extra["name"])
-        self.ticks.idle(typed)
-        self.ticks.work_done(timing.INPUT_TO_SOUND - masked)
+        self._name_typed(extra)
+        self.ticks.work_done(timing.INPUT_TO_SOUND - masked + extra["checked"])
         fresh = not self.ticks.playing
         self.ticks.sound("table")
         self.ticks.work_done(after - timing.AFTER_SOUNDS + timing.FRESH_START * fresh - masked)
         return self._saved_sound()
+
+    def _name_typed(self, extra: dict) -> None:
+        """Line 5910's INT 3 to LINE INPUT's end (0000:35DF, logged as 5940): the name's keys
+        byte by byte (line_input.py), then N$'s assignment (its old string freed, the string
+        space's walks: end_probe measures them there)."""
+        self.place(5910)
+        line_input.name_input(self.ticks, self.colour, extra["typed"])
+        self.place(5940)
 
     def _saved_sound(self) -> float:
         """Line 6270's SOUND queued now: the table's work left after it."""

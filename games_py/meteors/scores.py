@@ -22,7 +22,7 @@ import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from games_py.meteors import table_cost, timing
+from games_py.meteors import line_input, table_cost, timing
 from games_py.meteors.screen import COLUMNS, ROWS, Screen
 from games_py.qbasic import mbf, rng
 
@@ -37,7 +37,7 @@ START_DATE = _dt.date(1988, 1, 1)
 
 # Where the clock is, in instructions, measured on the original (docs/meteors-internals.md,
 # section 6): line 6130 (DATE$, TIME$) this far after the name's LINE INPUT (the table's work,
-# timing.NAME_PROMPT and NAME_INPUT before it) with sound off ...
+# timing.NAME_PROMPT and line_input.py before it) with sound off ...
 INPUT_TO_WHEN = 1_054    # LINE INPUT's end (0000:35DF) -> line 6130
 DEMO_TO_WHEN = 3_100     # ... or in demo mode (no prompt: lines 5840-6020) ...
 SHIFTED_ROW = 450        # ... and a row moved down (lines 6070-6110) each
@@ -189,6 +189,7 @@ class HighScores:
         self.index = 0            # DGROUP:10C4: line 5620's FOR variable after the loop
         self.moved = 0            # entries moved down for the last name (lines 6070-6110)
         self.opened = False       # line 5420's OPEN has run (the first takes the file's buffer)
+        self.first_open = False   # ... for the first time in the last table
         self.typed = ""           # N$, the last name typed (line 5940's LINE INPUT frees it)
         self.tstart = mbf.ZERO    # TSTART (DGROUP:0FB8), line 570
         self.tend = mbf.ZERO      # DGROUP:1002, line 1620
@@ -240,9 +241,13 @@ class HighScores:
             name = DEMO_NAME
         else:
             name = self._ask_name(out, game)
-        game.string_space("name_set" if game.demo_on else "name_typed", name)
+        if game.demo_on:
+            game.string_space("name_set", name)
+        else:
+            game.string_space("name_typed", name)
+            game.string_space("name_checked", name)
         shifted = self.moved = self._insert(name, game)
-        when = self._when(start_clock, game, file_work + timing.TABLE_ROW * shown, shifted)
+        when = self._when(start_clock, game, file_work + (timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * game.colour) * shown, shifted)
         self.slots[self.place].when = when
         self._save(game)
         self.draw(out, game, "saved")                    # line 6270
@@ -251,6 +256,7 @@ class HighScores:
     def _read_file(self, game) -> int:
         """Lines 5380-5490: the first table after METEORS.SCR exists reads its records
         (N, at most SLOTS) and never again; returns the work timing.py counts for it."""
+        self.first_open = False
         if self.file_read:
             return timing.TABLE
         for entry in self.slots[1:SLOTS + 1]:
@@ -259,6 +265,7 @@ class HighScores:
         game.table_value("table", table_cost.CLOSED_AFTER_OPEN * self.opened)   # line 5430: CLOSE 1
         game.string_space("table_opened")                # line 5420: OPEN "I", 1, "METEORS.SCR"
         first, self.opened = not self.opened, True
+        self.first_open = first
         if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
             return timing.TABLE + timing.TABLE_MISSING + timing.FIRST_OPEN * first
         for record in self.saved[:SLOTS]:
@@ -323,7 +330,7 @@ class HighScores:
             while not editor.key(keys(game)):
                 pass
             name = editor.done()
-            game.table_value("name", table_cost.REASSIGNED * bool(self.typed))   # LINE INPUT N$
+            game.table_value("typed", table_cost.REASSIGNED * bool(self.typed))   # LINE INPUT N$
             self.typed = name
             out.color(7, 0)
             self.reached(5950, game)
@@ -356,7 +363,7 @@ class HighScores:
         """DATE$ + " " + TIME$ at line 6130: the clock of the table's start run ahead as
         game.high_score_table runs it, to line 6130."""
         to_when = SHIFTED_ROW * shifted
-        walks = game.table_extra or {"table": 0, "name": 0, "saved": 0}   # the string space's so far
+        walks = game.table_extra or {"table": 0, "name": 0, "typed": 0, "checked": 0, "saved": 0}   # so far
         if game.demo_on:
             clock.work_done(work + DEMO_TO_WHEN + to_when)
             return self._when_string(clock)
@@ -367,14 +374,14 @@ class HighScores:
             clock.wait_play(0)
             clock.sound("table")
             clock.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT + walks["name"])
-            clock.idle(timing.NAME_INPUT[game.colour])
-            clock.work_done(timing.INPUT_TO_SOUND - masked)
+            line_input.name_input(clock, game.colour, walks["typed"])
+            clock.work_done(timing.INPUT_TO_SOUND - masked + walks["checked"])
             clock.sound("table")
             clock.work_done(SOUND_TO_WHEN + to_when + walks["saved"])
         else:
             clock.work_done(work + prompt + walks["table"] + walks["name"])
-            clock.idle(timing.NAME_INPUT[game.colour])
-            clock.work_done(INPUT_TO_WHEN + to_when + walks["saved"])
+            line_input.name_input(clock, game.colour, walks["typed"])
+            clock.work_done(INPUT_TO_WHEN + walks["checked"] + to_when + walks["saved"])
         return self._when_string(clock)
 
     def _when_string(self, clock: timing.FrameClock) -> str:

@@ -220,8 +220,11 @@ class MeteorsStrings:
         self._concatenation(9, str_length(score), 18)
 
     def name_typed(self, name: str) -> None:
-        """Line 5940: LINE INPUT N$; line 5970's LEFT$(N$, 1) when it is not empty."""
+        """Line 5940: LINE INPUT N$ (its assignment, before LINE INPUT's end)."""
         self.assign("N$", len(name))
+
+    def name_checked(self, name: str) -> None:
+        """Line 5970's LEFT$(N$, 1) when N$ is not empty (after LINE INPUT's end)."""
         if name:
             self.temporary(1)
 

@@ -107,9 +107,9 @@ def end_errors(places: list, model: list) -> list[int]:
         off = [round(a - ours[0][1] - (b - theirs[0][1])) for (_, a), (_, b) in zip(ours, theirs)]
         lines = [line for line, _ in ours]
         near = [abs(o) for line, o in zip(lines[:4], off[:4]) if line in (1420, 1620, 1710)]
-        if 5370 in lines and lines.index(5370) + 1 < len(off):
+        if 5370 in lines and 1710 in lines[lines.index(5370):]:
             i = lines.index(5370)
-            near.append(abs(off[i + 1] - off[i]))
+            near.append(abs(off[lines.index(1710, i)] - off[i]))
         worst.append(max(near, default=0))
     return worst
 

@@ -206,20 +206,30 @@ STRAIGHT_TO_STEP = 1_691      # ... or 710-840 and 980-1040 besides line 990's S
 # these are the rest, fitted to 139 tables of 41 sessions, sound on and off (end_probe.py: within 50
 # instructions at 120 of them, within 158 at all; docs/meteors-internals.md, section 6).
 TABLE = 10_094
-TABLE_COLOUR = 49           # ... in colour (its COLORs)
+TABLE_COLOUR = 49           # ... in colour (its COLORs; lines 6360-6440 take 49 more)
 TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
 TABLE_READ = 12_771         # OPEN, INPUT # of its record
-TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides)
-NAME_PROMPT = 2_411 + 1_524   # lines 5770-5910 with a name (line 5890's values besides) ...
-NAME_PROMPT_COLOUR = 28
-NAME_INPUT = {False: 58_909, True: 58_864}   # ... 5910 -> LINE INPUT's end (0000:35DF): the tracer's
-                            # 26 key bytes (PLAYER and Enter, Shift's make and break codes) come 2,420
-                            # instructions apart from line 5910, so this is a wait (FrameClock.idle),
-                            # mono and colour, sound off (sound on: the music's interrupts delay keys)
-NAME = 10_621               # ... and after it, lines 5940-6350, besides the rows and records
-NAME_COLOUR = 124
-SAVED = 2_528
+TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides) ...
+TABLE_ROW_COLOUR = 14       # ... in colour: line 6470's COLOR 5, 0 or 14, 0 (6470 to 6500: 378 where
+                            # mono's 7, 0 or 15, 0 take 364; seed 1612's 30 s random:2 and 3 of 50,
+                            # seed 500's random:8; branch h-end)
+# Line 5910 and LINE INPUT's end (0000:35DF) split a name's part (end_probe.py logs both since
+# branch h-end): before 5910 the fitted numbers were 121 to 139 (mono) too long and after 35DF
+# as much too short, which put the model's line 5910, and with it the keys' interrupts against
+# the music's and the BIOS's, that far off (line_input.py).  Moved: 131 from NAME_PROMPT (the
+# original's 5910 less the model's at 39 of 126 names of seed 1612's 50 x 30 s sessions; from
+# -208 to -110 at all), 128 in colour (NAME_PROMPT_COLOUR 3 more).  NAME and NAME_COLOUR are
+# FITTED again (a colour name's part after 35DF 123 more in all, a mono one's 205): the medians
+# of the named tables' totals (5370 to the second pause) once LINE INPUT, SAVED and a colour row
+# were measured; not traced.
+NAME_PROMPT = 2_411 + 1_524 - 131   # lines 5770-5910 with a name (line 5890's values besides) ...
+NAME_PROMPT_COLOUR = 31
+# ... 5910 -> LINE INPUT's end (0000:35DF): line_input.py, key byte by key byte
+NAME = 10_621 + 151 + 54    # ... and after it, lines 5940-6350, besides the rows and records
+NAME_COLOUR = 124 + 108 - 151 - 39
+SAVED = 2_528 - 33          # a record written (lines 6160-6240; with table_cost.saved_record: 6200 to the
+                            # next 6200 4,375, to 6240 4,377, where 2,528 made 4,409 for a score of one digit)
 MOVED = 427                 # lines 6080-6100: an entry moved down
 # In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):
 # lines 5770-5840 and 6020-6350 besides the rows and records (mono, colour), and with sound on
@@ -337,12 +347,12 @@ ABSORBED_TO_PRINT = 14      # ... and from its wait's end to line 1380
 # WHILE PLAY(0): WEND after a step's SOUND, pass by pass: the note queued -> the loop's first
 # pass, each pass; an interrupt taken in a pass's first PLAY_SEEN instructions is seen by it,
 # and the pass that sees the queue empty runs PLAY_LAST to the next statement's INT 3.
-PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 128}
+PLAY_LOOP = {"fall": 128, "ate": 129, "absorbed": 129, "hit": 129}
 # (the hit's, line 1560, measured 129 on branch h-human: its INT 3 (0000:103A) to the first pass's (104C)
 # is 45 where the fall's 0D91 to 0DA2 is 44, and 128 leaves line 1620 one instruction early at nearly
-# every game over (end_probe).  Kept at 128: with 129 seed 500's 30 s 03:59:41.94 /C random:8 differs at
-# event 203 even given the original's line-3560 place, the game end's later pieces (the pauses, the
-# table's fitted costs) being off the other way; docs/meteors-internals.md, section 8, h-human)
+# every game over (end_probe).  129 since branch h-end, with the table's pieces measured at line 5910
+# and LINE INPUT's end: line 1620 exact at every game over of seed 500's random:8 before event 203,
+# which still differs, by its score-0 colour tables; docs/meteors-internals.md, section 8, h-end)
 FRESH_START = 27            # ... more when SOUND started the music timer
 PLAY_PASS = 45
 PLAY_SEEN = 34
@@ -512,19 +522,23 @@ class FrameClock:
         meanwhile, whose handlers take their time from it."""
         end = self.t + instructions
         while (due := self._next_event()) is not None and self._before(due, end):
-            music, ticks = self.playing, self.now
-            fresh, queued = self.note_left == 0, len(self.queue)
-            self._fire()
-            if not music:
-                end += BIOS_HANDLER + TICK_HOOK * self.hooked
-                continue
-            if len(self.queue) < queued:            # it took the next note (a level's, during its screen)
-                end += (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self._take_wrapped()
-            else:
-                end += MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
-            if self.now != ticks:
-                end += CHAINED_TICK + TICK_HOOK * self.hooked
+            end += self.take_interrupt()[1]
         self.t = end
+
+    def take_interrupt(self) -> tuple[float, int]:
+        """The next device event: its time and what its handler takes."""
+        music, ticks = self.playing, self.now
+        fresh, queued = self.note_left == 0, len(self.queue)
+        at = self._fire()
+        if not music:
+            return at, BIOS_HANDLER + TICK_HOOK * self.hooked
+        if len(self.queue) < queued:                # it took the next note (a level's, during its screen)
+            handler = (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self._take_wrapped()
+        else:
+            handler = MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
+        if self.now != ticks:
+            handler += CHAINED_TICK + TICK_HOOK * self.hooked
+        return at, handler
 
     def _run_until(self, done) -> float:
         """Wait (polling) until ``done()`` after a device event: that event's time."""

@@ -1,0 +1,79 @@
+"""Line 5940's LINE INPUT N$ while the tracer's name comes (line_input.py), against METEORS.EXE
+(about 20 s).
+
+Until branch h-end it was a fixed wait from line 5910 (timing.NAME_INPUT, 58,909 mono and 58,864
+colour), with N$'s assignment counted before line 5910: with sound on the original's end moves
+by the INT 16h poll's lattice (27 later at seed 1612's 30 s random:5's third name, of 24), and
+the assignment's 11 and the string space's walks come inside it.
+"""
+from __future__ import annotations
+
+from games_py.meteors import end_probe, line_input, sweep
+from tests.machine_helpers import DISK1612, needs_originals
+
+
+class Quiet:
+    """A clock with one interrupt (``at``, ``handler``) or none."""
+
+    def __init__(self, at: float | None = None, handler: int = 0) -> None:
+        self.t, self.at, self.handler = 0.0, at, handler
+
+    def _next_event(self) -> float | None:
+        return self.at
+
+    def take_interrupt(self) -> tuple[float, int]:
+        at, self.at = self.at, None
+        return at, self.handler
+
+
+def test_the_end_is_where_the_original_has_it_from_its_tick() -> None:
+    """Sound off, one BIOS tick (hooked: 154) inside, where the original took it (seed 1612's 30 s
+    random:3, 2 and 19, of 24, logged from line 5910): 58,887 mono and 58,901 colour with N$
+    empty, 58,898 when it held a string (its old string freed)."""
+    for tick, colour, assigned, end in ((22_569, False, 0, 58_887), (21_895, False, 11, 58_898),
+                                        (23_423, True, 0, 58_901), (34_009, False, 11, 58_898)):
+        clock = Quiet(at=tick, handler=154)
+        line_input.name_input(clock, colour, assigned)
+        assert clock.t == end
+
+
+def test_the_end_moves_by_the_poll_lattice_not_by_the_handlers() -> None:
+    """The same tick 198 earlier (the model's place in random:19 before the table's pieces were
+    split at line 5910) puts Enter's key just after a pass: seen a pass (59) later; with no tick
+    the end is 23 later, not 154 earlier."""
+    clock = Quiet(at=33_811, handler=154)
+    line_input.name_input(clock, False, 11)
+    assert clock.t == 58_898 + 59
+    clock = Quiet()
+    line_input.name_input(clock, False, 0)
+    assert clock.t == 58_887 + 23
+
+
+@needs_originals
+def test_line_input_ends_where_the_original_ends_it() -> None:
+    """Seed 1612's 30 s random:2 (colour, sound off) and 5 (mono, sound on: its third name's Enter
+    a pass later on main, the music's interrupts having moved the lattice), of 24, from the
+    original's line-3560 place: line 5910 to LINE INPUT's end as the original's at all 5 names.
+    (random:7's second name is 118 longer on the original: a string-space walk at N$'s
+    assignment the model does not make; not followed.)"""
+    cases = sweep.with_human(sweep.demo_cases(24, seed=1612, seconds=30))
+    names = 0
+    for i in (2, 5):
+        for row in end_probe.compare(cases[i].settings(), str(DISK1612), given_place=True):
+            places = dict(row)
+            if 5910 in places:
+                names += 1
+                assert places[5940] - places[5910] == 0
+    assert names == 5
+
+
+@needs_originals
+def test_a_missing_file_opened_again_costs_no_first_open() -> None:
+    """Seed 1612's 30 s random:1 (mono, sound on), of 50: its first table (score 0) opens the
+    missing METEORS.SCR for the session's first time, its second (a name) again: line 5910 within
+    10 instructions of the original's from line 5370 (77 early while TABLE_MISSING's first OPEN,
+    80, was counted at every missing file's table)."""
+    case = sweep.with_human(sweep.demo_cases(50, seed=1612, seconds=30))[1]
+    named = [dict(row) for row in end_probe.compare(case.settings(), str(DISK1612), given_place=True)
+             if any(line == 5910 for line, _ in row)]
+    assert abs(named[0][5910] - named[0][5370]) <= 10

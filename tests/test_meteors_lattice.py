@@ -1,13 +1,16 @@
 """The music's and the BIOS's edges against the program's whole instructions (docs/meteors-internals.md,
 section 6, "Interrupts at whole instructions"): where the model knows its lattice from power-on
-(a human player's session, line 3560's place from show_time), FrameClock takes an edge where
-pcemu's machine does, at the first whole instruction count at or after the edge's PIT clock, not
-at the edge rounded to the nearest instruction.  Pure Python, well under a second."""
+(a human player's session, line 3560's place from show_time; the demo's, the read pass from
+demo_start), FrameClock takes an edge where pcemu's machine does, at the first whole instruction
+count at or after the edge's PIT clock, not at the edge rounded to the nearest instruction.  Pure
+Python (the model against the original's measured numbers), about 3 s."""
 from __future__ import annotations
 
 import math
 
-from games_py.meteors import timing
+import pytest
+
+from games_py.meteors import demo_probe, sweep, timing
 from games_py.meteors.timing import FrameClock
 from pcemu.clock import Clock
 
@@ -86,3 +89,22 @@ def test_the_time_read_sees_an_edge_taken_before_its_21st_instruction() -> None:
             now = clock.now
             clock.work_done(clock.time_read)
             assert (clock.now == now + 1) is seen
+
+
+# The original's first T0 in demo mode (line 3232's INT 3): its tick's edge in PIT clocks and its
+# instruction count, both from power-on (demo_probe start, seed 7's 20 sessions: the edge the
+# model's at all 20, T0 0 or +1 after it), sound on and off.  The edge lies off the 65536 lattice of
+# power-on: line 3530's notes (and sound on F2's beep) ended, the BIOS's ticks go on from there.
+DEMO_T0 = [(sweep.Case((5, 44, 52, 77), True, True, 1.0), 4_765_696, 4_822_300),
+           (sweep.Case((7, 18, 19, 77), True, False, 1.0), 6_139_904, 6_198_940),
+           (sweep.Case((18, 3, 16, 58), False, False, 1.0), 6_074_368, 6_132_821)]
+
+
+@pytest.mark.parametrize("case, edge, at", DEMO_T0, ids=lambda v: sweep.options(v) if isinstance(v, sweep.Case) else "")
+def test_the_demos_first_t0_is_on_the_machines_lattice(case, edge, at) -> None:
+    """The demo session knows its lattice from demo_start's chain (the read pass from power-on):
+    the first T0's tick began at the original's edge, and T0 is at its instruction or one before
+    (with EDGE_ROUNDING and no origin, until branch h-demolattice, the model had no lattice)."""
+    model = demo_probe.model_start(case.settings())
+    assert model["edge"] == edge
+    assert 0 <= at - model["at"] <= 1

@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 
 import click
 
-from games_py.meteors import demo_cost, timing
+from games_py.meteors import demo_cost, startup_probe, timing
 from games_py.meteors.original import MeteorsTracer
 from games_py.meteors.probe_cases import chosen, session_options
 from games_py.qbasic import runtime_cost
@@ -50,7 +50,8 @@ def original_start(settings, disk: str = "1612") -> dict:
         if "t0" not in seen:
             seen.update(t0=tracer._bios_ticks() - seen["t225"], since=machine._instr_now() - last[0],
                         first=passes[0] if passes else None,
-                        counter=process.word(COUNTER) & 31, read=passes[-1] if passes else None)
+                        counter=process.word(COUNTER) & 31, read=passes[-1] if passes else None,
+                        edge=startup_probe.tick_edge(machine), at=machine._instr_now())
             tracer._stop()
     process.at_line(225, lambda: seen.setdefault("t225", tracer._bios_ticks()))
     process.at_offset(KEY_LOOP, key_pass)
@@ -69,7 +70,10 @@ def model_start(settings) -> dict:
     def first_pace(wait: bool = True) -> None:
         if "since" not in seen:
             seen.update(since=clock.t - (clock.bios_due - timing.TICK), counter=clock.counter,
-                        t0=clock.now - seen["t225"], first=clock.key_loop_place)
+                        t0=clock.now - seen["t225"], first=clock.key_loop_place, edge=None, at=None)
+            if clock.origin is not None:            # its tick's edge in PIT clocks, T0 from power-on
+                seen.update(edge=round((clock.origin + clock.bios_due - timing.TICK) * timing.PIT_HZ / timing.IPS),
+                            at=clock.origin + clock.t)
         pace(wait)
     clock.pace = first_pace
     calibrate = clock.calibrate
@@ -203,7 +207,8 @@ def start(seed: int, count: int, seconds: float, indices: tuple[int, ...], disk:
         click.echo(f"  ticks {o['t0']} / {m['t0']}, since IRQ 0 {o['since']} / {m['since']:.0f}"
                    f" (original less the model {o['since'] - m['since']:+.0f}), counter {o['counter']} /"
                    f" {m['counter']}, the space read by the pass at {o['read']}; line 3560's first pass at"
-                   f" {o['first']} / {m['first']:.1f} (show_time)")
+                   f" {o['first']} / {m['first']:.1f} (show_time); T0's tick's edge (PIT clocks from power-on)"
+                   f" {o['edge']} / {m['edge']}, T0 from power-on {o['at']} / {m['at']}")
 
 
 @main.command()

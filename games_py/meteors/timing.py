@@ -637,6 +637,8 @@ class FrameClock:
                 self.show_passes = chain.show_passes
             if self.key_loop_place is None:
                 self.key_loop_place = chain.first_place
+            if not chain.playing:                   # (still playing: not met in the measured sessions)
+                self._demo_lattice(chain)
             return
         if self.show_passes is None:                # the show as show_time follows it (the run
             from games_py.meteors import show_time  # loop's keys come after it)
@@ -659,6 +661,18 @@ class FrameClock:
         self.written, self.taken = len(KEY_LOOP_NOTES), 0   # (the show's tune ended: the ring reset)
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)
+
+    def _demo_lattice(self, chain) -> None:
+        """The demo's read pass on the machine's lattice: demo_start's chain follows the show, line
+        3530's notes, F2's beep and the BIOS's ticks after the music's end from power-on, so the
+        read pass's whole instruction and its tick's edge in PIT clocks are known, as a human
+        player's line 3560 (``key_loop_at``); the edges after it are taken where the machine takes
+        them (``taken_at``)."""
+        edge = round(chain.last_tick * PIT_HZ / IPS)
+        at = round(chain.t)
+        self.origin = edge * IPS / PIT_HZ
+        self.t, self.bios_due = at - self.origin, (edge + 65536) * IPS / PIT_HZ - self.origin
+        self.time_read = polling.TIME_READ - 1  # (read at its 21st instruction: ShowClock's)
 
     def press_any_key(self, work: int) -> None:
         """A human player's way from line 3560's first pass (the demo's: from the pass that reads

@@ -275,8 +275,8 @@ PLAY_EXIT = 150                              # the interrupt that starts the not
 # (``SOUND_MASKED``), where a pass of a polling loop reads the time or PLAY(0).
 EDGE_ROUNDING = 0.5
 # Where the model knows its lattice against power-on (a human player's session: show_time follows
-# the show from power-on, so line 3560's instruction count and its tick's edge in PIT clocks are
-# known), it takes an edge as the machine does instead: IRQ 0's edges all lie on whole multiples of
+# the show from power-on; a demo's: demo_start follows it on to the read pass; so an instruction
+# count and its tick's edge in PIT clocks are known), it takes an edge as the machine does instead: IRQ 0's edges all lie on whole multiples of
 # EDGE_CLOCKS PIT clocks from power-on (the BIOS's 65536, shifted by the 8254's deferred loads by
 # half a music period, 1024, and half a tick), and pcemu takes one at the first whole instruction
 # count at or after it (pcemu.clock.Clock.instructions_for_pit): ``FrameClock.taken_at``.

@@ -248,8 +248,10 @@ NAME = 10_060 + 663         # ... and after it (35DF) to the table's RETURN, bes
                             # up to 778 measured).  Enter's break (INT 9, 98) is line_input's late byte.
                             # Until h-end2 10,826, fitted: it held the break.
 NAME_COLOUR = 35 + 14       # ... in colour: the second draw's 6370 and 6410 (until h-end2 42, fitted)
-SAVED = 2_528 - 33          # a record written (lines 6160-6240; with table_cost.saved_record: 6200 to the
-                            # next 6200 4,375, to 6240 4,377, where 2,528 made 4,409 for a score of one digit)
+SAVED = 32 + 32 + 21 + 4_290 - 1_885   # a record written: the loop's 6180 and 6190 passes, 6210, and
+                            # 6200 (4,290 for a score of 12 to 88, 4,286 for 1) less table_cost.saved_record
+                            # (2,490 at all 15 scores seed 1612's 50 x 30 s sessions' first names had;
+                            # branch h-end2; until then 2,495: h-end's 4,375 was a two-digit score's)
 MOVED = 427                 # lines 6080-6100: an entry moved down
 # In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):
 # lines 5770-5840 and 6020-6350 besides the rows and records (mono, colour), and with sound on

@@ -140,6 +140,7 @@ class Meteors:
         # makes passes show_time counts; no statement before it touches the string space
         self.strings: strings.MeteorsStrings | None = None
         self.table_extra: dict | None = None   # the string space's walks in the table, by phase
+        self.late_keys: list[tuple[float, int]] = []   # the name's bytes after LINE INPUT (line_input.py)
         if s.human is not None:
             from games_py.meteors.human import policy_from
             self.policy = policy_from(s.human)
@@ -354,7 +355,8 @@ class Meteors:
         if not self.sound:
             self.ticks.work_done(work + prompt + extra["name"])
             self._name_typed(extra)
-            return after + extra["checked"]
+            self._work_after_input(after + extra["checked"])
+            return 0
         masked = timing.SOUND_MASKED       # lines 5860 (after WHILE PLAY(0)), 6000 and 6270
         self.ticks.work_done(work + timing.TABLE_TO_SOUND - masked)
         self.ticks.wait_play(0)
@@ -363,10 +365,10 @@ class Meteors:
         self.ticks.work_done(prompt - timing.TABLE_TO_SOUND + timing.SOUND_TO_PROMPT
                              + timing.FRESH_START * fresh + extra["name"])
         self._name_typed(extra)
-        self.ticks.work_done(timing.INPUT_TO_SOUND - masked + extra["checked"])
+        self._work_after_input(timing.INPUT_TO_SOUND - masked + extra["checked"])
         fresh = not self.ticks.playing
         self.ticks.sound("table")
-        self.ticks.work_done(after - timing.AFTER_SOUNDS + timing.FRESH_START * fresh - masked)
+        self._work_after_input(after - timing.AFTER_SOUNDS + timing.FRESH_START * fresh - masked)
         return self._saved_sound()
 
     def _name_typed(self, extra: dict) -> None:
@@ -374,8 +376,19 @@ class Meteors:
         byte by byte (line_input.py), then N$'s assignment (its old string freed, the string
         space's walks: end_probe measures them there)."""
         self.place(5910)
-        line_input.name_input(self.ticks, self.colour, extra["typed"])
+        self.late_keys = line_input.name_input(self.ticks, self.colour, extra["typed"])
         self.place(5940)
+
+    def _work_after_input(self, instructions: float) -> None:
+        """Work after LINE INPUT, with the name's bytes still to come (Enter's break: its INT 9
+        takes its time from the statements it comes in)."""
+        while self.late_keys and self.late_keys[0][0] < self.ticks.t + instructions:
+            at, length = self.late_keys.pop(0)
+            before = max(0.0, at - self.ticks.t)
+            self.ticks.work_done(before)
+            self.ticks.work_done(length)
+            instructions -= before
+        self.ticks.work_done(instructions)
 
     def _saved_sound(self) -> float:
         """Line 6270's SOUND queued now: the table's work left after it."""

@@ -39,9 +39,12 @@ def name_bytes(name: str) -> list[tuple[int, str]]:
     return keys + [(ENTER_MAKE, "enter"), (BREAK, "")]
 
 
-def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> None:
+def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> list[tuple[float, int]]:
     """From line 5910's INT 3 (``clock.t``) to LINE INPUT's end: ``clock.t`` there, the
-    interrupts meanwhile taken; ``assigned``: N$'s assignment's cost beyond ENTER_SEEN."""
+    interrupts meanwhile taken; ``assigned``: N$'s assignment's cost beyond ENTER_SEEN.
+    Returns the bytes still to come, (when each is taken, its INT 9's length): Enter's break
+    comes KEY_GAP after its make, some 1,700 into the statements after (lines 6170-6190 of a
+    first name; until branch h-end2 it was dropped and NAME held it, fitted)."""
     keys = name_bytes(name)
     offer = clock.t + FIRST_KEY
     milestone = clock.t + PROMPT[colour]        # the program's next point: a pass's INT 16h, or the end
@@ -64,7 +67,12 @@ def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> None
             continue
         if done:
             clock.t = milestone
-            return
+            late = []
+            for length, _ in keys:
+                taken = max(offer, busy)
+                late.append((taken, length))
+                busy, offer = taken + length, taken + KEY_GAP
+            return late
         if seen == "letter":                    # (each milestone but the end is a pass's INT 16h)
             seen = ""
             milestone += LETTER_SEEN

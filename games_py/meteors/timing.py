@@ -205,38 +205,62 @@ STRAIGHT_TO_STEP = 1_691      # ... or 710-840 and 980-1040 besides line 990's S
 # (the game, score and time printed, the rows' and the records' scores) is table_cost.py's;
 # these are the rest, fitted to 139 tables of 41 sessions, sound on and off (end_probe.py: within 50
 # instructions at 120 of them, within 158 at all; docs/meteors-internals.md, section 6).
-TABLE = 10_094
-TABLE_COLOUR = 49           # ... in colour (its COLORs; lines 6360-6440 take 49 more)
-TABLE_MISSING = 21_600      # OPEN of the missing file, its error ...
+# TABLE, TABLE_COLOUR, TABLE_MISSING and TABLE_ROW are traced (branch h-end2): the sums of
+# their statements' INT 3 to INT 3 spans, the least over seed 1612's 50 x 30 s sessions' tables
+# and seed 7's 120 s random:8's (the same at every table but where an interrupt fell in).
+TABLE = 10_136 - 64         # 5370-5380, 5570, 5670-5690, 5740-5770 and its RETURN to the
+                            # second pause (end_cost.TABLE_TO_PAUSE's 64 besides), 6360-6430, the
+                            # rows' loop's first and last pass (6440: 70) and 6550: 14 + 18 + 14 +
+                            # 14 + 669 + 349 + 153 + 14 + 14 + 189 + 14 + 171 + 3,304 + 915 + 17 +
+                            # 328 + 3,676 + 14 + 70 + 179 (mono); until h-end2 10,094, 22 more
+TABLE_COLOUR = 35 + 14 - 7  # ... in colour: 6370's COLOR 12, 1, 4 (35 more than mono's 7, 0), 6410's
+                            # COLOR 14, 4 (14 more), 5690's COLOR 14, 1 (7 less); until h-end2 49
+TABLE_MISSING = 21_626      # OPEN of the missing file, its error (5390-5430, 5510-5520: 14 + 4,537
+                            # + 14 + 36 + 16,766 + 14 + 245; until h-end2 21,600) ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
 TABLE_READ = 12_771         # OPEN, INPUT # of its record
-TABLE_ROW = 8_615           # lines 6450-6540: a row shown (its score's PRINT USING besides) ...
+TABLE_ROW = 8_623           # lines 6450-6540 and the loop's pass at 6440 (32): a row shown, its
+                            # score's PRINT USING besides (32 + 32 + 34 + 158 + 206 + 800 + 5,391
+                            # + 1,949 + 21; until h-end2 8,615) ...
 TABLE_ROW_COLOUR = 14       # ... in colour: line 6470's COLOR 5, 0 or 14, 0 (6470 to 6500: 378 where
                             # mono's 7, 0 or 15, 0 take 364; seed 1612's 30 s random:2 and 3 of 50,
                             # seed 500's random:8; branch h-end)
 # Line 5910 and LINE INPUT's end (0000:35DF) split a name's part (end_probe.py logs both since
-# branch h-end): before 5910 the fitted numbers were 121 to 139 (mono) too long and after 35DF
-# as much too short, which put the model's line 5910, and with it the keys' interrupts against
-# the music's and the BIOS's, that far off (line_input.py).  Moved: 131 from NAME_PROMPT (the
-# original's 5910 less the model's at 39 of 126 names of seed 1612's 50 x 30 s sessions; from
-# -208 to -110 at all), 128 in colour (NAME_PROMPT_COLOUR 3 more).  NAME and NAME_COLOUR are
-# FITTED again (a colour name's part after 35DF 123 more in all, a mono one's 205): the medians
-# of the named tables' totals (5370 to the second pause) once LINE INPUT, SAVED and a colour row
-# were measured; not traced.
-NAME_PROMPT = 2_411 + 1_524 - 131   # lines 5770-5910 with a name (line 5890's values besides) ...
-NAME_PROMPT_COLOUR = 31
+# branch h-end).  NAME_PROMPT is traced (branch h-end2; until then 3,804, fitted to the modal
+# 5910 error): a name's way leaves TABLE's score-0 path at line 5770 (its CLOSE 1 and RETURN, 45
+# and 54, not taken: TABLE_NAMED), then 5780-5850 (14 + 14 + 36 + 2,261 + 14 + 14 + 18 + 14; line
+# 5810's OPEN "O" 46 more when it creates the file, table_cost.CREATED), line 5860 with sound off
+# (63), 5870 (328), 5880 (962), 5890 (table_cost.congratulations) and 5900 (171) to 5910's INT 3.
+# NAME and NAME_COLOUR are FITTED (a colour name's part after 35DF 123 more in all, a mono one's
+# 205): the medians of the named tables' totals (5370 to the second pause) once LINE INPUT, SAVED
+# and a colour row were measured; not traced.
+TABLE_NAMED = -(45 + 54)    # line 5770's CLOSE 1: RETURN, in TABLE, not taken with a name
+PROMPT_TO_SOUND = TABLE_NAMED + 14 + 14 + 36 + 2_261 + 14 + 14 + 18 + 14   # ... to line 5860's INT 3
+NAME_PROMPT = PROMPT_TO_SOUND + 63 + 328 + 962 + 171   # lines 5770-5910 with a name (5890's values besides) ...
+NAME_PROMPT_COLOUR = 14 + 14    # ... in colour: 5870's COLOR 2, 0 and 5900's COLOR 14, 0 (until h-end2 31)
 # ... 5910 -> LINE INPUT's end (0000:35DF): line_input.py, key byte by key byte
-NAME = 10_621 + 151 + 54    # ... and after it, lines 5940-6350, besides the rows and records
-NAME_COLOUR = 124 + 108 - 151 - 39
-SAVED = 2_528 - 33          # a record written (lines 6160-6240; with table_cost.saved_record: 6200 to the
-                            # next 6200 4,375, to 6240 4,377, where 2,528 made 4,409 for a score of one digit)
+NAME = 10_060 + 663         # ... and after it (35DF) to the table's RETURN, besides the rows, records
+                            # and moves: 35DF-6060 (153 + 14 + 45 + 205 + 18 + 14 + 14 + 49 + 18 + 17
+                            # + 14), 6070 (23), 6110-6120 (14 + 184), 6140-6180 and the record loop's
+                            # last pass (14 + 14 + 61 + 23 + 23 + 32), 6220-6290 (20 + 14 + 223 + 14
+                            # + 14 + 46 + 38 + 54), the second draw's 6360-6440 and 6550 (8,509 + 179);
+                            # line 6130's WHEN$ = DATE$ + " " + TIME$ 663 (TIME$'s digits not costed:
+                            # up to 778 measured).  Enter's break (INT 9, 98) is line_input's late byte.
+                            # Until h-end2 10,826, fitted: it held the break.
+NAME_COLOUR = 35 + 14       # ... in colour: the second draw's 6370 and 6410 (until h-end2 42, fitted)
+SAVED = 32 + 32 + 21 + 4_290 - 1_885   # a record written: the loop's 6180 and 6190 passes, 6210, and
+                            # 6200 (4,290 for a score of 12 to 88, 4,286 for 1) less table_cost.saved_record
+                            # (2,490 at all 15 scores seed 1612's 50 x 30 s sessions' first names had;
+                            # branch h-end2; until then 2,495: h-end's 4,375 was a two-digit score's)
 MOVED = 427                 # lines 6080-6100: an entry moved down
 # In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):
 # lines 5770-5840 and 6020-6350 besides the rows and records (mono, colour), and with sound on
 # this much more (line 6270's SOUND and its IF's other branch; measured: demo_probe)
 # (the demo sweeps' 20 sessions of 60 s of seeds 7, 42, 1612 and 99: 3 sound-off tables, mono
 # 12,665, colour 12,715 and 12,741; 6 sound-on, 13,164 mono, 13,203 to 13,230 colour)
-DEMO_SAVE = {False: 12_665, True: 12_728}
+DEMO_SAVE = {False: 12_665 + 14, True: 12_728 + 21}   # (+14, +21 since h-end2: these are the
+                            # tables less the model's TABLE and rows, which h-end2 traced, 22 and 7 less,
+                            # a row 8 more: kept the totals of a table with no row before the save)
 DEMO_SAVE_SOUND = 490
 
 
@@ -384,7 +408,8 @@ TICK_HOOK = 44 + 4 * STRIG_READ   # ... and in either, once the runtime hooks IN
                             # buttons at every tick, as no stick is on the game port to press one
 LEVEL_SOUND = 3_568 + 432   # a level's end (3232) -> its note queued (line 5280), besides T0's
                             # arithmetic and the countdown's colour (then level_cost.SOUND_TO_LEVEL)
-TABLE_TO_SOUND = 2_411 + 45 + 17 + 432   # a name's SOUND (line 5860) queued, from line 5770 ...
+TABLE_TO_SOUND = PROMPT_TO_SOUND + 45 + 17 + 432   # a name's SOUND (line 5860) queued, from TABLE's end
+                            # (until h-end2 2,411 for PROMPT_TO_SOUND, fitted) ...
 SOUND_TO_PROMPT = 45 + 17 + 432 + 58 - 63   # ... and on to line 5910: NAME_PROMPT less that, the SOUND's
                             # 58 after its note is queued, less the silent IF's PLAY(0) pass and 18
 INPUT_TO_SOUND = 417 + 17 + 432   # LINE INPUT's end -> the name's SOUND (line 6000) queued

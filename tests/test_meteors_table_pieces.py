@@ -1,0 +1,38 @@
+"""The high-score table's pieces traced statement by statement (branch h-end2; timing.py's
+TABLE, TABLE_ROW, TABLE_COLOUR, NAME_PROMPT, NAME, SAVED and line_input's late byte).
+
+Until h-end2 they were fitted to whole tables: a score-0 table came out 22 too long, a row 8
+too short, a colour one 7 more too long, and NAME held Enter's break (INT 9, 98), which
+line_input dropped at LINE INPUT's end.
+"""
+from __future__ import annotations
+
+from games_py.meteors import end_probe, line_input, sweep
+from tests.machine_helpers import DISK1612, needs_originals
+from tests.test_meteors_line_input import Quiet
+
+
+def test_enters_break_comes_after_line_input_a_key_gap_after_its_make() -> None:
+    """PLAYER and Enter: 26 bytes from 2 after line 5910's INT 3, each 2,420 after the last,
+    no interrupt: Enter's make taken at 2 + 24 x 2,420, its break 2,420 later, after LINE
+    INPUT's end (58,910), and left for the statements after it."""
+    clock = Quiet()
+    late = line_input.name_input(clock, False, 0)
+    assert clock.t == 58_910
+    assert late == [(2 + 25 * line_input.KEY_GAP, line_input.BREAK)]
+
+
+@needs_originals
+def test_score_0_colour_tables_cost_what_the_originals_do() -> None:
+    """Seed 7's 120 s random:8 (colour, sound on), of 24, from the original's line-3560 place:
+    its first four tables (a name, then three of score 0 with a row) within 9 instructions of
+    the original's, line 5370 to the second pause (before h-end2: +4, -15, -21, -21)."""
+    case = sweep.with_human(sweep.demo_cases(24, seed=7, seconds=120))[8]
+    rows = end_probe.compare(case.settings(), str(DISK1612), given_place=True)
+    tables = []
+    for row in rows[:4]:
+        lines = [line for line, _ in row]
+        second = lines.index(1710, lines.index(5370))
+        tables.append(row[second][1] - dict(row)[5370])
+    assert len(tables) == 4
+    assert all(abs(error) <= 9 for error in tables), tables

@@ -83,10 +83,16 @@ def model_start(settings) -> dict:
         seen["t225"] = clock.now
         return fast
     clock.calibrate = calibrated
+    _first_frame(game, settings)
+    return seen
+
+
+def _first_frame(game, settings) -> None:
+    """Seed the game from the start time as the original's RANDOMIZE TIMER does and play it
+    to its first frame."""
     game.random.randomize_timer(*settings.time)
     game.start()
     game.play(lambda g: g.total_frames > 0)
-    return seen
 
 
 CHAIN_LINES = {"F1": 4600, "F2": 4640, "4740": 4740, "wait": 4750, "4790": 4790}   # demo_start's marks
@@ -125,9 +131,7 @@ def model_chain(settings) -> dict:
         return place, counter, clock
     demo_start.key_read = read
     try:
-        game.random.randomize_timer(*settings.time)
-        game.start()
-        game.play(lambda g: g.total_frames > 0)
+        _first_frame(game, settings)
     finally:
         demo_start.key_read = key_read
     return marks

@@ -263,8 +263,7 @@ def key_loop(start: tuple[int, int, int, int], colour: bool, sound: bool, start_
     # in whole PIT clocks, as the machine's PIT counts it (startup_probe.place_in_tick), which is
     # what the model's pieces after line 3560 were measured from (the given place of music_probe)
     # (after a show that midnight cut short the tune still plays: its last chained tick)
-    edge = round(clock.last_tick * timing.PIT_HZ / timing.IPS)
-    return place_in_tick(clock), clock.show_passes, (round(clock.t), edge)
+    return place_in_tick(clock), clock.show_passes, lattice_point(clock)
 
 
 def key_loop_clock(start: tuple[int, int, int, int], colour: bool, sound: bool, start_paths: int,
@@ -272,6 +271,12 @@ def key_loop_clock(start: tuple[int, int, int, int], colour: bool, sound: bool, 
     """The clock at line 3560's first INT 3, in instructions from power-on (key_loop's)."""
     pause = show_pause(start, colour, start_paths, colours)
     return key_loop_from_show_pause(start, colour, sound, pause.t, pause.calibrated_abs, pause.now)
+
+
+def lattice_point(clock: "ShowClock") -> tuple[int, int]:
+    """``clock.t`` from power-on as the machine's whole instruction, and its tick's edge in PIT
+    clocks (``FrameClock.on_lattice``)."""
+    return round(clock.t), round(clock.last_tick * timing.PIT_HZ / timing.IPS)
 
 
 def place_in_tick(clock: "ShowClock") -> float:

@@ -654,7 +654,7 @@ class FrameClock:
         show midnight cut short: at the level screen's T0 (STARTUP)."""
         self.now = show_ends(self.clock, self.now, self.function_keys)
         if self.demo:                               # the pass of line 3560 that reads the space
-            from games_py.meteors import demo_start
+            from games_py.meteors import demo_start, show_time
             self.t, self.counter, chain = demo_start.key_read(
                 self.clock_start, colour, self.function_keys == 1, start_paths, colours or [])
             self.now, self.bios_due = chain.now, TICK     # (show_ends' with STARTUP's ticks at all 60
@@ -663,7 +663,7 @@ class FrameClock:
             if self.key_loop_place is None:
                 self.key_loop_place = chain.first_place
             if not chain.playing:                   # (still playing: not met in the measured sessions)
-                self._demo_lattice(chain)
+                self.on_lattice(*show_time.lattice_point(chain))
             return
         if self.show_passes is None:                # the show as show_time follows it (the run
             from games_py.meteors import show_time  # loop's keys come after it)
@@ -676,10 +676,7 @@ class FrameClock:
             return
         self.t, self.bios_due = self.key_loop_place, TICK
         if self.key_loop_at is not None:            # the lattice from power-on: the machine's edges
-            at, edge = self.key_loop_at
-            self.origin = edge * IPS / PIT_HZ
-            self.t, self.bios_due = at - self.origin, (edge + 65536) * IPS / PIT_HZ - self.origin
-            self.time_read = polling.TIME_READ - 1  # (read at its 21st instruction: ShowClock's)
+            self.on_lattice(*self.key_loop_at)
         self.interrupt_due = first_music_interrupt(self.t - KEY_LOOP_WRITTEN, self.bios_due)
         self.playing, self.bios_due = True, None
         self.note_left, self.queue = 0, list(KEY_LOOP_NOTES)
@@ -687,14 +684,12 @@ class FrameClock:
         self.counter = KEY_LOOP_COUNTER[not self.muted]
         self.hooked = self.hooked or self.muted     # (F1 in the show)
 
-    def _demo_lattice(self, chain) -> None:
-        """The demo's read pass on the machine's lattice: demo_start's chain follows the show, line
-        3530's notes, F2's beep and the BIOS's ticks after the music's end from power-on, so the
-        read pass's whole instruction and its tick's edge in PIT clocks are known, as a human
-        player's line 3560 (``key_loop_at``); the edges after it are taken where the machine takes
-        them (``taken_at``)."""
-        edge = round(chain.last_tick * PIT_HZ / IPS)
-        at = round(chain.t)
+    def on_lattice(self, at: int, edge: int) -> None:
+        """Put the clock on the machine's lattice: now is instruction ``at`` from power-on, in the
+        tick whose edge is PIT clock ``edge`` (a human player's line 3560, ``key_loop_at``; the
+        demo's read pass, from demo_start's chain, which follows the show, line 3530's notes, F2's
+        beep and the BIOS's ticks from power-on); the edges after it are taken where the machine
+        takes them (``taken_at``)."""
         self.origin = edge * IPS / PIT_HZ
         self.t, self.bios_due = at - self.origin, (edge + 65536) * IPS / PIT_HZ - self.origin
         self.time_read = polling.TIME_READ - 1  # (read at its 21st instruction: ShowClock's)
@@ -727,7 +722,7 @@ class FrameClock:
         while the tracer's keys come): the device events come, their handlers take nothing from it."""
         end = self.t + instructions
         while (due := self._next_event()) is not None and \
-                (due <= end if self.origin is None else self.taken_at(due) <= end + 1e-6):
+                (due <= end if self.origin is None else self._before(due, end)):
             self._fire()
         self.t = end
 

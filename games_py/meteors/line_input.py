@@ -53,9 +53,13 @@ def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> list
     while True:
         due = clock._next_event()
         key_at = max(offer, busy) if keys else None
-        if due is not None and due < milestone and (key_at is None or due <= key_at):
+        # IRQ 0 comes before the program's next point, and before a key's IRQ 1 due at the same
+        # instruction (the 8259 ranks it first), where the machine takes its edge (FrameClock's
+        # lattice: the first whole instruction from power-on at or after it); its handler starts
+        # there, so the keys held behind it come at whole instructions too
+        if due is not None and clock._before(due, milestone) and (key_at is None or clock._before(due, key_at)):
             at, handler = clock.take_interrupt()
-            busy = max(busy, at) + handler
+            busy = max(busy, at if clock.origin is None else clock.taken_at(at)) + handler
             milestone += handler
             continue
         if key_at is not None and key_at < milestone:

@@ -272,6 +272,7 @@ class HighScores:
             self.count += 1
             self.slots[self.count] = copy.copy(record)
             game.string_space("record_read", self.count, record.name, record.when)
+            game.table_value("table", table_cost.record_read(record.score))   # line 5470's INPUT #
         self.file_read = True
         return timing.TABLE + timing.TABLE_READ
 

@@ -106,6 +106,16 @@ def saved_record(score: int) -> int:
     return SAVED_RECORD + runtime_cost.str_integer(score) + len(str(abs(score)))
 
 
+def record_read(score: int) -> int:
+    """Line 5470's INPUT # of a record's SCORE(N) (its LEVEL(N) is 0), besides timing.TABLE_READ:
+    50 a digit, 5 less for each binary digit of the value.  Measured, not traced to the runtime's
+    instructions: the statement's span (INT 3 to INT 3) at the 50 read tables of seed 1612's 50 x
+    30 s sessions, the same for every score of a class: 1 -> 45, 2 -> 40, 6 -> 35, 12 and 15 -> 80,
+    18 to 28 -> 75, 32 to 63 -> 70, 67 to 90 -> 65 (above 99 not met).  Until branch h-hmiss one
+    number for all (TABLE_READ 12,771: a score of 32 to 63 12 short, of 1 13 long)."""
+    return 50 * len(str(abs(score))) - 5 * abs(score).bit_length()
+
+
 def row_score(score: int) -> int:
     """Line 6520, a row shown."""
     return (ROW_SCORE + runtime_cost.print_using_integer(score, SCORE_FIELD)

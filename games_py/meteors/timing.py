@@ -218,7 +218,12 @@ TABLE_COLOUR = 35 + 14 - 7  # ... in colour: 6370's COLOR 12, 1, 4 (35 more than
 TABLE_MISSING = 21_626      # OPEN of the missing file, its error (5390-5430, 5510-5520: 14 + 4,537
                             # + 14 + 36 + 16,766 + 14 + 245; until h-end2 21,600) ...
 FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
-TABLE_READ = 12_771         # OPEN, INPUT # of its record
+TABLE_READ = 12_783 - 6 - 70   # lines 5390-5490 with the file's one record (OPEN, INPUT #): 14 + 4,537
+                            # + 14 + 36 + 2,207 + 14 + 609 + 15 + 3,091 + 2,231 + 15 at a score of 41,
+                            # less line 5430's CLOSE after an OPEN (table_cost.CLOSED_AFTER_OPEN, counted
+                            # apart) and what line 5470's INPUT # of the score spends by its value
+                            # (table_cost.record_read: 70 for 32 to 63).  Branch h-hmiss; until then
+                            # 12,771 for every record, which held the CLOSE twice
 TABLE_ROW = 8_623           # lines 6450-6540 and the loop's pass at 6440 (32): a row shown, its
                             # score's PRINT USING besides (32 + 32 + 34 + 158 + 206 + 800 + 5,391
                             # + 1,949 + 21; until h-end2 8,615) ...

@@ -19,7 +19,7 @@ def test_enters_break_comes_after_line_input_a_key_gap_after_its_make() -> None:
     clock = Quiet()
     late = line_input.name_input(clock, False, 0)
     assert clock.t == 58_910
-    assert late == [(2 + 25 * line_input.KEY_GAP, line_input.BREAK)]
+    assert late == [(2 + 25 * line_input.KEY_GAP, line_input.LATE_BREAK)]
 
 
 @needs_originals

@@ -41,3 +41,19 @@ def test_the_read_now_table_is_the_originals() -> None:
     assert len(errors) == 4
     assert errors[1] == 0
     assert all(abs(error) <= 11 for error in errors), errors
+
+
+def test_time_rounds_to_the_second_at_a_cost() -> None:
+    """Line 6130's TIME$ (062B:3B1B-3B32): 3 instructions at 50 hundredths or more, 7 where the
+    second carries into the minute, 9 into the hour; none below 50."""
+    assert [table_cost.time_rounded(*t) for t in
+            ((4, 0, 1, 49), (4, 0, 1, 50), (4, 0, 59, 50), (4, 59, 59, 99))] == [0, 3, 7, 9]
+
+
+@needs_originals
+def test_a_named_tables_move_and_time_are_the_originals() -> None:
+    """Seed 7's 120 s random:4 (colour, sound on), of 24: its second table (the read record moved
+    down, TIME$ rounded up) is the original's, line 5370 to the second pause (+11 before h-hmiss:
+    MOVED 9 short, TIME$'s 3 not costed, Enter's break 1 long after LINE INPUT)."""
+    errors = table_errors(7, 24, 120, 4)
+    assert errors[:2] == [0, 0], errors

@@ -27,6 +27,8 @@ PROMPT = {False: 1_405, True: 1_419}   # 5910's INT 3 -> LINE INPUT's first INT 
 FIRST_PASS = 155                # the loop's first pass
 PASS = 59                       # ... and the others
 SHIFT_MAKE, LETTER_MAKE, ENTER_MAKE, BREAK = 113, 114, 113, 98   # INT 9 (IRQ 1), by byte
+LATE_BREAK = 97                 # a break's INT 9 in the statements after LINE INPUT (line 6130's second
+                                # statement: 730 where 633 without it; timing.KEY_RELEASED's 97)
 LETTER_SEEN = 14 + 162 + 383    # the pass that sees a letter -> the loop's next pass (its read, echo)
 ENTER_SEEN = 14 + 650           # ... that sees Enter -> 0000:35DF (N$ assigned to no old string)
 
@@ -74,7 +76,7 @@ def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> list
             late = []
             for length, _ in keys:
                 taken = max(offer, busy)
-                late.append((taken, length))
+                late.append((taken, LATE_BREAK if length == BREAK else length))
                 busy, offer = taken + length, taken + KEY_GAP
             return late
         if seen == "letter":                    # (each milestone but the end is a pass's INT 16h)

@@ -116,6 +116,18 @@ def record_read(score: int) -> int:
     return 50 * len(str(abs(score))) - 5 * abs(score).bit_length()
 
 
+def time_rounded(hour: int, minute: int, second: int, hundredths: int) -> int:
+    """Line 6130's TIME$ (062B:3B1B-3B32) rounds DOS's time to the second: at 50 hundredths or
+    more INC DH, CMP DH, 60, JB (3 instructions), where the second carries into the minute 4 more
+    (MOV DH, 0, INC CL, CMP, JB), into the hour 2 more (MOV CL, 0, INC CH).  Until branch h-hmiss
+    not costed (NAME's 663 for the statement is the time with fewer than 50 hundredths)."""
+    if hundredths < 50:
+        return 0
+    if second + 1 < 60:
+        return 3
+    return 7 if minute + 1 < 60 else 9
+
+
 def row_score(score: int) -> int:
     """Line 6520, a row shown."""
     return (ROW_SCORE + runtime_cost.print_using_integer(score, SCORE_FIELD)

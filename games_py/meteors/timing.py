@@ -257,7 +257,10 @@ SAVED = 32 + 32 + 21 + 4_290 - 1_885   # a record written: the loop's 6180 and 6
                             # 6200 (4,290 for a score of 12 to 88, 4,286 for 1) less table_cost.saved_record
                             # (2,490 at all 15 scores seed 1612's 50 x 30 s sessions' first names had;
                             # branch h-end2; until then 2,495: h-end's 4,375 was a two-digit score's)
-MOVED = 427                 # lines 6080-6100: an entry moved down
+MOVED = 1 + 158 + 46 + 46 + 165 + 20   # an entry moved down: line 6070's FOR one more (24 where 23 with no
+                            # move, in NAME) and 6080-6100, the old strings' frees besides (table_cost.REASSIGNED:
+                            # 457 with two); at all 40 moves of seed 1612's 50 x 30 s and seed 7's random:4 and 8
+                            # (branch h-hmiss; until then 427, not traced)
 # In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):
 # lines 5770-5840 and 6020-6350 besides the rows and records (mono, colour), and with sound on
 # this much more (line 6270's SOUND and its IF's other branch; measured: demo_probe)

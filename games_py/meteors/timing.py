@@ -249,8 +249,9 @@ NAME = 10_060 + 663         # ... and after it (35DF) to the table's RETURN, bes
                             # + 14), 6070 (23), 6110-6120 (14 + 184), 6140-6180 and the record loop's
                             # last pass (14 + 14 + 61 + 23 + 23 + 32), 6220-6290 (20 + 14 + 223 + 14
                             # + 14 + 46 + 38 + 54), the second draw's 6360-6440 and 6550 (8,509 + 179);
-                            # line 6130's WHEN$ = DATE$ + " " + TIME$ 663 (TIME$'s digits not costed:
-                            # up to 778 measured).  Enter's break (INT 9, 98) is line_input's late byte.
+                            # line 6130's WHEN$ = DATE$ + " " + TIME$ 663 with under 50 hundredths
+                            # (TIME$'s rounding: table_cost.time_rounded, since h-hmiss).  Enter's break
+                            # (INT 9, 97 here) is line_input's late byte.
                             # Until h-end2 10,826, fitted: it held the break.
 NAME_COLOUR = 35 + 14       # ... in colour: the second draw's 6370 and 6410 (until h-end2 42, fitted)
 SAVED = 32 + 32 + 21 + 4_290 - 1_885   # a record written: the loop's 6180 and 6190 passes, 6210, and

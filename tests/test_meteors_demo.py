@@ -80,3 +80,12 @@ def test_the_demos_string_space_is_the_originals_at_every_frame(monkeypatch) -> 
     assert len(mine) == len(theirs) > 250
     assert mine == theirs
     assert my_costs[:len(their_costs)] == their_costs[:len(my_costs)]
+
+
+def test_the_space_taken_29_into_a_pass_is_read_by_that_pass() -> None:
+    """10:55:20.83 /M sound on (seed 1612's demo case 45): the space's IRQ 1 is taken 29
+    instructions after the INT 3 of line 3560's first statement at 4,747,542 from power-on, and the
+    original reads it in that pass (INKEY$'s INT 16h AH=11h is its 34th instruction: KEY_READ).
+    With KEY_READ 28 the model read it a pass (190) later and its first T0 was 190 off."""
+    marks = demo_probe.model_chain(sweep.Case((10, 55, 20, 83), False, True, 1.0).settings())
+    assert marks["read"] == 4_747_542

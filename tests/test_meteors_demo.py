@@ -89,3 +89,12 @@ def test_the_space_taken_29_into_a_pass_is_read_by_that_pass() -> None:
     With KEY_READ 28 the model read it a pass (190) later and its first T0 was 190 off."""
     marks = demo_probe.model_chain(sweep.Case((10, 55, 20, 83), False, True, 1.0).settings())
     assert marks["read"] == 4_747_542
+
+
+def test_a_wait_that_ends_on_an_exact_difference_pays_the_compares_equal_path() -> None:
+    """16:44:38.39 /M sound on (seed 1612's demo case 69): line 4740's .5 s wait ends on a pass whose
+    ABS(TIMER - T) is exactly .5; the original's last pass takes 980 instructions where
+    polling.one_pass without the compare's equal path said 979, and line 4750's INT 3 came at
+    4,069,819 from power-on, the model's then 4,069,818 (and its first T0 one early)."""
+    marks = demo_probe.model_chain(sweep.Case((16, 44, 38, 39), False, True, 1.0).settings())
+    assert marks["wait"] == 4_069_819

@@ -98,3 +98,20 @@ def test_a_wait_that_ends_on_an_exact_difference_pays_the_compares_equal_path() 
     4,069,819 from power-on, the model's then 4,069,818 (and its first T0 one early)."""
     marks = demo_probe.model_chain(sweep.Case((16, 44, 38, 39), False, True, 1.0).settings())
     assert marks["wait"] == 4_069_819
+
+
+def test_an_edge_at_sounds_cli_is_held_until_the_note_is_queued() -> None:
+    """16:44:38.39 /M sound on, frame 1325 (seed 1612's demo case 69): the fall's note ends on the
+    edge taken 273 instructions after line 5120's INT 3, the instruction SOUND's CLI (062B:440C's
+    call) executes at; the original holds it, queues the new note and takes the edge at 432 in,
+    which starts it (no fresh start).  With SOUND_MASKED 159 the model took the edge first, the
+    music ended, and its fresh start put the wait's end 1,790 instructions late."""
+    from games_py.meteors.game import Meteors
+    game = Meteors(sweep.Case((16, 44, 38, 39), False, True, 120.0).settings())
+    game.random.randomize_timer(16, 44, 38, 39)
+    game.start()
+    game.ticks.sound_log = []
+    game.play(lambda g: g.total_frames > 1326)
+    fresh = [entry[1] for entry in game.ticks.sound_log]
+    assert len(fresh) > 1400
+    assert fresh[-2:] == [False, False]

@@ -285,7 +285,11 @@ NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 2
         # SOUND 2000, 1.0 was 0 until h-meteors15, but the original's IRQ 0s show 34 interrupts 2,060 apart
         # after its fresh start before the BIOS's tick comes back; 33 puts the second pause's end where
         # the original's is (32 does not), why not 32 was not traced
-SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
+SOUND_MASKED = 160                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued:
+                                             # its CLI is the 273rd instruction from line 5120's INT 3 (of 432
+                                             # to the queue), so an edge taken 273 in is held (16:44:38.39 /M's
+                                             # frame 1325) and work_done's edges (taken at or before its end)
+                                             # must stop at 272 (branch h-dticks; until then 159)
 TIMER_STARTED = 50                           # ... and channel 0 loaded this much later, when the queue was idle
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
 # The machine takes an interrupt between two instructions: at the first whole instruction count

@@ -153,3 +153,11 @@ def test_the_second_pauses_play_wait_passes_start_at_its_while() -> None:
     places = [(line, t) for line, t, _, _ in game.place_log]
     table = next(t for line, t in places if line == 5370)
     assert next(t for line, t in places if line == 1680) - table == 2_476_472
+
+
+def test_line_5730_for_a_time_of_32_seconds_or_more() -> None:
+    """Line 5730's PRINT of STR$(TIME) as the original took it at seed 1612's 120 s demo tables
+    (games of 16 to 101 seconds): the binary exponent's 4 each held to 31 but not from 32 on."""
+    from games_py.meteors import table_cost
+    measured = {13: 1_638, 16: 1_642, 31: 1_642, 34: 1_626, 62: 1_626, 67: 1_630, 99: 1_630, 101: 1_671}
+    assert {t: table_cost.seconds_string(t) for t in measured} == measured

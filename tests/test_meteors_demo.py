@@ -137,24 +137,6 @@ def test_the_demos_saved_table_is_its_statements() -> None:
     assert _table_spans(sweep.Case((2, 16, 12, 85), False, True, 120.0), 240) == [63_308]
 
 
-def test_the_second_pauses_play_wait_passes_start_at_its_while() -> None:
-    """10:55:20.83 /M sound on (seed 1612's demo case 45): line 6270's note starts 33 instructions
-    into a pass of the second pause's WHILE PLAY(0), whose passes start at 0000:1136's INT 3, 44
-    after 1710's; the pass sees it and line 1680 comes 2,476,472 after line 5370 on the original
-    (with end_cost.PLAY_LOOP 88 the model's pass lattice was an instruction early, the pass missed
-    it, and line 1680 came 42 late)."""
-    from games_py.meteors.game import Meteors
-    case = sweep.Case((10, 55, 20, 83), False, True, 120.0)
-    game = Meteors(case.settings())
-    game.place_log = []
-    game.random.randomize_timer(*case.time)
-    game.start()
-    game.play(lambda g: g.total_frames > 240)
-    places = [(line, t) for line, t, _, _ in game.place_log]
-    table = next(t for line, t in places if line == 5370)
-    assert next(t for line, t in places if line == 1680) - table == 2_476_472
-
-
 def test_line_5730_for_a_time_of_32_seconds_or_more() -> None:
     """Line 5730's PRINT of STR$(TIME) as the original took it at seed 1612's 120 s demo tables
     (games of 16 to 101 seconds): the binary exponent's 4 each held to 31 but not from 32 on."""

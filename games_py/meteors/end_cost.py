@@ -25,11 +25,8 @@ TO_GAME = 1_851         # 1730's RETURN -> line 1680 (KEY(1..14) ON, GOTO 430) a
 TO_TABLE = 91           # ... or -> line 5370 (LEVEL = 0: PROB = 0: GOSUB 5370) after the first
 TABLE_TO_PAUSE = 64     # the table's RETURN (line 1670) -> the second pause's first INT 3
 PLAY_PASS = 45          # 1710's WHILE PLAY(0): WEND, one pass (0000:1125 -> 113A), in ENTRY
-PLAY_LOOP = 44          # ... with a note queued (the table's last, line 6270): its passes' lattice
-                        # starts this far after 0000:1125, at the WHILE's first INT 3 (0000:1136), as
-                        # timing.PLAY_LOOP's at a step's 0DA2 (traced on branch h-dticks: 10:55:20.83 /M,
-                        # seed 1612's demo case 45, the note's IRQ 33 into a pass, seen by it; until
-                        # then 88, a phase one instruction early)
+PLAY_LOOP = 88          # ... with a note queued (the table's last, line 6270): its passes' lattice
+                        # starts this far after 0000:1125 (as timing.PLAY_LOOP after a step's SOUND)
 
 
 def pause_pass(time_of_day: tuple[int, int, int, int], start: MBF) -> tuple[int, bool]:

@@ -80,3 +80,66 @@ def test_the_demos_string_space_is_the_originals_at_every_frame(monkeypatch) -> 
     assert len(mine) == len(theirs) > 250
     assert mine == theirs
     assert my_costs[:len(their_costs)] == their_costs[:len(my_costs)]
+
+
+def test_the_space_taken_29_into_a_pass_is_read_by_that_pass() -> None:
+    """10:55:20.83 /M sound on (seed 1612's demo case 45): the space's IRQ 1 is taken 29
+    instructions after the INT 3 of line 3560's first statement at 4,747,542 from power-on, and the
+    original reads it in that pass (INKEY$'s INT 16h AH=11h is its 34th instruction: KEY_READ).
+    With KEY_READ 28 the model read it a pass (190) later and its first T0 was 190 off."""
+    marks = demo_probe.model_chain(sweep.Case((10, 55, 20, 83), False, True, 1.0).settings())
+    assert marks["read"] == 4_747_542
+
+
+def test_a_wait_that_ends_on_an_exact_difference_pays_the_compares_equal_path() -> None:
+    """16:44:38.39 /M sound on (seed 1612's demo case 69): line 4740's .5 s wait ends on a pass whose
+    ABS(TIMER - T) is exactly .5; the original's last pass takes 980 instructions where
+    polling.one_pass without the compare's equal path said 979, and line 4750's INT 3 came at
+    4,069,819 from power-on, the model's then 4,069,818 (and its first T0 one early)."""
+    marks = demo_probe.model_chain(sweep.Case((16, 44, 38, 39), False, True, 1.0).settings())
+    assert marks["wait"] == 4_069_819
+
+
+def test_an_edge_at_sounds_cli_is_held_until_the_note_is_queued() -> None:
+    """16:44:38.39 /M sound on, frame 1325 (seed 1612's demo case 69): the fall's note ends on the
+    edge taken 273 instructions after line 5120's INT 3, the instruction SOUND's CLI (062B:440C's
+    call) executes at; the original holds it, queues the new note and takes the edge at 432 in,
+    which starts it (no fresh start).  With SOUND_MASKED 159 the model took the edge first, the
+    music ended, and its fresh start put the wait's end 1,790 instructions late."""
+    from games_py.meteors.game import Meteors
+    game = Meteors(sweep.Case((16, 44, 38, 39), False, True, 120.0).settings())
+    game.random.randomize_timer(16, 44, 38, 39)
+    game.start()
+    game.ticks.sound_log = []
+    game.play(lambda g: g.total_frames > 1326)
+    fresh = [entry[1] for entry in game.ticks.sound_log]
+    assert len(fresh) > 1400
+    assert fresh[-2:] == [False, False]
+
+
+def _table_spans(case: sweep.Case, frames: int) -> list[float]:
+    """The model's demo tables: line 5370's INT 3 to the second pause's first (1710), each."""
+    from games_py.meteors.game import Meteors
+    game = Meteors(case.settings())
+    game.place_log = []
+    game.random.randomize_timer(*case.time)
+    game.start()
+    game.play(lambda g: g.total_frames > frames)
+    places = [(line, t) for line, t, _, _ in game.place_log]
+    return [places[i + 1][1] - t for i, (line, t) in enumerate(places) if line == 5370]
+
+
+def test_the_demos_saved_table_is_its_statements() -> None:
+    """02:16:12.85 /M sound on (seed 1612's demo case 9): the game over's table (COMPUTER saved, a
+    score of 176, the file created, one row) takes 63,308 instructions from line 5370's INT 3 to
+    the second pause's on the original; with DEMO_SAVE fitted (12,679) and PLAYER's row and record
+    the model had 63,280."""
+    assert _table_spans(sweep.Case((2, 16, 12, 85), False, True, 120.0), 240) == [63_308]
+
+
+def test_line_5730_for_a_time_of_32_seconds_or_more() -> None:
+    """Line 5730's PRINT of STR$(TIME) as the original took it at seed 1612's 120 s demo tables
+    (games of 16 to 101 seconds): the binary exponent's 4 each held to 31 but not from 32 on."""
+    from games_py.meteors import table_cost
+    measured = {13: 1_638, 16: 1_642, 31: 1_642, 34: 1_626, 62: 1_626, 67: 1_630, 99: 1_630, 101: 1_671}
+    assert {t: table_cost.seconds_string(t) for t in measured} == measured

@@ -49,9 +49,13 @@ BACK = 56                   # 20EB -> 20DD
 TRAP_CHECK = 6              # a key's IRQ 1 this far after a statement's INT 3 is caught by it (caught
                             # at 3 in, not at 8, at the 60 F1s and F2s of seeds 1612's and 7's 20
                             # sessions; which statement catches it moves the handler, not the loop's
-                            # passes after its RETURN: 134 + 56 either way) ...
-KEY_READ = 28               # ... and read by the pass's INKEY$ (read at 22 in, not at 35); both chosen
-                            # between the bounds measured, the instruction itself not traced
+                            # passes after its RETURN: 134 + 56 either way; chosen between the
+                            # bounds measured, the instruction itself not traced) ...
+KEY_READ = 34               # ... and read by the pass's INKEY$: its INT 16h AH=11h (the BIOS answers
+                            # at the INT) is the 34th instruction from 20DD's INT 3, so an IRQ 1 taken
+                            # 33 in or before is read (29 in at 10:55:20.83 /M, seed 1612's demo
+                            # case 45), one 35 in is not (branch h-dticks; until then 28, chosen
+                            # between 22 and 35)
 # a statement's INT 3 -> the handler's first line (its key's IRQ 1 besides): F1's (line 4600), F2's
 # (4640, sound on and off)
 TO_HANDLER = {"F1": 542, ("F2", True): 543, ("F2", False): 503}

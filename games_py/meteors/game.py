@@ -321,7 +321,7 @@ class Meteors:
         if self.table_file == "missing":             # (TABLE_MISSING holds the first OPEN's part)
             work += timing.TABLE_MISSING - timing.FIRST_OPEN * (not self.scores.first_open)
         elif self.table_file == "written":
-            work += timing.TABLE_READ
+            work += timing.TABLE_READ + timing.COMPUTER_READ * self.demo_on
             self.table_file = "read"
         if self.score > 0:                 # a name, and the table saved (line 6270's SOUND last)
             self.table_rows = min(self.table_rows + 1, 2)
@@ -331,14 +331,16 @@ class Meteors:
         self.ticks.work_done(work)
 
     def _table_row(self) -> int:
-        """A row of the table shown (lines 6450-6540), its score's PRINT USING besides."""
-        return timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * self.colour
+        """A row of the table shown (lines 6450-6540), its score's PRINT USING besides (in demo mode
+        every row's name is COMPUTER)."""
+        return timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * self.colour + timing.COMPUTER_ROW * self.demo_on
 
     def _computer_saved(self, work: float, extra: dict) -> float:
         """Demo mode: COMPUTER saved with no prompt (line 5840); the work left after line 6270's
         SOUND (sound on), or all of it."""
         after = (timing.DEMO_SAVE[self.colour] + timing.MOVED * self.scores.moved
-                 + (timing.SAVED + self._table_row()) * self.table_rows + extra["saved"] + extra["name"])
+                 + (timing.SAVED + timing.COMPUTER_RECORD + self._table_row()) * self.table_rows
+                 + extra["saved"] + extra["name"])
         if not self.sound:
             return work + after
         self.ticks.work_done(work + after + timing.DEMO_SAVE_SOUND - timing.SAVED_SOUND - timing.SOUND_MASKED)

@@ -40,6 +40,9 @@ PATHS = {
     "add:round.below": 8,
     "div:round.above": 2, "div:finish.shift": 1, "div:sticky": 1,
     "compare:low_word": 1,
+    "compare:equal": 1,     # ABS(TIMER - T) exactly the span (runtime_cost's; line 3231's .05 never,
+                            # line 4740's .5 and line 1710's 2 can: branch h-dticks, line 4740's last
+                            # pass at 16:44:38.39 /M, 980 where it was 979)
     "add:round.exponent": 2, "mul:round.exponent": 2, "div:round.exponent": 2,   # (runtime_cost's; no
     "fixed:round.exponent": 2,                                                # time of day rounds so)
 }

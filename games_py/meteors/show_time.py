@@ -289,8 +289,9 @@ def place_in_tick(clock: "ShowClock") -> float:
 # start at 00:00:00.00: TIMER - T with T zero, and with TIMER zero too) and the day's first
 # hundredths read against 23:59:59.99 (the last start time, FAST false).  Measured on those two
 # start times' passes (the sweeps' first and last; one pass for the second's paths, whose three
-# sticky paths are taken to cost one less each: not traced further)
-CALIBRATION_PATHS = {"add:a_zero": -58, "add:b_zero": -9, "compare:equal": 1,
+# sticky paths are taken to cost one less each: not traced further); the compare's equal path (1)
+# is polling.one_pass's since branch h-dticks (line 4740's wait meets it too)
+CALIBRATION_PATHS = {"add:a_zero": -58, "add:b_zero": -9,
                      "add:round.above": 15, "add:round.up": 3,
                      "add:sticky": -1, "add:word_sticky": -1, "add:bits_sticky": -1}
 

@@ -51,6 +51,11 @@ SECONDS_ONE = 1_290         # ... decimal digits (CHARACTER each after the first
 PLURAL = {0: 50 + 252, 1: 57}   # 5730: IF TIME <> 1 (50 for 0, 54 otherwise) THEN PRINT "S" (252)
 PLURAL_OTHER = 54 + 252
 SECONDS_UNROUND = 4         # ... STR$(TIME) of two digits or more not ending in 0
+SECONDS_WIDE = -20          # ... and a TIME of 32 or more (binary exponent 6 or more) this much: line
+                            # 5730 takes 1,626 for 34 to 62, 1,630 for 67 to 99, 1,671 for 101 where
+                            # the exponent's 4 each said 20 more (27 demo tables of seed 1612's 100 x
+                            # 120 s, branch h-dticks; TIMEs of 13 to 31 exact before; 110's 1,670 is
+                            # 16 less, not followed)
 CONGRATULATIONS = 1_785     # 5890 besides STR$(SCORE) and its characters
 SAVED_RECORD = 1_880        # 6200: PRINT #1, SCORE(I), LEVEL(I) besides STR$ and a character each
 ROW_SCORE = 1_447           # 6520: PRINT USING "   #####"; SCORE(I) for a score of one digit ...
@@ -91,7 +96,8 @@ def seconds_string(seconds: int) -> int:
         printed = SECONDS_ONE
     else:
         exponent = abs(seconds).bit_length()
-        printed = (SECONDS_BASE + 4 * exponent + CHARACTER * (len(str(abs(seconds))) - 1)
+        printed = (SECONDS_BASE + 4 * exponent + SECONDS_WIDE * (exponent >= 6)
+                   + CHARACTER * (len(str(abs(seconds))) - 1)
                    + SECONDS_UNROUND * (abs(seconds) >= 10 and seconds % 10 != 0))
     return printed + runtime_cost.str_integer(seconds) + PLURAL.get(seconds, PLURAL_OTHER)
 

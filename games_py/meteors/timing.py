@@ -262,15 +262,29 @@ MOVED = 1 + 158 + 46 + 46 + 165 + 20   # an entry moved down: line 6070's FOR on
                             # move, in NAME) and 6080-6100, the old strings' frees besides (table_cost.REASSIGNED:
                             # 457 with two); at all 40 moves of seed 1612's 50 x 30 s and seed 7's random:4 and 8
                             # (branch h-hmiss; until then 427, not traced)
-# In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020):
-# lines 5770-5840 and 6020-6350 besides the rows and records (mono, colour), and with sound on
-# this much more (line 6270's SOUND and its IF's other branch; measured: demo_probe)
-# (the demo sweeps' 20 sessions of 60 s of seeds 7, 42, 1612 and 99: 3 sound-off tables, mono
-# 12,665, colour 12,715 and 12,741; 6 sound-on, 13,164 mono, 13,203 to 13,230 colour)
-DEMO_SAVE = {False: 12_665 + 14, True: 12_728 + 21}   # (+14, +21 since h-end2: these are the
-                            # tables less the model's TABLE and rows, which h-end2 traced, 22 and 7 less,
-                            # a row 8 more: kept the totals of a table with no row before the save)
-DEMO_SAVE_SOUND = 490
+# In demo mode the score above 0 is saved as COMPUTER with no prompt (line 5840: GOTO 6020).  Traced
+# (branch h-dticks; until then 12,679 and 12,749, the tables less the model's other pieces): a name's
+# way from line 5770 (TABLE_NAMED) through 5780-5830 (14 + 14 + 36 + 2,261 + 14 + 14; 5810's CREATED
+# besides), 5840's IF DEMO THEN N$ = "COMPUTER": GOTO 6020 (183), 6020-6060 (112), then NAME's part
+# from line 6070 on (NAME less its 35DF-6060, 561): the statements' INT 3 to INT 3 spans at
+# 02:16:12.85 /M and 05:40:06.83 /M (seed 1612's demo cases 9 and 23) ...
+DEMO_SAVE_MONO = TABLE_NAMED + 14 + 14 + 36 + 2_261 + 14 + 14 + 183 + 112 + NAME - 561
+DEMO_SAVE = {False: DEMO_SAVE_MONO, True: DEMO_SAVE_MONO + NAME_COLOUR}   # (colour: the second draw's)
+# ... and COMPUTER's name where the model's pieces have PLAYER's (the tracer's): a record written
+# (line 6200's PRINT #1, NAME$(I): 4,436 for a three-digit score where PLAYER's takes 139 less) and a
+# row shown (line 6510's PRINT USING "  \<46>\"; NAME$(I): 5,249 where PLAYER's takes 5,391)
+COMPUTER_RECORD = 139
+COMPUTER_ROW = -142
+COMPUTER_READ = 224 - 46    # ... and its record read (lines 5390-5560: 12,988 at 14:49:10.77 /M's second
+                            # table, seed 1612's demo case 61, a score of 196, where the missing file's
+                            # take 7 less than TABLE_MISSING: so 12,995 against TABLE_READ; one table
+                            # measured, the name's and the score's parts not split)
+                            # (-46 at the merge with h-hmiss: TABLE_READ + record_read(196) is 46 more
+                            # than the 12,771 this was measured against; record_read's law is measured to
+                            # 90, so a score of 196's 110 is its extrapolation)
+DEMO_SAVE_SOUND = 534 - 18 - 27   # line 6270 with sound on: its IF (17) and SOUND 2000, 1.0 (517 to
+                            # 6280's INT 3, a fresh start), less the IF's way with sound off (18) and
+                            # FRESH_START, which the model adds (until h-dticks 490, measured so)
 
 
 # With sound on (docs/meteors-internals.md, section 6): each SOUND puts a note in the
@@ -294,7 +308,11 @@ NOTES = {"fall": 16, "absorbed": 16, "ate_block": 16, "ate_meteor": 16, "hit": 2
         # SOUND 2000, 1.0 was 0 until h-meteors15, but the original's IRQ 0s show 34 interrupts 2,060 apart
         # after its fresh start before the BIOS's tick comes back; 33 puts the second pause's end where
         # the original's is (32 does not), why not 32 was not traced
-SOUND_MASKED = 159                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued
+SOUND_MASKED = 160                           # IRQ 0 masked in SOUND (062B:440C) before the note is queued:
+                                             # its CLI is the 273rd instruction from line 5120's INT 3 (of 432
+                                             # to the queue), so an edge taken 273 in is held (16:44:38.39 /M's
+                                             # frame 1325) and work_done's edges (taken at or before its end)
+                                             # must stop at 272 (branch h-dticks; until then 159)
 TIMER_STARTED = 50                           # ... and channel 0 loaded this much later, when the queue was idle
 PLAY_EXIT = 150                              # the interrupt that starts the note -> the next statement
 # The machine takes an interrupt between two instructions: at the first whole instruction count

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games_py.meteors import demo_cost, demo_probe, demo_start, sweep
+from games_py.meteors import compare, demo_cost, demo_probe, demo_start, sweep
 from tests.machine_helpers import DISK1612, needs_originals
 
 # seed 1612's demo sweep of 20 sessions (not the sessions demo_cost was fitted to: seeds 7 and 42)
@@ -143,3 +143,14 @@ def test_line_5730_for_a_time_of_32_seconds_or_more() -> None:
     from games_py.meteors import table_cost
     measured = {13: 1_638, 16: 1_642, 31: 1_642, 34: 1_626, 62: 1_626, 67: 1_630, 99: 1_630, 101: 1_671}
     assert {t: table_cost.seconds_string(t) for t in measured} == measured
+
+
+def test_the_second_pauses_play_wait_starts_its_passes_44_after_line_1710() -> None:
+    """10:55:20.83 /M sound on (seed 1612's demo case 45): in the second pause the passes of line
+    1710's WHILE PLAY(0) start at 0000:1136's INT 3, 44 after 0000:1125's (end_cost.PLAY_LOOP).  The
+    original's frame at event 2195 is at tick 1686 (its trace); with PLAY_LOOP 88, one instruction
+    early in the pass's phase, the model's was 1685."""
+    settings = sweep.Case((10, 55, 20, 83), False, True, 120.0).settings()
+    python = compare.python_trace(settings, 2_400)
+    assert python[2195]["event"] == "frame"
+    assert python[2195]["tick"] == 1686

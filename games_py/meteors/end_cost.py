@@ -25,12 +25,11 @@ TO_GAME = 1_851         # 1730's RETURN -> line 1680 (KEY(1..14) ON, GOTO 430) a
 TO_TABLE = 91           # ... or -> line 5370 (LEVEL = 0: PROB = 0: GOSUB 5370) after the first
 TABLE_TO_PAUSE = 64     # the table's RETURN (line 1670) -> the second pause's first INT 3
 PLAY_PASS = 45          # 1710's WHILE PLAY(0): WEND, one pass (0000:1125 -> 113A), in ENTRY
-PLAY_LOOP = 88          # ... with a note queued (the table's last, line 6270): its passes' lattice
-                        # starts this far after 0000:1125 (as timing.PLAY_LOOP after a step's SOUND).
-                        # The passes' INT 3s (0000:1136) come 44 after 1125's, 88 is a phase one
-                        # instruction early: 44 puts the second pause exact at seed 1612's 120 s demo
-                        # cases 9 and 45 (45 then equal), but loses seed 500's 30 s random:25 (its third
-                        # game, not followed), so it is not taken (branch h-dticks)
+PLAY_LOOP = 44          # ... with a note queued (the table's last, line 6270): its passes' lattice
+                        # starts this far after 0000:1125 (as timing.PLAY_LOOP after a step's SOUND):
+                        # the passes' INT 3s (0000:1136) come 44 after 1125's (traced, branch h-dticks;
+                        # until then 88, a phase one instruction early; 44 lost seed 500's 30 s
+                        # random:25 until h-hmiss traced the table's read, and with it keeps it)
 
 
 def pause_pass(time_of_day: tuple[int, int, int, int], start: MBF) -> tuple[int, bool]:

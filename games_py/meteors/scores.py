@@ -248,8 +248,9 @@ class HighScores:
             game.string_space("name_checked", name)
         shifted = self.moved = self._insert(name, game)
         when = self._when(start_clock, game, file_work + (timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * game.colour) * shown, shifted)
-        if not game.demo_on:                             # (the demo's DEMO_SAVE holds it, fitted)
-            game.table_value("saved", table_cost.time_rounded(*start_clock.time_of_day()))
+        # line 6130's TIME$ rounding, in the demo too (its DEMO_SAVE has NAME's 663, the time with
+        # fewer than 50 hundredths: 19:47:06.54 /C off's first table took 666, branch h-steps)
+        game.table_value("saved", table_cost.time_rounded(*start_clock.time_of_day()))
         self.slots[self.place].when = when
         self._save(game)
         self.draw(out, game, "saved")                    # line 6270

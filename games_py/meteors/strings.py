@@ -24,6 +24,12 @@ from games_py.qbasic.string_space import StringSpace
 
 START, END = 7552, 64758          # DGROUP:0428 and 042C at the first frame
 FILE_BUFFER = 200                 # the first OPEN (line 5420) takes this off the end
+# ... through 062B:8E07, which splits the last free block's distance to the end modulo 8 off as a
+# header of its own (8E1C-8E20: DEC AX, MOV [SI],AX, INC AX, ADD SI,AX) that 8E7C's walk then
+# follows (8E89-8E8F: ADD, CMP, JE), 7 instructions the measured costs (timing.FIRST_OPEN, the
+# tables') hold; with a distance a multiple of 8 neither runs (10:04:29.88 /M's first table: the
+# OPEN 16,720 where 02:16:12.85 /M's took 16,727, traced instruction by instruction, h-steps)
+ALIGNED_END = -7
 AT_ROVER = 27                     # an allocation split at the rover, in the measured costs
 TITLE_LETTERS = 760               # line 4330: a CHR$(25) per letter of the title
 
@@ -185,7 +191,10 @@ class MeteorsStrings:
         """Line 5420's OPEN: the first takes a file buffer off the string space's end."""
         if not self.file_opened:
             self.file_opened = True
-            self.space.lower_end(FILE_BUFFER)
+            space = self.space
+            if (space.end - space.starts[-1]) % 8 == 0:
+                self.extra += ALIGNED_END
+            space.lower_end(FILE_BUFFER)
 
     def record_read(self, index: int, name: str, when: str) -> None:
         """Lines 5470-5480: INPUT #1 of a record's name (read into a temporary, then

@@ -115,6 +115,9 @@ SEGMENTS = {
     (0x1643, 0x1650): 31,
     (0x1643, 0x1664): 32,
     (0x1650, 0x1664): 52,
+    (0x1650, 0x17a8): 58,   # line 2410's jump to 2590, met at 10:04:29.88 /M on (seed 1612's demo
+                            # case 41, frame 1177, D$ UP: 988 to 1046; branch h-steps), not in the
+                            # sweeps measured (DEFAULT's 100 there: 42 long)
     (0x1664, 0x1674): 45,
     (0x1664, 0x180e): 45,
     (0x1674, 0x1685): 19,

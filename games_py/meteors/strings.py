@@ -24,8 +24,8 @@ from games_py.qbasic.string_space import StringSpace
 
 START, END = 7552, 64758          # DGROUP:0428 and 042C at the first frame
 FILE_BUFFER = 200                 # the first OPEN (line 5420) takes this off the end
-# ... through 062B:8E07, which splits the last free block's distance to the end modulo 8 off as a
-# header of its own (8E1C-8E20: DEC AX, MOV [SI],AX, INC AX, ADD SI,AX) that 8E7C's walk then
+# ... through 062B:8E07, which splits the distance from the rover's block (DGROUP:042A; the last
+# free block at the three first OPENs traced) to the end modulo 8 off as a header of its own (8E1C-8E20: DEC AX, MOV [SI],AX, INC AX, ADD SI,AX) that 8E7C's walk then
 # follows (8E89-8E8F: ADD, CMP, JE), 7 instructions the measured costs (timing.FIRST_OPEN, the
 # tables') hold; with a distance a multiple of 8 neither runs (10:04:29.88 /M's first table: the
 # OPEN 16,720 where 02:16:12.85 /M's took 16,727, traced instruction by instruction, h-steps)

@@ -3,7 +3,7 @@ compared until branch h-steps, each traced to a cost the model did not have (the
 numbers measured on the original at the statements' INT 3s; about 2 s)."""
 from __future__ import annotations
 
-from games_py.meteors import demo, demo_cost, trace
+from games_py.meteors import demo_cost, trace
 from games_py.meteors.game import Meteors
 
 

@@ -65,8 +65,9 @@ OPEN_PACKED = 21 + 12        # the OPEN's way to 8385 (863E-8647, 869E-86AF, 88A
 
 
 class Compaction(Exception):
-    """No run of free blocks is big enough: the runtime would move the string space's
-    end and compact the live strings, which is not modelled."""
+    """No run of free blocks is big enough for an allocation: the runtime would move the
+    string space's end and compact the live strings, which is not modelled there (the
+    compaction itself is: ``compact``, met at the first OPEN)."""
 
 
 def block_size(length: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from unicorn import UC_ARCH_X86, UC_HOOK_CODE, UC_MODE_16, Uc
 from unicorn.x86_const import (UC_X86_REG_BX, UC_X86_REG_CS, UC_X86_REG_DS, UC_X86_REG_ES,
-                               UC_X86_REG_IP, UC_X86_REG_SP, UC_X86_REG_SS)
+                               UC_X86_REG_SP, UC_X86_REG_SS)
 
 from games_py.qbasic.string_space import END_MARK, StringSpace
 

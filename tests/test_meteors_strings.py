@@ -13,7 +13,7 @@ import pytest
 
 from games_py.meteors import original, strings, sweep
 from games_py.meteors.game import Meteors
-from games_py.qbasic.string_space import StringSpace
+from games_py.qbasic.string_space import OPEN_PACKED, StringSpace
 from tests.machine_helpers import DISK1612, needs_originals
 
 RUNTIME = 0x062B
@@ -146,3 +146,22 @@ def test_the_shows_wait_makes_the_passes_the_model_computes():
         found.append((passes[0], _model_show_passes(settings)))
     assert all(theirs == mine for theirs, mine in found), found
     assert len({theirs for theirs, _ in found}) > 1      # (the count varies with the start time)
+
+
+def test_the_first_open_compacts_and_the_strings_held_move_with_their_blocks():
+    # the end of 15:08:22.65 /M off's string space before its first OPEN: temporaries up to
+    # a last free block of 6 bytes, which cannot give the file's 200 (line 5420)
+    held = strings.MeteorsStrings(show_passes=0)
+    space = held.space
+    while space.size[space.starts[-1]] > 300:
+        held.temporary(100)
+    held.temporary(space.size[space.starts[-1]] - 8)
+    assert space.blocks()[-1][1:] == (6, False)
+    sizes = {name: space.size[at] for name, at in held.variables.items()}
+    held.take_extra()
+    held.table_opened()
+    assert held.take_extra() == space.cost > OPEN_PACKED    # the compaction, in the table
+    assert {name: space.size[at] for name, at in held.variables.items()} == sizes
+    assert set(held.variables.values()) | {held.using} - {None} == set(space.owner)
+    assert [live for _, _, live in space.blocks()] == [True] * len(space.owner) + [False]
+    assert space.end == strings.END - strings.FILE_BUFFER

@@ -188,13 +188,20 @@ class MeteorsStrings:
 
     # -- the high-score table (GOSUB 5370) -----------------------------------------------
     def table_opened(self) -> None:
-        """Line 5420's OPEN: the first takes a file buffer off the string space's end."""
+        """Line 5420's OPEN: the first takes a file buffer off the string space's end, after
+        compacting the live strings if the last block is not a free one big enough (the
+        instructions that adds are in ``extra``; the strings held move with their blocks)."""
         if not self.file_opened:
             self.file_opened = True
             space = self.space
-            if (space.end - space.starts[-1]) % 8 == 0:
+            aligned = (space.end - space.starts[-1]) % 8 == 0
+            moved = space.lower_end(FILE_BUFFER)
+            self.extra += space.cost
+            if aligned and not space.cost:      # (the split at the end, measured with no compaction)
                 self.extra += ALIGNED_END
-            space.lower_end(FILE_BUFFER)
+            self.variables = {name: moved.get(at, at) for name, at in self.variables.items()}
+            if self.using is not None:
+                self.using = moved.get(self.using, self.using)
 
     def record_read(self, index: int, name: str, when: str) -> None:
         """Lines 5470-5480: INPUT #1 of a record's name (read into a temporary, then

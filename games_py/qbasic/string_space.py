@@ -17,7 +17,8 @@ that, from the start to where the rover stood, merging every run of free blocks 
 meets into one (062B:833E, 8 instructions a block) until a run is big enough, which
 the allocation then takes at its start as above.  If no run is, the runtime moves the
 string space's end (062B:88E8) and compacts the live strings (062B:8385): not modelled
-(``Compaction``).
+there (``Compaction``).  The first OPEN's file buffer, when the string space's last block
+is not a free block big enough, is taken after a compaction (``lower_end``, ``compact``).
 
 Costs are the instructions from 062B:82A9 to its RET, counted from the listing path by
 path (docs/meteors-internals.md, section 6, "The string space"); tests compare them
@@ -48,11 +49,25 @@ AT_END = 3                   # 836B: mov [si], cmp, jb (the run ends at the end 
 AT_END_SHORT = 2             # 8378: mov dx, ret
 TAKE = 2                     # 8371: mov [rover], jmp 82E8
 TAKE_EXACT, TAKE_SPLIT = 1 + 5, 1 + 9        # 82E8 je, then 82FD or 82EA
+# the compaction (062B:8385 to its RET), counted on the original's code hook at two demo
+# sessions' first OPEN (docs/meteors-internals.md, section 8, 27 Nov, h-compact)
+PACK_ENTRY = 6 + 3           # 8385: five pushes, mov si; 838E-8393 at the first free block
+PACK_IN_PLACE = 11           # 838E-83A8: a live block before the first free one stays
+PACK_FIRST_FREE = 1 + 3      # 83AA mov di,si; 83AC-83AF (inc, je, add si)
+PACK_HEADER = 3              # 83B1: mov bx,[si], test, jne (each later block and the end)
+PACK_FREE = 3                # 83AC-83AF: past a later free block
+PACK_MOVED = 10 + 1 + 1      # 83B8-83CF: the back pointer, the descriptor, cx; 83D3 jmp; and
+                             # 83D1 REP MOVSW counts one more than its words on the machine
+PACK_END = 2 + 2 + 2 + 1 + 6  # 83AC inc, 83AD je; 83D5 sub, je; 83D9 dec, mov [di]; 83DC; pops, ret
+PACK_NO_FREE = 1 + 2 + 2 + 1 + 6   # no free block: 83AA, 83AC-83AD, 83D5 sub, je taken; 83DC; ...
+OPEN_PACKED = 21 + 12        # the OPEN's way to 8385 (863E-8647, 869E-86AF, 88A7-88B5,
+                             # 88E4-88E7) and 88E8's rover check (891C) once more
 
 
 class Compaction(Exception):
-    """No run of free blocks is big enough: the runtime would move the string space's
-    end and compact the live strings, which is not modelled."""
+    """No run of free blocks is big enough for an allocation: the runtime would move the
+    string space's end and compact the live strings, which is not modelled there (the
+    compaction itself is: ``compact``, met at the first OPEN)."""
 
 
 def block_size(length: int) -> int:
@@ -81,16 +96,59 @@ class StringSpace:
         return at + self.size[at]
 
     # -- the runtime's routines ---------------------------------------------------------
-    def lower_end(self, by: int) -> None:
+    def lower_end(self, by: int) -> dict[int, int]:
         """The string space gives its last ``by`` bytes away (a file's buffer at the first
-        OPEN): they come off the free block at its end."""
+        OPEN): they come off the free block at its end, after a compaction (``cost``, the
+        instructions it adds; the blocks' moves returned) if that block cannot give them."""
+        self.cost, moved = 0, {}
         last = self.starts[-1]
         if last in self.owner or self.size[last] <= by:
-            raise Compaction(f"the string space's end cannot give {by} bytes from a free block")
+            moved = self.compact()
+            self.cost += OPEN_PACKED
+            last = self.starts[-1]
+            if last in self.owner or self.size[last] <= by:
+                raise Compaction(f"the string space's end cannot give {by} bytes after a compaction")
         self.size[last] -= by
         self.end -= by
         if self.rover > self.end:
             self.rover = self.end
+        return moved
+
+    def compact(self) -> dict[int, int]:
+        """062B:8385: the live blocks slide down to the start in their order, one free block
+        after them to the end, the rover at it; ``cost`` its instructions (a moved block's
+        REP MOVSW one a word).  Returns {old address: new address} of the blocks moved."""
+        blocks = self.blocks()
+        in_place = next((i for i, (_, _, live) in enumerate(blocks) if not live), len(blocks))
+        cost = PACK_ENTRY + PACK_IN_PLACE * in_place
+        moved: dict[int, int] = {}
+        owner: dict[int, object] = {}
+        at = blocks[in_place][0] if in_place < len(blocks) else self.end
+        for i, (old, size, live) in enumerate(blocks):
+            if i < in_place:
+                owner[old] = self.owner[old]
+                continue
+            if i == in_place:
+                cost += PACK_FIRST_FREE
+                continue
+            cost += PACK_HEADER
+            if live:
+                cost += PACK_MOVED + size // 2
+                moved[old] = at
+                owner[at] = self.owner[old]
+                self.size[at] = size
+                at += size
+            else:
+                cost += PACK_FREE
+        cost += PACK_NO_FREE if in_place == len(blocks) else PACK_HEADER + PACK_END
+        self.owner = owner
+        self.starts = sorted(owner)
+        if at < self.end:
+            self.starts.append(at)
+            self.size[at] = self.end - at
+        self.rover = at
+        self.cost = cost
+        return moved
 
     def free(self, at: int) -> None:
         """062B:854D: the block at ``at`` is free (its neighbours are not merged)."""

@@ -45,6 +45,7 @@ def test_demo_session_equal_frame_for_frame(case: sweep.Case) -> None:
     settings = case.settings()
     original = _original(settings)
     assert _frames(original) > 25
+    assert "tick" not in original[0]["metadata_keys"]          # each frame's tick compared too
     python = compare.python_trace(settings, _frames(original))
     assert compare.describe(compare.first_divergence(original, python)) == "equal"
 

@@ -42,17 +42,14 @@ def start_event(s: Settings, rnd_seed: int, source: str, **more) -> dict:
 
 
 def metadata_keys(s: Settings, fast: bool = True) -> list[str]:
-    """The frames' ticks are compared in human sessions with paced frames: by line
-    3231's wait, or with sound on by the PLAY(0) waits on each step's notes, which pace
-    the frames even when FAST is false (line 225: a start in the day's last tick).
-    Not with sound off and FAST false (each frame's ticks then come from the cost of
-    every statement since the first T0: the Python game follows them, exactly within a
-    game, but a hit's and the high-score table's pieces are not yet exact and nothing
-    paces the frames after them; a key's reseed is compared), nor in demo mode: the demo
-    player's steps are costed statement by statement (demo_cost.py) and the demo's start and
-    its games' ends are modelled, but the demo sweep with ticks is not yet equal throughout
-    (docs/meteors-internals.md, section 8)."""
-    compared = (fast or s.sound) and not s.demo
+    """The frames' ticks are compared in every session whose frames are paced: by line 3231's
+    wait, or with sound on by the PLAY(0) waits on each step's notes, which pace the frames
+    even when FAST is false (line 225: a start in the day's last tick); in demo sessions too
+    (the demo player's steps, its start and its tables are costed statement by statement:
+    since 27 Nov the demo sweep with ticks is equal, docs/meteors-internals.md section 8).
+    Not with sound off and FAST false: each frame's ticks then come from the cost of every
+    statement since the first T0 and nothing paces the frames; a key's reseed is compared."""
+    compared = fast or s.sound
     return METADATA_KEYS + ([] if compared else TICKS)
 
 

@@ -24,12 +24,6 @@ from games_py.qbasic.string_space import StringSpace
 
 START, END = 7552, 64758          # DGROUP:0428 and 042C at the first frame
 FILE_BUFFER = 200                 # the first OPEN (line 5420) takes this off the end
-# ... through 062B:8E07, which splits the distance from the rover's block (DGROUP:042A; the last
-# free block at the three first OPENs traced) to the end modulo 8 off as a header of its own (8E1C-8E20: DEC AX, MOV [SI],AX, INC AX, ADD SI,AX) that 8E7C's walk then
-# follows (8E89-8E8F: ADD, CMP, JE), 7 instructions the measured costs (timing.FIRST_OPEN, the
-# tables') hold; with a distance a multiple of 8 neither runs (10:04:29.88 /M's first table: the
-# OPEN 16,720 where 02:16:12.85 /M's took 16,727, traced instruction by instruction, h-steps)
-ALIGNED_END = -7
 AT_ROVER = 27                     # an allocation split at the rover, in the measured costs
 TITLE_LETTERS = 760               # line 4330: a CHR$(25) per letter of the title
 
@@ -194,11 +188,8 @@ class MeteorsStrings:
         if not self.file_opened:
             self.file_opened = True
             space = self.space
-            aligned = (space.end - space.starts[-1]) % 8 == 0
-            moved = space.lower_end(FILE_BUFFER)
+            moved = space.lower_end(FILE_BUFFER)    # (through 062B:8E07: string_space.ALIGNED_END)
             self.extra += space.cost
-            if aligned and not space.cost:      # (the split at the end, measured with no compaction)
-                self.extra += ALIGNED_END
             self.variables = {name: moved.get(at, at) for name, at in self.variables.items()}
             if self.using is not None:
                 self.using = moved.get(self.using, self.using)

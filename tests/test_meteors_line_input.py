@@ -109,3 +109,34 @@ def test_a_missing_file_opened_again_costs_no_first_open() -> None:
     named = [dict(row) for row in end_probe.compare(case.settings(), str(DISK1612), given_place=True)
              if any(line == 5910 for line, _ in row)]
     assert abs(named[0][5910] - named[0][5370]) <= 10
+
+
+def test_a_tick_taken_before_int_9s_read_delays_the_next_byte() -> None:
+    """The runtime's INT 9 hook begins with STI and reads port 60h at its 20th instruction
+    (line_input.READ); the keyboard offers the next byte 2,400 after that read.  A music
+    interrupt taken in between nests in the hook and delays the read by its handler, so every
+    byte after it comes that much later; one taken after the read (still inside the hook)
+    delays nothing."""
+    first = line_input.FIRST_KEY
+    nested, after = Quiet(at=first + 5, handler=25), Quiet(at=first + 40, handler=25)
+    late_nested = line_input.name_input(nested, False, 0)
+    late_after = line_input.name_input(after, False, 0)
+    assert late_nested[0][0] - late_after[0][0] == 25
+
+
+@needs_originals
+def test_line_input_ends_where_the_original_ends_it_when_a_tick_nests_in_int_9() -> None:
+    """Seed 7's two-minute random:4 and random:8 (colour, sound on), of 24: a music interrupt
+    taken inside a Shift's INT 9 before its read of port 60h (5 instructions in, at random:8's
+    second name) delays every byte after it by 25.  Without that, the model's Enter came a pass
+    or two early (LINE INPUT's end 59 and 118 early) and both sessions differed at a frame's
+    tick after the next pause."""
+    cases = sweep.with_human(sweep.demo_cases(24, seed=7, seconds=120))
+    names = 0
+    for i in (4, 8):
+        for row in end_probe.compare(cases[i].settings(), str(DISK1612), given_place=True):
+            places = dict(row)
+            if 5910 in places:
+                names += 1
+                assert places[5940] - places[5910] == 0
+    assert names >= 10

@@ -4,7 +4,9 @@ The tracer puts PLAYER and Enter on the keyboard at line 5910's INT 3 (original.
 each letter as Shift's make, its make, its break and Shift's break, then Enter's make and break.
 The keyboard offers each byte 2,420 instructions after the last was taken (IRQ 1), the first 2
 after the INT 3; an IRQ 1 offered while the music's or the BIOS's interrupt handler runs is
-taken at its end, and the bytes after it come that much later.  The program prints the prompt
+taken at its end, and the bytes after it come that much later.  The other way round an IRQ 0
+nests: the runtime's INT 9 hook begins with STI, so a tick taken before the hook's read of port
+60h (READ) delays that read, and the next byte, by its handler (seed 7's two-minute random:8).  The program prints the prompt
 (the first byte's handler inside), then polls INT 16h in a loop of 59 instructions a pass (its
 first pass 155).  Each handler puts its length into whatever the program is doing: INT 9 takes
 113 for Shift's or Enter's make, 114 for a letter's, 98 for a break; the music's and the BIOS's
@@ -20,7 +22,10 @@ Measured on METEORS.EXE with INT 16h, INT 10h, IRQ 0 and IRQ 1 logged from line 
 """
 from __future__ import annotations
 
-KEY_GAP = 2_420                 # a byte taken (IRQ 1) to the next's
+KEY_GAP = 2_420                 # a byte taken (IRQ 1) to the next's: READ, then the keyboard's 2,400
+READ = 20                       # IRQ 1 -> the runtime's INT 9 hook's IN AL,60h (its 20th instruction; the
+                                # hook's first is STI, so an IRQ 0 taken before the read nests in it and
+                                # the read, and with it the next byte, comes its handler's length later)
 FIRST_KEY = 2                   # line 5910's INT 3 -> the first byte's IRQ 1
 PROMPT = {False: 1_405, True: 1_419}   # 5910's INT 3 -> LINE INPUT's first INT 16h, mono, colour
                                 # (the first byte's handler besides)
@@ -52,6 +57,7 @@ def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> list
     milestone = clock.t + PROMPT[colour]        # the program's next point: a pass's INT 16h, or the end
     first, seen, done = True, "", False
     busy = clock.t                              # an interrupt handler runs until here
+    read = None                                 # the last byte's port read, while it is still ahead
     while True:
         due = clock._next_event()
         key_at = max(offer, busy) if keys else None
@@ -61,14 +67,18 @@ def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> list
         # there, so the keys held behind it come at whole instructions too
         if due is not None and clock._before(due, milestone) and (key_at is None or clock._before(due, key_at)):
             at, handler = clock.take_interrupt()
-            busy = max(busy, at if clock.origin is None else clock.taken_at(at)) + handler
+            taken = at if clock.origin is None else clock.taken_at(at)
+            if read is not None and taken < read:   # nested in INT 9 before its read of port 60h
+                read += handler
+                offer += handler
+            busy = max(busy, taken) + handler
             milestone += handler
             continue
         if key_at is not None and key_at < milestone:
             length, kind = keys.pop(0)
             busy = key_at + length
             milestone += length
-            offer = key_at + KEY_GAP
+            offer, read = key_at + KEY_GAP, key_at + READ
             seen = kind or seen
             continue
         if done:

@@ -270,7 +270,7 @@ class HighScores:
         first, self.opened = not self.opened, True
         self.first_open = first
         if self.saved is None:                           # OPEN fails: error 53, RESUME 5570
-            return timing.TABLE + timing.TABLE_MISSING + timing.FIRST_OPEN * first
+            return timing.TABLE + timing.TABLE_MISSING - timing.FIRST_OPEN * (not first)   # (as the game)
         for record in self.saved[:SLOTS]:
             self.count += 1
             self.slots[self.count] = copy.copy(record)

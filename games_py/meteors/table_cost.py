@@ -19,7 +19,7 @@ machine with games_py/meteors/end_probe.py; docs/meteors-internals.md, section 6
 * line 6200 (each record saved): ``PRINT #1, SCORE(I), LEVEL(I)``;
 * line 6520 (each row shown): ``PRINT USING "   #####"; SCORE(I)`` (``print_using_integer``);
 * the file: line 5430's CLOSE 1 takes 6 more once a file was opened, line 5800's OPEN "O" 46
-  more when it creates METEORS.SCR, the session's first OPEN 80 more (timing.FIRST_OPEN);
+  more when it creates METEORS.SCR, the session's first OPEN 87 more (timing.FIRST_OPEN);
 * an assignment of a string (line 5940's LINE INPUT N$; NAME$(), WHEN$(): lines 6080-6090,
   6120-6130) 11 more when the variable held a string before (the runtime frees it).
 """

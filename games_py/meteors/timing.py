@@ -216,8 +216,12 @@ TABLE = 10_136 - 64         # 5370-5380, 5570, 5670-5690, 5740-5770 and its RETU
 TABLE_COLOUR = 35 + 14 - 7  # ... in colour: 6370's COLOR 12, 1, 4 (35 more than mono's 7, 0), 6410's
                             # COLOR 14, 4 (14 more), 5690's COLOR 14, 1 (7 less); until h-end2 49
 TABLE_MISSING = 21_626      # OPEN of the missing file, its error (5390-5430, 5510-5520: 14 + 4,537
-                            # + 14 + 36 + 16,766 + 14 + 245; until h-end2 21,600) ...
-FIRST_OPEN = 80             # ... the session's first (its file buffer taken off the string space)
+                            # + 14 + 36 + 16,766 + 14 + 245; until h-end2 21,600), the session's first ...
+FIRST_OPEN = 87             # ... whose part this is (its file buffer taken off the string space's end,
+                            # 062B:8E07 and 8E48; string_space.ALIGNED_END where 8E07 runs short): line
+                            # 5430's OPEN took 16,727 or (aligned) 16,720 at the first missing file's
+                            # OPEN of 15 sessions (seed 1612's 30 s, seed 7's two-minute random:1), 16,640
+                            # at the second of all of them; until 27 Nov 80 (a second OPEN 7 long)
 TABLE_READ = 12_783 - 6 - 70   # lines 5390-5490 with the file's one record (OPEN, INPUT #): 14 + 4,537
                             # + 14 + 36 + 2,207 + 14 + 609 + 15 + 3,091 + 2,231 + 15 at a score of 41,
                             # less line 5430's CLOSE after an OPEN (table_cost.CLOSED_AFTER_OPEN, counted

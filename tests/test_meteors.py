@@ -94,6 +94,21 @@ def test_sound_on_human_session_equal_frame_for_frame(case: sweep.Case) -> None:
     assert compare.describe(compare.first_divergence(original, python)) == "equal"
 
 
+LONG_CASES = sweep.with_human(sweep.demo_cases(24, seed=7, seconds=120))
+
+
+@needs_originals
+@pytest.mark.parametrize("case", [LONG_CASES[i] for i in (1, 4, 8)], ids=sweep.options)
+def test_two_minute_sessions_that_found_the_name_and_the_files_timing(case: sweep.Case) -> None:
+    """Seed 7's two-minute random:1, 4 and 8 (of 24), the last mismatches of its sweep: each
+    frame's tick one off after a game's end until the second missing-file OPEN's cost
+    (timing.FIRST_OPEN) and a music interrupt nested in INT 9 before its port read
+    (line_input.READ) were traced.  Equal event for event, ticks compared."""
+    original, python = _human_traces(case)
+    assert sum(1 for e in original if e["event"] == "game_over") >= 8
+    assert compare.describe(compare.first_divergence(original, python)) == "equal"
+
+
 @needs_originals
 def test_the_sound_on_human_sample_reseeds_from_the_time_of_day() -> None:
     """A key's RANDOMIZE TIMER with sound on reads the tick the music timer made."""

@@ -247,7 +247,7 @@ class HighScores:
             game.string_space("name_typed", name)
             game.string_space("name_checked", name)
         shifted = self.moved = self._insert(name, game)
-        when = self._when(start_clock, game, file_work + (timing.TABLE_ROW + timing.TABLE_ROW_COLOUR * game.colour) * shown, shifted)
+        when = self._when(start_clock, game, file_work + game._table_row() * shown, shifted)   # (the game's row)
         # line 6130's TIME$ rounding, in the demo too (its DEMO_SAVE has NAME's 663, the time with
         # fewer than 50 hundredths: 19:47:06.54 /C off's first table took 666, branch h-steps)
         game.table_value("saved", table_cost.time_rounded(*start_clock.time_of_day()))

@@ -141,3 +141,20 @@ def test_line_input_ends_where_the_original_ends_it_when_a_tick_nests_in_int_9()
                 names += 1
                 assert places[5940] - places[5910] == 0
     assert names >= 10
+
+
+@needs_originals
+def test_a_key_due_at_a_polls_int_16h_is_seen_by_the_next_pass() -> None:
+    """Seed 7's two-minute random:5 and random:21 (mono, sound on), of 24: Enter's make due at a
+    pass's INT 16h (or at its service's IRET, interrupts off) is taken after them, so that pass
+    does not see it (line_input.POLL_HELD).  Counted as seen, the model's LINE INPUT ended a pass
+    (59) early at random:5's second and thirteenth names and random:21's tenth."""
+    cases = sweep.with_human(sweep.demo_cases(24, seed=7, seconds=120))
+    names = 0
+    for i in (5, 21):
+        for row in end_probe.compare(cases[i].settings(), str(DISK1612), given_place=True):
+            places = dict(row)
+            if 5910 in places:
+                names += 1
+                assert places[5940] - places[5910] == 0
+    assert names >= 20

@@ -14,12 +14,13 @@ from tests.test_meteors_line_input import Quiet
 
 def test_enters_break_comes_after_line_input_a_key_gap_after_its_make() -> None:
     """PLAYER and Enter: 26 bytes from 2 after line 5910's INT 3, each 2,420 after the last,
-    no interrupt: Enter's make taken at 2 + 24 x 2,420, its break 2,420 later, after LINE
-    INPUT's end (58,910), and left for the statements after it."""
+    no interrupt; the 14th and the 16th come due at a pass's INT 16h and are taken after it
+    (line_input.POLL_HELD, 2 each): Enter's make taken at 2 + 24 x 2,420 + 4, its break 2,420
+    later, after LINE INPUT's end (58,910), and left for the statements after it."""
     clock = Quiet()
     late = line_input.name_input(clock, False, 0)
     assert clock.t == 58_910
-    assert late == [(2 + 25 * line_input.KEY_GAP, line_input.LATE_BREAK)]
+    assert late == [(2 + 25 * line_input.KEY_GAP + 2 * line_input.POLL_HELD, line_input.LATE_BREAK)]
 
 
 @needs_originals

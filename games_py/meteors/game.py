@@ -1013,7 +1013,8 @@ class Meteors:
         if d == "UP":
             return timing.MOVE_ROW.get(("UP", "at 4" if before <= 4 else "to 4" if self.py == 4 else ""), 0)
         if d == "DOWN":
-            return timing.MOVE_ROW.get(("DOWN", "at 24" if before >= 24 else "to 24" if self.py == 24 else ""), 0)
+            return timing.MOVE_ROW.get(("DOWN", "at 24" if before >= 24 else "to 24" if self.py == 24
+                                        else "from 4" if before <= 4 else ""), 0)
         row = 4 if self.py <= 4 else 24 if self.py >= 24 else None
         return timing.MOVE_ROW.get((d, row), 0) + timing.MOVE_WRAP * wrapped
 

@@ -31,6 +31,9 @@ PROMPT = {False: 1_405, True: 1_419}   # 5910's INT 3 -> LINE INPUT's first INT 
                                 # (the first byte's handler besides)
 FIRST_PASS = 155                # the loop's first pass
 PASS = 59                       # ... and the others
+POLL_HELD = 2                   # a pass's INT 16h (AH=11h) is this far before its milestone: an IRQ 1 due
+                                # at it or at the service's IRET (IF clear) is taken after them, so the
+                                # pass does not see the key (seed 7's two-minute random:5, second name)
 SHIFT_MAKE, LETTER_MAKE, ENTER_MAKE, BREAK = 113, 114, 113, 98   # INT 9 (IRQ 1), by byte
 LATE_BREAK = 97                 # a break's INT 9 in the statements after LINE INPUT (line 6130's second
                                 # statement: 730 where 633 without it; timing.KEY_RELEASED's 97)
@@ -74,6 +77,8 @@ def name_input(clock, colour: bool, assigned: int, name: str = "PLAYER") -> list
             busy = max(busy, taken) + handler
             milestone += handler
             continue
+        if key_at is not None and not done and milestone - POLL_HELD <= key_at < milestone:
+            busy, key_at = milestone, None      # held through the pass's INT 16h: the next pass sees it
         if key_at is not None and key_at < milestone:
             length, kind = keys.pop(0)
             busy = key_at + length

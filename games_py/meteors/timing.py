@@ -370,7 +370,11 @@ MOVE_TO_BITE = {"UP": 1_261, "DOWN": 1_261, "LEFT": 1_277, "RIGHT": 1_277}   # .
 BITE_METEOR = 31            # a block's bite (line 5220; a crater's, 5250, this much more) ...
 MOVE_ON = 405               # ... or, nothing eaten, on to 1180; lines 2930-2960 more where the row
 MOVE_ROW = {("UP", "to 4"): 12, ("UP", "at 4"): -3, ("DOWN", "to 24"): 14, ("DOWN", "at 24"): -1,
+            ("DOWN", "from 4"): -1,
             ("LEFT", 4): 11, ("LEFT", 24): 13, ("RIGHT", 4): 11, ("RIGHT", 24): 13}   # is clamped
+# (("DOWN", "from 4"): line 2930's IF D$ = "UP" AND Y > 4 compares Y whatever D$ is, and its JLE
+# (0000:1AF6) skips a DEC BX where Y is 4: the first DOWN off the top row, traced on 27 Nov from
+# a one-instruction drift at every such frame of seed 7's two-minute random:9, 12, 0 and 2)
 MOVE_WRAP = 28              # ... and where RIGHT or LEFT wraps at the screen's edge
 CHECK = 661                 # 1180 -> 1380: the hit's first test, SCREEN(MY, MX), the clamps ...
 CHECK_SECOND = 152          # ... the hit's second test (ABS(MX - X) < 2 was true)

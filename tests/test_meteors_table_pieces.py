@@ -37,3 +37,46 @@ def test_score_0_colour_tables_cost_what_the_originals_do() -> None:
         tables.append(row[second][1] - dict(row)[5370])
     assert len(tables) == 4
     assert all(abs(error) <= 9 for error in tables), tables
+
+
+@needs_originals
+def test_a_three_digit_score_is_written_one_instruction_longer_than_str_says() -> None:
+    """Seed 1612's two-minute random:4 (colour, sound on), of 24: its first name's score is 105,
+    and every save after writes it (line 6200's PRINT #1, 1,893 where STR$'s law gives 1,892:
+    table_cost.SAVED_HUNDREDS).  LINE INPUT's end to the second pause's first INT 3 as the
+    original's at all its names (1 short at each until 27 Nov)."""
+    case = sweep.with_human(sweep.demo_cases(24, seed=1612, seconds=120))[4]
+    names = 0
+    for row in end_probe.compare(case.settings(), str(DISK1612), given_place=True):
+        lines = [line for line, _ in row]
+        if 5940 in lines:
+            names += 1
+            at = lines.index(5940)
+            assert row[at + 1][0] == 1710 and row[at + 1][1] - row[at][1] == 0
+    assert names >= 8
+
+
+@needs_originals
+def test_a_three_digit_scores_result_line_is_one_instruction_shorter_than_str_says() -> None:
+    """Line 5700's PRINT "GAME:" + STR$(GAME) + "  SCORE:" + STR$(SCORE) for a score of 100 or more
+    takes 1 less than STR$'s law (table_cost.RESULT_HUNDREDS): seed 1612's two-minute random:4's
+    first table (a score of 105), line 5370 to line 5910 as the original's (1 long until 27 Nov)."""
+    case = sweep.with_human(sweep.demo_cases(24, seed=1612, seconds=120))[4]
+    first = next(row for row in end_probe.compare(case.settings(), str(DISK1612), given_place=True)
+                 if any(line == 5910 for line, _ in row))
+    places = dict(first)
+    assert places[5910] - places[5370] == 0
+
+
+@needs_originals
+def test_the_demos_name_is_a_word_longer_to_assign() -> None:
+    """Demo mode saves COMPUTER, two characters more than the tracer's PLAYER, and line 6120's
+    NAME$(PLACE) = N$ copies a word more (timing.COMPUTER_NAME): 10:55:20.83 /M's first table
+    (a score of 195), line 5370 to the second pause's first INT 3 as the original's."""
+    from games_py.meteors import trace
+    settings = trace.Settings(time=(10, 55, 20, 83), colour_switch=False, sound=True, demo=True, seconds=30)
+    rows = end_probe.compare(settings, str(DISK1612))
+    places = rows[0]
+    lines = [line for line, _ in places]
+    assert lines[4] == 5370 and lines[5] == 1710
+    assert places[5][1] - places[4][1] == 0

@@ -272,12 +272,16 @@ MOVED = 1 + 158 + 46 + 46 + 165 + 20   # an entry moved down: line 6070's FOR on
 # besides), 5840's IF DEMO THEN N$ = "COMPUTER": GOTO 6020 (183), 6020-6060 (112), then NAME's part
 # from line 6070 on (NAME less its 35DF-6060, 561): the statements' INT 3 to INT 3 spans at
 # 02:16:12.85 /M and 05:40:06.83 /M (seed 1612's demo cases 9 and 23) ...
-DEMO_SAVE_MONO = TABLE_NAMED + 14 + 14 + 36 + 2_261 + 14 + 14 + 183 + 112 + NAME - 561
+# ... and line 6120's NAME$(PLACE) = N$ a word longer to copy (COMPUTER's 8 characters, PLAYER's 6:
+# 155 where 154 at 10:55:20.83 /M's first table against seed 1612's two-minute random:4's; until 27 Nov
+# left out, which line 5700's STR$ of a three-digit score, then 1 long, made up for in most demo tables)
+COMPUTER_NAME = 1
+DEMO_SAVE_MONO = TABLE_NAMED + 14 + 14 + 36 + 2_261 + 14 + 14 + 183 + 112 + NAME - 561 + COMPUTER_NAME
 DEMO_SAVE = {False: DEMO_SAVE_MONO, True: DEMO_SAVE_MONO + NAME_COLOUR}   # (colour: the second draw's)
 # ... and COMPUTER's name where the model's pieces have PLAYER's (the tracer's): a record written
-# (line 6200's PRINT #1, NAME$(I): 4,436 for a three-digit score where PLAYER's takes 139 less) and a
+# (line 6200's PRINT #1, NAME$(I): 4,436 for a three-digit score where PLAYER's takes 138 less) and a
 # row shown (line 6510's PRINT USING "  \<46>\"; NAME$(I): 5,249 where PLAYER's takes 5,391)
-COMPUTER_RECORD = 139
+COMPUTER_RECORD = 138       # (139 until 27 Nov, against a PLAYER's record 1 short: table_cost.SAVED_HUNDREDS)
 COMPUTER_ROW = -142
 COMPUTER_READ = 224 - 46    # ... and its record read (lines 5390-5560: 12,988 at 14:49:10.77 /M's second
                             # table, seed 1612's demo case 61, a score of 196, where the missing file's

@@ -81,6 +81,19 @@ def test_on_the_lattice_the_tick_and_the_keys_behind_it_are_taken_at_whole_instr
             assert abs((at + clock.origin) - round(at + clock.origin)) < 1e-6
 
 
+def names_typed_as_on_the_original(cases: list[sweep.Case]) -> int:
+    """From the original's line-3560 place: line 5910 to LINE INPUT's end as the original's at
+    every name of ``cases`` (up to where a session first differs); how many names there were."""
+    names = 0
+    for case in cases:
+        for row in end_probe.compare(case.settings(), str(DISK1612), given_place=True):
+            places = dict(row)
+            if 5910 in places:
+                names += 1
+                assert places[5940] - places[5910] == 0
+    return names
+
+
 @needs_originals
 def test_line_input_ends_where_the_original_ends_it() -> None:
     """Seed 1612's 30 s random:2 (colour, sound off) and 5 (mono, sound on: its third name's Enter
@@ -89,13 +102,7 @@ def test_line_input_ends_where_the_original_ends_it() -> None:
     (random:7's second name is 118 longer on the original: a string-space walk at N$'s
     assignment the model does not make; not followed.)"""
     cases = sweep.with_human(sweep.demo_cases(24, seed=1612, seconds=30))
-    names = 0
-    for i in (2, 5):
-        for row in end_probe.compare(cases[i].settings(), str(DISK1612), given_place=True):
-            places = dict(row)
-            if 5910 in places:
-                names += 1
-                assert places[5940] - places[5910] == 0
+    names = names_typed_as_on_the_original([cases[i] for i in (2, 5)])
     assert names == 5
 
 
@@ -133,13 +140,7 @@ def test_line_input_ends_where_the_original_ends_it_when_a_tick_nests_in_int_9()
     or two early (LINE INPUT's end 59 and 118 early) and both sessions differed at a frame's
     tick after the next pause."""
     cases = sweep.with_human(sweep.demo_cases(24, seed=7, seconds=120))
-    names = 0
-    for i in (4, 8):
-        for row in end_probe.compare(cases[i].settings(), str(DISK1612), given_place=True):
-            places = dict(row)
-            if 5910 in places:
-                names += 1
-                assert places[5940] - places[5910] == 0
+    names = names_typed_as_on_the_original([cases[i] for i in (4, 8)])
     assert names >= 10
 
 
@@ -150,11 +151,5 @@ def test_a_key_due_at_a_polls_int_16h_is_seen_by_the_next_pass() -> None:
     does not see it (line_input.POLL_HELD).  Counted as seen, the model's LINE INPUT ended a pass
     (59) early at random:5's second and thirteenth names and random:21's tenth."""
     cases = sweep.with_human(sweep.demo_cases(24, seed=7, seconds=120))
-    names = 0
-    for i in (5, 21):
-        for row in end_probe.compare(cases[i].settings(), str(DISK1612), given_place=True):
-            places = dict(row)
-            if 5910 in places:
-                names += 1
-                assert places[5940] - places[5910] == 0
+    names = names_typed_as_on_the_original([cases[i] for i in (5, 21)])
     assert names >= 20

@@ -515,6 +515,8 @@ class FrameClock:
                                                     # (its instruction count, its tick's edge in PIT clocks)
         self.origin: float | None = None            # t = 0 from power-on, in instructions (exact), where
                                                     # the model knows it (key_loop_at): ``taken_at``
+        self.last_taken: tuple[float, int, int] | None = None   # the last interrupt: where it was taken,
+                                                    # its handler, the tick count before it (at_int3)
 
     def time_of_day(self) -> tuple[int, int, int, int]:
         return self.clock.at(self.now)
@@ -526,6 +528,24 @@ class FrameClock:
         ahead.queue = list(self.queue)
         ahead.work_done(instructions)
         return ahead.time_of_day()
+
+    def now_at_int3(self) -> int:
+        """The tick count a statement's INT 3 at ``t`` sees.  The last interrupt taken, if its handler
+        is all the work since, may be at or after that INT 3's instruction: a piece of work that
+        took it was followed by a negative one (timing.CURVED_LAST, the FOR's last NEXT), and the
+        machine takes an edge at the INT 3 after it, INT 3 having cleared IF (2 later, where the
+        runtime's handler sets it again).  Then the INT 3 sees the count before it: seed 99's
+        two-minute random:49's frame 377, a music interrupt chaining the BIOS tick 1 after line
+        1110's INT 3, which the model counted in the frame before until 27 Nov."""
+        if self.origin is not None and self.last_taken is not None:
+            taken, handler, before = self.last_taken
+            if taken >= self.t - handler - 1e-6:
+                return before
+        return self.now
+
+    def since_int3(self, tick: int) -> int:
+        """``since`` as a statement's INT 3 at ``t`` sees it (now_at_int3)."""
+        return self.now_at_int3() % TICKS_PER_DAY - tick % TICKS_PER_DAY
 
     def since(self, tick: int) -> int:
         """BIOS ticks from ``tick`` to now as the tick count at 0040:006C shows them
@@ -594,15 +614,21 @@ class FrameClock:
         music, ticks = self.playing, self.now
         fresh, queued = self.note_left == 0, len(self.queue)
         at = self._fire()
+        handler = self._handler(music, ticks, fresh, queued)
+        self.last_taken = (self.taken_at(at) if self.origin is not None else at, handler, ticks)
+        return at, handler
+
+    def _handler(self, music: bool, ticks: int, fresh: bool, queued: int) -> int:
+        """What the interrupt just fired takes (take_interrupt)."""
         if not music:
-            return at, BIOS_HANDLER + TICK_HOOK * self.hooked
+            return BIOS_HANDLER + TICK_HOOK * self.hooked
         if len(self.queue) < queued:                # it took the next note (a level's, during its screen)
             handler = (FRESH_NOTE_TAKEN if fresh else NOTE_TAKEN) + self._take_wrapped()
         else:
             handler = MUSIC_HANDLER if self.playing else NOTE_END_HANDLER
         if self.now != ticks:
             handler += CHAINED_TICK + TICK_HOOK * self.hooked
-        return at, handler
+        return handler
 
     def _run_until(self, done) -> float:
         """Wait (polling) until ``done()`` after a device event: that event's time."""

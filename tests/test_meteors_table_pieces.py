@@ -80,3 +80,28 @@ def test_the_demos_name_is_a_word_longer_to_assign() -> None:
     lines = [line for line, _ in places]
     assert lines[4] == 5370 and lines[5] == 1710
     assert places[5][1] - places[4][1] == 0
+
+
+@needs_originals
+def test_a_time_of_110_seconds_is_printed_as_the_original_prints_it() -> None:
+    """Line 5730's STR$(TIME) of a TIME from 32 to 255 with one trailing zero takes 4 more than
+    the law of its exponent and digits (table_cost.SECONDS_TEN; measured for every TIME to 2,100
+    on the runtime's own code).  11:13:42.35 /M (sound off, the demo) ends its first game after
+    110 s: its table, line 5370 to the second pause's first INT 3, as the original's (4 short
+    until 27 Nov, which put the next game a pause's pass, and later a frame's tick, off)."""
+    from games_py.meteors import trace
+    settings = trace.Settings(time=(11, 13, 42, 35), colour_switch=False, sound=False, demo=True, seconds=130)
+    places = end_probe.compare(settings, str(DISK1612))[0]
+    lines = [line for line, _ in places]
+    assert lines[4] == 5370 and lines[5] == 1710
+    assert places[5][1] - places[4][1] == 0
+
+
+@needs_originals
+def test_line_5730s_law_is_the_runtimes_for_every_time_to_255() -> None:
+    """table_cost.seconds_string against line 5730 run on METEORS.EXE's own code (time_probe.py)
+    for every TIME from 0 to 255: the same difference at all of them (the bare run's fixed part)."""
+    from games_py.meteors import table_cost, time_probe
+    line = time_probe.TimeLine(str(DISK1612))
+    residuals = {line.instructions(t) - table_cost.seconds_string(t) - 4 * (t == 1) for t in range(256)}
+    assert len(residuals) == 1

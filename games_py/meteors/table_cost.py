@@ -60,6 +60,11 @@ SECONDS_WIDE = -20          # ... and a TIME of 32 or more (binary exponent 6 or
                             # the exponent's 4 each said 20 more (27 demo tables of seed 1612's 100 x
                             # 120 s, branch h-dticks; TIMEs of 13 to 31 exact before; 110's 1,670 is
                             # 16 less, not followed)
+SECONDS_TEN = 4             # ... and a TIME of 32 to 255 with one trailing zero (40 to 90, 110 to 190, 210 to
+                            # 250) 4 more: line 5730 run in a bare Unicorn for every TIME from 0 to 2,100
+                            # (time_probe.py) is then the law's at every TIME up to 255; from 256 on the law
+                            # is 12 to 28 long (not modelled: a game of over 4 min 15 s).  Until 27 Nov
+                            # 110 s was 4 short (a 5-minute demo session's miss, 11:13:42.35 /M off)
 CONGRATULATIONS = 1_785     # 5890 besides STR$(SCORE) and its characters
 SAVED_RECORD = 1_880        # 6200: PRINT #1, SCORE(I), LEVEL(I) besides STR$ and a character each ...
 SAVED_HUNDREDS = 1          # ... and 1 more for a score of 100 or more: 1,893 at 103, 104, 105, 112 and
@@ -106,7 +111,8 @@ def seconds_string(seconds: int) -> int:
         exponent = abs(seconds).bit_length()
         printed = (SECONDS_BASE + 4 * exponent + SECONDS_WIDE * (exponent >= 6)
                    + CHARACTER * (len(str(abs(seconds))) - 1)
-                   + SECONDS_UNROUND * (abs(seconds) >= 10 and seconds % 10 != 0))
+                   + SECONDS_UNROUND * (abs(seconds) >= 10 and seconds % 10 != 0)
+                   + SECONDS_TEN * (32 <= abs(seconds) and seconds % 10 == 0 and seconds % 100 != 0))
     return printed + runtime_cost.str_integer(seconds) + PLURAL.get(seconds, PLURAL_OTHER)
 
 

@@ -761,7 +761,7 @@ class Meteors:
             raise SessionOver
         self.frames += 1
         mx, my = int(self.mx.to_float()), int(self.my.to_float())
-        self.frame = {"event": "frame", "n": self.frames, "tick": self.ticks.since_int3(self.game_tick),
+        self.frame = {"event": "frame", "n": self.frames, "tick": self.ticks.since(self.game_tick, self.ticks.now_at_int3()),
                       "player": [self.px, self.py],
                       "dir": self.direction, "meteor": [mx, my], "score": self.score,
                       "countdown": self.countdown, "level": self.level, "game": self.games,

@@ -72,6 +72,15 @@ class ScoreRoutine:
         uc.reg_write(X.UC_X86_REG_CS, vector >> 16)
         uc.reg_write(X.UC_X86_REG_IP, vector & 0xFFFF)
 
+    def restart(self, start: int) -> None:
+        """The copy's memory and registers again, at the load segment's ``start``; nothing counted."""
+        self.uc.mem_write(0, self.memory)
+        for name, register in REGISTERS.items():
+            self.uc.reg_write(register, self.registers[name])
+        self.uc.reg_write(X.UC_X86_REG_CS, self.load)
+        self.uc.reg_write(X.UC_X86_REG_IP, start)
+        self.count, self.marks = 0, {}
+
     def _word(self, offset: int, value: int) -> None:
         self.uc.mem_write(self.dgroup * 16 + offset, (value & 0xFFFF).to_bytes(2, "little"))
 
@@ -83,17 +92,12 @@ class ScoreRoutine:
     def run(self, value: int) -> tuple[int, int, int]:
         """(CINT's instructions, PRINT's, the score the routine stored)."""
         uc = self.uc
-        uc.mem_write(0, self.memory)
+        self.restart(START)
         if self.field is not None:
             pointer = int.from_bytes(self.memory[self.dgroup * 16 + FORMAT + 2:][:2], "little")
             uc.mem_write(self.dgroup * 16 + pointer, self.field)
-        for name, register in REGISTERS.items():
-            uc.reg_write(register, self.registers[name])
-        uc.reg_write(X.UC_X86_REG_CS, self.load)
-        uc.reg_write(X.UC_X86_REG_IP, START)
         self._word(SCORE, value)
         self._word(DS, 0)
-        self.count, self.marks = 0, {}
         uc.emu_start(self.load * 16 + START, self.load * 16 + PRINT_END, count=100_000)
         stored = int.from_bytes(uc.mem_read(self.dgroup * 16 + SCORE, 2), "little", signed=True)
         m = self.marks

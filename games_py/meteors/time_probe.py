@@ -17,15 +17,13 @@ import sys
 from collections import defaultdict
 
 import click
-from unicorn import x86_const as X
-
 from games_py.meteors import table_cost, trace
-from games_py.meteors.original import MeteorsTracer, TraceFailure, snapshot_at
-from games_py.meteors.score_probe import REGISTERS, ScoreRoutine
+from games_py.meteors.original import TraceFailure, snapshot_at
+from games_py.meteors.score_probe import ScoreRoutine
 from games_py.qbasic import mbf
 
-START, TIME = 0x337C, 0x10D0          # line 5730's first statement (after its INT 3); TIME's single
-LINE, NEXT_LINE = 5730, 5740
+START, END, TIME = 0x337C, 0x33CA, 0x10D0   # line 5730's first statement (after its INT 3), line 5740's
+                                            # (after its INT 3); TIME's single
 SETTINGS = trace.Settings(time=(10, 55, 20, 83), colour_switch=False, sound=False, demo=True, seconds=60)
 
 
@@ -34,19 +32,11 @@ class TimeLine(ScoreRoutine):
 
     def __init__(self, disk: str) -> None:
         super().__init__(*snapshot_at(SETTINGS, START, "the original never reached line 5730", disk))
-        image = MeteorsTracer(SETTINGS, disk).process.image
-        self.end = min(o for o, line in image.line_offsets.items() if line == NEXT_LINE) + 1
 
     def instructions(self, seconds: int) -> int:
-        uc = self.uc
-        uc.mem_write(0, self.memory)
-        for name, register in REGISTERS.items():
-            uc.reg_write(register, self.registers[name])
-        uc.reg_write(X.UC_X86_REG_CS, self.load)
-        uc.reg_write(X.UC_X86_REG_IP, START)
-        uc.mem_write(self.dgroup * 16 + TIME, mbf.from_int(seconds).raw)
-        self.count, self.marks = 0, {}
-        uc.emu_start(self.load * 16 + START, self.load * 16 + self.end, count=200_000)
+        self.restart(START)
+        self.uc.mem_write(self.dgroup * 16 + TIME, mbf.from_int(seconds).raw)
+        self.uc.emu_start(self.load * 16 + START, self.load * 16 + END, count=200_000)
         return self.count + 4 * len(str(seconds))      # the BIOS's services, as on the machine
 
 

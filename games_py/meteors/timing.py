@@ -543,14 +543,10 @@ class FrameClock:
                 return before
         return self.now
 
-    def since_int3(self, tick: int) -> int:
-        """``since`` as a statement's INT 3 at ``t`` sees it (now_at_int3)."""
-        return self.now_at_int3() % TICKS_PER_DAY - tick % TICKS_PER_DAY
-
-    def since(self, tick: int) -> int:
-        """BIOS ticks from ``tick`` to now as the tick count at 0040:006C shows them
-        (it starts again at 0 at midnight)."""
-        return self.now % TICKS_PER_DAY - tick % TICKS_PER_DAY
+    def since(self, tick: int, now: int | None = None) -> int:
+        """BIOS ticks from ``tick`` to ``now`` (the clock's) as the tick count at 0040:006C
+        shows them (it starts again at 0 at midnight)."""
+        return (self.now if now is None else now) % TICKS_PER_DAY - tick % TICKS_PER_DAY
 
     # -- the devices ------------------------------------------------------------------
     def _next_event(self) -> float | None:
